@@ -1,0 +1,10 @@
+// Package schemas embeds the JSON Schemas (draft-07) of every request,
+// response, event and scenario file, so the binary carries them.
+package schemas
+
+import "embed"
+
+// FS holds the schema files, by path under schemas/ (e.g. "platform/company.create.json").
+//
+//go:embed */*.json
+var FS embed.FS

@@ -1,0 +1,450 @@
+// Package auth holds the onboarding records (companies and their apps) and
+// the OAuth2 client-credentials flow that turns an app's credentials into
+// bearer tokens with scopes.
+package auth
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"homologa/simulator/clock"
+	"homologa/simulator/httpx"
+	"homologa/simulator/store"
+	"homologa/simulator/taxid"
+)
+
+// Scopes is the catalogue of scopes an app may hold: the 24 of the official
+// API Pix, the insurer's evidenced ones (insurance SUMMARY §2.1) and ours for
+// the benefits and customer APIs, whose real names are not public.
+var Scopes = []string{
+	"cob.read", "cob.write", "cobv.read", "cobv.write", "lotecobv.read", "lotecobv.write",
+	"cobr.read", "cobr.write", "rec.read", "rec.write", "solicrec.read", "solicrec.write",
+	"pix.read", "pix.write", "webhook.read", "webhook.write", "webhookrec.read", "webhookrec.write",
+	"webhookcobr.read", "webhookcobr.write", "payloadlocation.read", "payloadlocation.write",
+	"payloadlocationrec.read", "payloadlocationrec.write",
+	"apiseguradora", "apiunderwriting", "cartaocredito", "api.questionario", "apicontroleacesso",
+	"apibeneficio", "apicliente",
+}
+
+// The environments of an app. The sandbox issues tokens to sandbox apps only.
+const (
+	Sandbox    = "sandbox"
+	Production = "production"
+)
+
+// Company is a partner company, known by its CNPJ.
+type Company struct {
+	ID        string    `json:"id"`
+	CNPJ      string    `json:"cnpj"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// App is an App/Client of a company. Its client secret is stored hashed and
+// shown only when created or rotated.
+type App struct {
+	ID            string    `json:"id"`
+	CompanyID     string    `json:"companyId"`
+	CNPJ          string    `json:"cnpj"`
+	Name          string    `json:"name"`
+	ClientID      string    `json:"clientId"`
+	ClientSecret  string    `json:"clientSecret,omitempty"`
+	WebhookURL    string    `json:"webhookUrl"`
+	WebhookSecret string    `json:"webhookSecret"`
+	Scopes        []string  `json:"scopes"`
+	Environment   string    `json:"environment"`
+	CreatedAt     time.Time `json:"createdAt"`
+	UpdatedAt     time.Time `json:"updatedAt"`
+}
+
+// Service keeps companies, apps and tokens.
+type Service struct {
+	DB       *store.DB
+	Clock    *clock.Clock
+	TokenTTL time.Duration
+	Webhooks WebhookPolicy
+}
+
+func hashSecret(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// CreateCompany registers a company. The CNPJ may be masked and may be
+// alphanumeric; it is stored unmasked.
+func (s *Service) CreateCompany(ctx context.Context, cnpj, name string) (Company, error) {
+	c := Company{ID: s.DB.IDs.UUID(), CNPJ: taxid.NormalizeCNPJ(cnpj), Name: strings.TrimSpace(name), CreatedAt: s.Clock.Now()}
+	if err := taxid.CheckCNPJ(c.CNPJ); err != nil {
+		return Company{}, httpx.Invalidf("cnpj", "%v", err)
+	}
+	if c.Name == "" {
+		return Company{}, httpx.Invalidf("name", "must not be empty")
+	}
+	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM companies WHERE cnpj = ?`, c.CNPJ).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return httpx.Errorf(httpx.Conflict, "a company with CNPJ %s is already registered", c.CNPJ)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO companies (id, cnpj, name, created_at) VALUES (?, ?, ?, ?)`,
+			c.ID, c.CNPJ, c.Name, c.CreatedAt.UnixNano())
+		return err
+	})
+	if err != nil {
+		return Company{}, fmt.Errorf("create company: %w", err)
+	}
+	return c, nil
+}
+
+// Company returns the company with id or CNPJ key.
+func (s *Service) Company(ctx context.Context, key string) (Company, error) {
+	var c Company
+	var at int64
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT id, cnpj, name, created_at FROM companies WHERE id = ? OR cnpj = ?`,
+			key, taxid.NormalizeCNPJ(key)).Scan(&c.ID, &c.CNPJ, &c.Name, &at)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return Company{}, httpx.Errorf(httpx.NotFound, "no company %q", key)
+	}
+	if err != nil {
+		return Company{}, fmt.Errorf("read company: %w", err)
+	}
+	c.CreatedAt = time.Unix(0, at).UTC()
+	return c, nil
+}
+
+// NewApp is what creating an app takes. ClientID, ClientSecret and
+// WebhookSecret are generated when empty; a pre-registration file may fix
+// them so that a team shares stable sandbox credentials.
+type NewApp struct {
+	Company       string // id or CNPJ
+	Name          string
+	WebhookURL    string
+	Scopes        []string
+	Environment   string
+	ClientID      string
+	ClientSecret  string
+	WebhookSecret string
+}
+
+// CreateApp creates an App/Client and returns it with its client secret,
+// the only time the secret is shown.
+func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
+	c, err := s.Company(ctx, in.Company)
+	if err != nil {
+		if httpx.AsError(err).Code == httpx.NotFound {
+			return App{}, httpx.Invalidf("companyId", "no company %q; register it first with POST /portal/companies", in.Company)
+		}
+		return App{}, err
+	}
+	now := s.Clock.Now()
+	a := App{
+		ID: s.DB.IDs.UUID(), CompanyID: c.ID, CNPJ: c.CNPJ, Name: strings.TrimSpace(in.Name),
+		ClientID: in.ClientID, ClientSecret: in.ClientSecret, WebhookURL: in.WebhookURL, WebhookSecret: in.WebhookSecret,
+		Scopes: in.Scopes, Environment: in.Environment, CreatedAt: now, UpdatedAt: now,
+	}
+	if a.Name == "" {
+		return App{}, httpx.Invalidf("name", "must not be empty")
+	}
+	if a.Environment == "" {
+		a.Environment = Sandbox
+	}
+	if a.Environment != Sandbox && a.Environment != Production {
+		return App{}, httpx.Invalidf("environment", "must be %q or %q", Sandbox, Production)
+	}
+	if len(a.Scopes) == 0 {
+		a.Scopes = slices.Clone(Scopes)
+	}
+	for _, sc := range a.Scopes {
+		if !slices.Contains(Scopes, sc) {
+			return App{}, httpx.Invalidf("scopes", "unknown scope %q", sc)
+		}
+	}
+	if a.WebhookURL != "" {
+		if err := s.Webhooks.Check(a.WebhookURL); err != nil {
+			return App{}, httpx.Invalidf("webhookUrl", "%v", err)
+		}
+	}
+	if a.ClientID == "" {
+		a.ClientID = "hmlg_" + s.DB.IDs.Token(12)
+	}
+	if a.ClientSecret == "" {
+		a.ClientSecret = s.DB.IDs.Token(24)
+	}
+	if a.WebhookSecret == "" {
+		a.WebhookSecret = "whsec_" + s.DB.IDs.Token(24)
+	}
+	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM apps WHERE client_id = ?`, a.ClientID).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return httpx.Errorf(httpx.Conflict, "client id %q is taken", a.ClientID)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO apps (id, company_id, name, client_id, secret_hash, webhook_url, webhook_secret, scopes, environment, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			a.ID, a.CompanyID, a.Name, a.ClientID, hashSecret(a.ClientSecret), a.WebhookURL, a.WebhookSecret,
+			strings.Join(a.Scopes, " "), a.Environment, now.UnixNano(), now.UnixNano())
+		return err
+	})
+	if err != nil {
+		return App{}, fmt.Errorf("create app: %w", err)
+	}
+	return a, nil
+}
+
+const appColumns = `a.id, a.company_id, c.cnpj, a.name, a.client_id, a.webhook_url, a.webhook_secret, a.scopes, a.environment, a.created_at, a.updated_at`
+
+func scanApp(row interface{ Scan(...any) error }) (App, error) {
+	var a App
+	var scopes string
+	var created, updated int64
+	err := row.Scan(&a.ID, &a.CompanyID, &a.CNPJ, &a.Name, &a.ClientID, &a.WebhookURL, &a.WebhookSecret, &scopes, &a.Environment, &created, &updated)
+	a.Scopes = strings.Fields(scopes)
+	a.CreatedAt, a.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
+	return a, err
+}
+
+// App returns the app with the given id or client id.
+func (s *Service) App(ctx context.Context, key string) (App, error) {
+	var a App
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		var err error
+		a, err = AppTx(ctx, tx, key)
+		return err
+	})
+	return a, err
+}
+
+// AppTx is App inside a transaction.
+func AppTx(ctx context.Context, tx *store.Tx, key string) (App, error) {
+	a, err := scanApp(tx.QueryRowContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id
+		WHERE a.id = ? OR a.client_id = ?`, key, key))
+	if errors.Is(err, sql.ErrNoRows) {
+		return App{}, httpx.Errorf(httpx.NotFound, "no app %q", key)
+	}
+	if err != nil {
+		return App{}, fmt.Errorf("read app: %w", err)
+	}
+	return a, nil
+}
+
+// Apps lists every app, oldest first.
+func (s *Service) Apps(ctx context.Context) ([]App, error) {
+	var apps []App
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id ORDER BY a.created_at, a.id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			a, err := scanApp(rows)
+			if err != nil {
+				return err
+			}
+			apps = append(apps, a)
+		}
+		return rows.Err()
+	})
+	return apps, err
+}
+
+// RotateSecret replaces the client secret of an app and revokes its tokens.
+func (s *Service) RotateSecret(ctx context.Context, key string) (App, error) {
+	a, err := s.App(ctx, key)
+	if err != nil {
+		return App{}, err
+	}
+	a.ClientSecret = s.DB.IDs.Token(24)
+	a.UpdatedAt = s.Clock.Now()
+	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE apps SET secret_hash = ?, updated_at = ? WHERE id = ?`, hashSecret(a.ClientSecret), a.UpdatedAt.UnixNano(), a.ID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE app_id = ?`, a.ID)
+		return err
+	})
+	if err != nil {
+		return App{}, fmt.Errorf("rotate secret: %w", err)
+	}
+	return a, nil
+}
+
+// SetWebhook sets (or with "" clears) the webhook URL of an app.
+func (s *Service) SetWebhook(ctx context.Context, key, webhookURL string) (App, error) {
+	a, err := s.App(ctx, key)
+	if err != nil {
+		return App{}, err
+	}
+	if webhookURL != "" {
+		if err := s.Webhooks.Check(webhookURL); err != nil {
+			return App{}, httpx.Invalidf("webhookUrl", "%v", err)
+		}
+	}
+	a.WebhookURL, a.UpdatedAt = webhookURL, s.Clock.Now()
+	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE apps SET webhook_url = ?, updated_at = ? WHERE id = ?`, a.WebhookURL, a.UpdatedAt.UnixNano(), a.ID)
+		return err
+	})
+	if err != nil {
+		return App{}, fmt.Errorf("set webhook: %w", err)
+	}
+	return a, nil
+}
+
+// Token is an issued access token.
+type Token struct {
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	ExpiresIn   int64  `json:"expires_in"`
+	Scope       string `json:"scope"`
+}
+
+// IssueToken runs the client-credentials grant: it checks the app's secret
+// and narrows its scopes to those asked for (all of them when scope is "").
+func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope string) (Token, error) {
+	invalid := httpx.Errorf(httpx.Unauthorized, "client authentication failed").WithType("invalid_client").
+		WithHeader("WWW-Authenticate", `Basic realm="homologa"`)
+	var a App
+	var hash string
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		var err error
+		a, err = scanApp(tx.QueryRowContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id WHERE a.client_id = ?`, clientID))
+		if err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT secret_hash FROM apps WHERE id = ?`, a.ID).Scan(&hash)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return Token{}, invalid
+	}
+	if err != nil {
+		return Token{}, fmt.Errorf("issue token: %w", err)
+	}
+	if subtle.ConstantTimeCompare([]byte(hash), []byte(hashSecret(clientSecret))) != 1 {
+		return Token{}, invalid
+	}
+	if a.Environment != Sandbox {
+		invalid.Message = fmt.Sprintf("client %s holds %s credentials; this sandbox accepts only sandbox credentials (create a sandbox app in the portal)", a.ClientID, a.Environment)
+		return Token{}, invalid
+	}
+	scopes := a.Scopes
+	if scope = strings.TrimSpace(scope); scope != "" {
+		scopes = strings.Fields(scope)
+		for _, sc := range scopes {
+			if !slices.Contains(a.Scopes, sc) {
+				return Token{}, httpx.Errorf(httpx.Invalid, "scope %q is not granted to client %s", sc, a.ClientID).WithType("invalid_scope")
+			}
+		}
+	}
+	ttl := s.TokenTTL
+	if ttl <= 0 {
+		ttl = time.Hour
+	}
+	raw := s.DB.IDs.Token(32)
+	now := s.Clock.Now()
+	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+		// Expired tokens are useless; dropping them here keeps the table small.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE expires_at <= ?`, now.UnixNano()); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO tokens (hash, app_id, scopes, expires_at) VALUES (?, ?, ?, ?)`,
+			hashSecret(raw), a.ID, strings.Join(scopes, " "), now.Add(ttl).UnixNano())
+		return err
+	})
+	if err != nil {
+		return Token{}, fmt.Errorf("store token: %w", err)
+	}
+	return Token{AccessToken: raw, TokenType: "Bearer", ExpiresIn: int64(ttl / time.Second), Scope: strings.Join(scopes, " ")}, nil
+}
+
+// Principal is the app behind a bearer token.
+type Principal struct {
+	AppID     string
+	CompanyID string
+	CNPJ      string
+	ClientID  string
+	Scopes    []string
+}
+
+// HasScope reports whether the token carries scope.
+func (p Principal) HasScope(scope string) bool { return slices.Contains(p.Scopes, scope) }
+
+// Authenticate resolves a bearer token.
+func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
+	var p Principal
+	var scopes string
+	var exp int64
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT a.id, a.company_id, c.cnpj, a.client_id, t.scopes, t.expires_at
+			FROM tokens t JOIN apps a ON a.id = t.app_id JOIN companies c ON c.id = a.company_id WHERE t.hash = ?`,
+			hashSecret(token)).Scan(&p.AppID, &p.CompanyID, &p.CNPJ, &p.ClientID, &scopes, &exp)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return Principal{}, bearerError("invalid_token", "unknown access token")
+	}
+	if err != nil {
+		return Principal{}, fmt.Errorf("authenticate: %w", err)
+	}
+	if !s.Clock.Now().Before(time.Unix(0, exp)) {
+		return Principal{}, bearerError("invalid_token", "access token expired; request a new one at /oauth/token")
+	}
+	p.Scopes = strings.Fields(scopes)
+	return p, nil
+}
+
+func bearerError(code, msg string) *httpx.Error {
+	return httpx.Errorf(httpx.Unauthorized, "%s", msg).
+		WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error=%q, error_description=%q`, code, msg))
+}
+
+// WebhookPolicy is the allow-list of webhook targets: host names, IP
+// addresses or CIDR ranges, or "*" for any host.
+type WebhookPolicy struct {
+	Allow []string
+}
+
+// DefaultWebhookAllow is the allow-list when none is configured: this
+// machine only, where partners run their receivers during homologation.
+var DefaultWebhookAllow = []string{"localhost", "127.0.0.0/8", "::1"}
+
+// Check reports why a webhook URL may not be used, or nil.
+func (p WebhookPolicy) Check(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%q is not an absolute http(s) URL", raw)
+	}
+	if u.User != nil {
+		return fmt.Errorf("credentials in the URL are not allowed")
+	}
+	allow := p.Allow
+	if len(allow) == 0 {
+		allow = DefaultWebhookAllow
+	}
+	host := u.Hostname()
+	ip := net.ParseIP(host)
+	for _, a := range allow {
+		if a == "*" || strings.EqualFold(a, host) {
+			return nil
+		}
+		if _, n, err := net.ParseCIDR(a); err == nil && ip != nil && n.Contains(ip) {
+			return nil
+		}
+	}
+	return fmt.Errorf("host %q is not in the webhook allow-list (%s); start the sandbox with --webhook-allow to add it", host, strings.Join(allow, ", "))
+}

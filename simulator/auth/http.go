@@ -1,0 +1,138 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"homologa/simulator/httpx"
+)
+
+type principalKey struct{}
+
+// PrincipalOf returns the authenticated app of a request.
+func PrincipalOf(ctx context.Context) (Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(Principal)
+	return p, ok
+}
+
+// WithPrincipal returns ctx carrying p.
+func WithPrincipal(ctx context.Context, p Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// BearerToken extracts the token of an Authorization: Bearer header.
+func BearerToken(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
+		return "", false
+	}
+	return strings.TrimSpace(tok), true
+}
+
+// Require wraps h so that it runs only for a valid bearer token carrying
+// scope: 401 without a valid token, 403 without the scope.
+func (s *Service) Require(scope string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.authenticateRequest(r)
+		if err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		if scope != "" && !p.HasScope(scope) {
+			httpx.WriteError(w, r, httpx.Errorf(httpx.Forbidden, "the access token lacks scope %q", scope).
+				WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error="insufficient_scope", scope=%q`, scope)))
+			return
+		}
+		h.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+	})
+}
+
+func (s *Service) authenticateRequest(r *http.Request) (Principal, error) {
+	tok, ok := BearerToken(r)
+	if !ok {
+		return Principal{}, bearerError("invalid_request", "missing Authorization: Bearer <token>; obtain one at POST /oauth/token")
+	}
+	p, err := s.Authenticate(r.Context(), tok)
+	if err != nil {
+		return Principal{}, err
+	}
+	info := httpx.InfoOf(r.Context())
+	info.AppID, info.CNPJ = p.AppID, p.CNPJ
+	return p, nil
+}
+
+// Optional is Require without a scope that also lets requests without a
+// token through; handlers look for the principal themselves.
+func (s *Service) Optional(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := BearerToken(r); !ok {
+			h.ServeHTTP(w, r)
+			return
+		}
+		p, err := s.authenticateRequest(r)
+		if err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+	})
+}
+
+// TokenHandler is POST /oauth/token: the client-credentials grant of
+// RFC 6749 §4.4, client authentication by HTTP Basic or by form fields.
+func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "application/x-www-form-urlencoded" {
+		return nil, httpx.Errorf(httpx.Invalid, "the token request must be application/x-www-form-urlencoded (RFC 6749 §4.4.2)")
+	}
+	body, err := httpx.ReadBody(r, 0)
+	if err != nil {
+		return nil, err
+	}
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		return nil, httpx.Errorf(httpx.Invalid, "malformed form body: %v", err)
+	}
+	for k, vs := range form {
+		if len(vs) > 1 {
+			return nil, httpx.Errorf(httpx.Invalid, "parameter %q is repeated", k)
+		}
+	}
+	id, secret, basic := r.BasicAuth()
+	if basic {
+		// RFC 6749 §2.3.1: Basic credentials are form-urlencoded first.
+		id, _ = url.QueryUnescape(id)
+		secret, _ = url.QueryUnescape(secret)
+		if form.Has("client_secret") {
+			return nil, httpx.Errorf(httpx.Invalid, "use one client authentication method: HTTP Basic or client_secret in the body, not both")
+		}
+	} else {
+		id, secret = form.Get("client_id"), form.Get("client_secret")
+		if id == "" {
+			return nil, httpx.Errorf(httpx.Unauthorized, "client authentication missing: send HTTP Basic credentials or client_id and client_secret").
+				WithType("invalid_client").WithHeader("WWW-Authenticate", `Basic realm="homologa"`)
+		}
+	}
+	switch gt := form.Get("grant_type"); gt {
+	case "client_credentials":
+	case "":
+		return nil, httpx.Errorf(httpx.Invalid, "grant_type is required; use client_credentials")
+	default:
+		return nil, httpx.Errorf(httpx.Invalid, "grant_type %q is not supported; use client_credentials", gt).WithType("unsupported_grant_type")
+	}
+	tok, err := s.IssueToken(r.Context(), id, secret, form.Get("scope"))
+	if err != nil {
+		return nil, err
+	}
+	if p, err := s.App(r.Context(), id); err == nil {
+		httpx.InfoOf(r.Context()).AppID = p.ID
+	}
+	rep := httpx.OK(tok)
+	rep.Header = http.Header{"Cache-Control": {"no-store"}, "Pragma": {"no-cache"}}
+	return rep, nil
+}

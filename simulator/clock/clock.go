@@ -1,0 +1,141 @@
+// Package clock holds the sandbox clock: the one source of time for every
+// timestamp, expiry, retry and scenario delay. It runs in real time,
+// accelerated, or frozen and moved by hand.
+package clock
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Mode is how sandbox time relates to wall time.
+type Mode string
+
+// The clock modes accepted by --clock.
+const (
+	Real        Mode = "real"
+	Frozen      Mode = "frozen"
+	Accelerated Mode = "accelerated"
+)
+
+// Clock is the sandbox clock. Sandbox time is anchor + factor·(wall − wallAnchor);
+// a frozen clock has factor 0. Advance and Set move the anchor, so every mode
+// can be moved by hand. It is safe for concurrent use.
+type Clock struct {
+	mu         sync.Mutex
+	mode       Mode
+	factor     float64
+	anchor     time.Time
+	wallAnchor time.Time
+	wall       func() time.Time
+	listeners  []func()
+}
+
+// Parse reads a --clock value: "real", "frozen" or "<N>x" (e.g. "60x").
+func Parse(s string) (Mode, float64, error) {
+	switch s {
+	case "", "real":
+		return Real, 1, nil
+	case "frozen":
+		return Frozen, 0, nil
+	}
+	if n, ok := strings.CutSuffix(s, "x"); ok {
+		f, err := strconv.ParseFloat(n, 64)
+		if err == nil && f > 0 && f <= 1e6 {
+			return Accelerated, f, nil
+		}
+	}
+	return "", 0, fmt.Errorf("clock %q: want real, frozen or <N>x with 0 < N ≤ 1000000 (e.g. 60x)", s)
+}
+
+// New returns a clock in the given mode starting at start (the wall time when
+// start is zero). factor is used by Accelerated only.
+func New(mode Mode, factor float64, start time.Time) *Clock {
+	return newClock(mode, factor, start, time.Now)
+}
+
+// NewWithWall is New with an injected wall clock, for tests of the real and
+// accelerated modes.
+func NewWithWall(mode Mode, factor float64, start time.Time, wall func() time.Time) *Clock {
+	return newClock(mode, factor, start, wall)
+}
+
+func newClock(mode Mode, factor float64, start time.Time, wall func() time.Time) *Clock {
+	switch mode {
+	case Real:
+		factor = 1
+	case Frozen:
+		factor = 0
+	}
+	w := wall()
+	if start.IsZero() {
+		start = w
+	}
+	return &Clock{mode: mode, factor: factor, anchor: start.UTC(), wallAnchor: w, wall: wall}
+}
+
+// Now returns sandbox time in UTC.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nowLocked()
+}
+
+func (c *Clock) nowLocked() time.Time {
+	if c.factor == 0 {
+		return c.anchor
+	}
+	elapsed := c.wall().Sub(c.wallAnchor)
+	return c.anchor.Add(time.Duration(float64(elapsed) * c.factor))
+}
+
+// Mode returns the clock's mode and its speed factor.
+func (c *Clock) Mode() (Mode, float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.mode, c.factor
+}
+
+// Set moves sandbox time to t. Callers that must run scheduled work in order
+// go through the job scheduler, which calls Set step by step.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.anchor = t.UTC()
+	c.wallAnchor = c.wall()
+	ls := c.listeners
+	c.mu.Unlock()
+	for _, f := range ls {
+		f()
+	}
+}
+
+// Advance moves sandbox time forward by d.
+func (c *Clock) Advance(d time.Duration) time.Time {
+	c.mu.Lock()
+	t := c.nowLocked().Add(d)
+	c.mu.Unlock()
+	c.Set(t)
+	return t
+}
+
+// OnChange registers f to be called after every Set or Advance, so that
+// sleepers waiting on sandbox time wake up.
+func (c *Clock) OnChange(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.listeners = append(c.listeners, f)
+}
+
+// WallUntil converts a sandbox instant into the wall duration until the clock
+// reaches it; ok is false when the clock is frozen and never will.
+func (c *Clock) WallUntil(t time.Time) (d time.Duration, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.factor == 0 {
+		return 0, false
+	}
+	return time.Duration(float64(t.Sub(c.nowLocked())) / c.factor), true
+}

@@ -1,0 +1,340 @@
+// Package control is the sandbox control API (/sandbox): the clock, the
+// interaction log, the delivery log and its replays, test events, and a
+// built-in webhook inbox. It is how a test or a person makes the sandbox do
+// things that production does on its own.
+package control
+
+import (
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"homologa/simulator/auth"
+	"homologa/simulator/clock"
+	"homologa/simulator/events"
+	"homologa/simulator/httpx"
+	"homologa/simulator/jobs"
+	"homologa/simulator/recorder"
+	"homologa/simulator/schema"
+	"homologa/simulator/store"
+)
+
+// Handlers serves the control API.
+type Handlers struct {
+	Clock    *clock.Clock
+	Jobs     *jobs.Scheduler
+	Auth     *auth.Service
+	Bus      *events.Bus
+	DB       *store.DB
+	Recorder *recorder.Recorder
+	Schemas  *schema.Registry
+	Inbox    *Inbox
+}
+
+// Route registers one route; optionalAuth lets a bearer token identify the app.
+type Route func(method, path string, optionalAuth bool, h httpx.HandlerFunc)
+
+// Register registers the control API's routes.
+func (h *Handlers) Register(route Route) {
+	route(http.MethodGet, "/clock", false, h.clock)
+	route(http.MethodPost, "/clock/advance", false, h.advance)
+	route(http.MethodPost, "/clock/set", false, h.set)
+	route(http.MethodGet, "/interactions", false, h.interactions)
+	route(http.MethodGet, "/deliveries", false, h.deliveries)
+	route(http.MethodGet, "/deliveries/{id}", false, h.delivery)
+	route(http.MethodPost, "/deliveries/{id}/replay", false, h.replay)
+	route(http.MethodGet, "/events", false, h.events)
+	route(http.MethodPost, "/events/ping", true, h.ping)
+	route(http.MethodPost, "/inbox/{name}", false, h.Inbox.receive)
+	route(http.MethodGet, "/inbox/{name}", false, h.Inbox.list)
+}
+
+type clockView struct {
+	Now         time.Time  `json:"now"`
+	Mode        clock.Mode `json:"mode"`
+	Factor      float64    `json:"factor"`
+	PendingJobs int        `json:"pendingJobs"`
+	JobsRun     *int       `json:"jobsRun,omitempty"`
+}
+
+func (h *Handlers) view(r *http.Request, ran *int) (*httpx.Reply, error) {
+	mode, factor := h.Clock.Mode()
+	n, err := h.Jobs.Pending(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(clockView{Now: h.Clock.Now(), Mode: mode, Factor: factor, PendingJobs: n, JobsRun: ran}), nil
+}
+
+// clock is GET /sandbox/clock.
+func (h *Handlers) clock(r *http.Request) (*httpx.Reply, error) { return h.view(r, nil) }
+
+// advance is POST /sandbox/clock/advance {"by":"36h"}. It answers after
+// every job due in the window has run, each at its own instant.
+func (h *Handlers) advance(r *http.Request) (*httpx.Reply, error) {
+	var in struct{ By string }
+	if err := httpx.DecodeJSON(r, h.Schemas, "platform/clock.advance", &in); err != nil {
+		return nil, err
+	}
+	d, err := clock.ParseDuration(in.By)
+	if err != nil {
+		return nil, httpx.Invalidf("by", "%v", err)
+	}
+	n, err := h.Jobs.AdvanceTo(r.Context(), h.Clock.Now().Add(d))
+	if err != nil {
+		return nil, err
+	}
+	return h.view(r, &n)
+}
+
+// set is POST /sandbox/clock/set {"at":"2027-01-01T00:00:00Z"}. Forward, it
+// runs what falls due on the way as advance does; backward, it runs nothing.
+func (h *Handlers) set(r *http.Request) (*httpx.Reply, error) {
+	var in struct{ At string }
+	if err := httpx.DecodeJSON(r, h.Schemas, "platform/clock.set", &in); err != nil {
+		return nil, err
+	}
+	at, err := time.Parse(time.RFC3339Nano, in.At)
+	if err != nil {
+		return nil, httpx.Invalidf("at", "want an RFC 3339 time such as 2027-01-01T00:00:00Z")
+	}
+	n, err := h.Jobs.SetTo(r.Context(), at)
+	if err != nil {
+		return nil, err
+	}
+	return h.view(r, &n)
+}
+
+// appID resolves the ?app= filter, an app id or a client id, to an app id.
+func (h *Handlers) appID(r *http.Request) (string, error) {
+	key := r.URL.Query().Get("app")
+	if key == "" {
+		return "", nil
+	}
+	a, err := h.Auth.App(r.Context(), key)
+	if err != nil {
+		return "", httpx.Invalidf("app", "no app with id or client id %q", key)
+	}
+	return a.ID, nil
+}
+
+func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, httpx.Invalidf(name, "must be an integer from %d to %d", lo, hi)
+	}
+	return n, nil
+}
+
+// interactions is GET /sandbox/interactions?app=&method=&path=&since=&after=&limit=.
+func (h *Handlers) interactions(r *http.Request) (*httpx.Reply, error) {
+	app, err := h.appID(r)
+	if err != nil {
+		return nil, err
+	}
+	q := r.URL.Query()
+	f := recorder.Filter{AppID: app, Method: q.Get("method"), Path: q.Get("path")}
+	if v := q.Get("since"); v != "" {
+		if f.Since, err = time.Parse(time.RFC3339Nano, v); err != nil {
+			return nil, httpx.Invalidf("since", "want an RFC 3339 time")
+		}
+	}
+	after, err := intParam(r, "after", 0, 0, 1<<62)
+	if err != nil {
+		return nil, err
+	}
+	f.AfterID = int64(after)
+	if f.Limit, err = intParam(r, "limit", 100, 1, 1000); err != nil {
+		return nil, err
+	}
+	list, err := h.Recorder.List(r.Context(), f)
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(map[string]any{"interactions": list, "dropped": h.Recorder.Dropped()}), nil
+}
+
+// deliveries is GET /sandbox/deliveries?app=&status=&type=&event=&limit=.
+func (h *Handlers) deliveries(r *http.Request) (*httpx.Reply, error) {
+	app, err := h.appID(r)
+	if err != nil {
+		return nil, err
+	}
+	q := r.URL.Query()
+	f := events.DeliveryFilter{AppID: app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
+	switch f.Status {
+	case "", "queued", "pending", "delivered", "dead":
+	default:
+		return nil, httpx.Invalidf("status", "must be queued, pending, delivered or dead")
+	}
+	if f.Limit, err = intParam(r, "limit", 100, 1, 1000); err != nil {
+		return nil, err
+	}
+	list, err := h.Bus.Deliveries(r.Context(), f)
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(map[string]any{"deliveries": list}), nil
+}
+
+// delivery is GET /sandbox/deliveries/{id}: the delivery, its body and every attempt.
+func (h *Handlers) delivery(r *http.Request) (*httpx.Reply, error) {
+	d, err := h.Bus.Delivery(r.Context(), mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(d), nil
+}
+
+// replay is POST /sandbox/deliveries/{id}/replay: one more attempt, now.
+func (h *Handlers) replay(r *http.Request) (*httpx.Reply, error) {
+	d, err := h.Bus.Replay(r.Context(), mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(d), nil
+}
+
+// events is GET /sandbox/events?cnpj=&since=&limit=: the outbox, for a
+// client that polls instead of holding a websocket.
+func (h *Handlers) events(r *http.Request) (*httpx.Reply, error) {
+	since, err := intParam(r, "since", 0, 0, 1<<62)
+	if err != nil {
+		return nil, err
+	}
+	limit, err := intParam(r, "limit", 100, 1, 1000)
+	if err != nil {
+		return nil, err
+	}
+	list, err := h.Bus.Events(r.Context(), r.URL.Query().Get("cnpj"), int64(since), limit)
+	if err != nil {
+		return nil, err
+	}
+	if list == nil {
+		list = []events.Envelope{}
+	}
+	return httpx.OK(map[string]any{"events": list}), nil
+}
+
+// ping is POST /sandbox/events/ping: a sandbox.ping event to the app's
+// webhook, the spec's "validate webhooks" onboarding step. The app is the
+// bearer token's, or the body's clientId.
+func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
+	var in struct {
+		ClientID string `json:"clientId"`
+		Message  string `json:"message"`
+	}
+	body, err := httpx.ReadBody(r, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > 0 {
+		if err := httpx.CheckJSONContentType(r); err != nil {
+			return nil, err
+		}
+		if err := httpx.DecodeJSONBytes(body, h.Schemas, "platform/ping", &in); err != nil {
+			return nil, err
+		}
+	}
+	key := in.ClientID
+	if p, ok := auth.PrincipalOf(r.Context()); ok {
+		key = p.AppID
+	}
+	if key == "" {
+		return nil, httpx.Invalidf("clientId", "name the app: send a bearer token or {\"clientId\": \"...\"}")
+	}
+	app, aerr := h.Auth.App(r.Context(), key)
+	if aerr != nil {
+		return nil, httpx.Invalidf("clientId", "no app with client id %q", key)
+	}
+	if app.WebhookURL == "" {
+		return nil, httpx.Errorf(httpx.Conflict, "app %s has no webhook URL; set one with PUT /portal/apps/%s/webhook", app.ClientID, app.ID)
+	}
+	if in.Message == "" {
+		in.Message = "Webhook test from the Homologa sandbox"
+	}
+	var env events.Envelope
+	err = h.DB.Tx(r.Context(), func(tx *store.Tx) error {
+		var err error
+		env, err = h.Bus.Emit(r.Context(), tx, events.Event{
+			AppID: app.ID, CNPJ: app.CNPJ, Type: "sandbox.ping", Name: "Ping",
+			Subject: map[string]any{"appId": app.ID}, SubjectKey: "ping:" + app.ID,
+			Data: map[string]any{"message": in.Message, "webhookUrl": app.WebhookURL},
+		})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	ds, err := h.Bus.Deliveries(r.Context(), events.DeliveryFilter{EventID: env.ID})
+	if err != nil {
+		return nil, err
+	}
+	ids := []string{}
+	for _, d := range ds {
+		ids = append(ids, d.ID)
+	}
+	return &httpx.Reply{Status: http.StatusAccepted, Body: map[string]any{"event": env, "deliveryIds": ids}}, nil
+}
+
+// Inbox is a webhook receiver built into the sandbox, so the onboarding
+// walkthrough and a first test need no receiver of their own. It keeps the
+// last 100 requests of each of at most 100 named inboxes, in memory.
+type Inbox struct {
+	mu    sync.Mutex
+	boxes map[string][]Received
+	order []string
+}
+
+// Received is one request an inbox got.
+type Received struct {
+	ReceivedAt time.Time         `json:"receivedAt"`
+	Headers    map[string]string `json:"headers"`
+	Body       string            `json:"body"`
+}
+
+// receive is POST /sandbox/inbox/{name}.
+func (ib *Inbox) receive(r *http.Request) (*httpx.Reply, error) {
+	body, err := httpx.ReadBody(r, 0)
+	if err != nil {
+		return nil, err
+	}
+	name := mux.Vars(r)["name"]
+	rec := Received{ReceivedAt: time.Now().UTC(), Headers: map[string]string{}, Body: string(body)}
+	for k, vs := range r.Header {
+		rec.Headers[k] = vs[0]
+	}
+	ib.mu.Lock()
+	defer ib.mu.Unlock()
+	if ib.boxes == nil {
+		ib.boxes = map[string][]Received{}
+	}
+	if _, ok := ib.boxes[name]; !ok {
+		ib.order = append(ib.order, name)
+		if len(ib.order) > 100 {
+			delete(ib.boxes, ib.order[0])
+			ib.order = ib.order[1:]
+		}
+	}
+	box := append(ib.boxes[name], rec)
+	if len(box) > 100 {
+		box = box[len(box)-100:]
+	}
+	ib.boxes[name] = box
+	return httpx.OK(map[string]any{"received": true}), nil
+}
+
+// list is GET /sandbox/inbox/{name}, oldest first.
+func (ib *Inbox) list(r *http.Request) (*httpx.Reply, error) {
+	ib.mu.Lock()
+	defer ib.mu.Unlock()
+	box := append([]Received{}, ib.boxes[mux.Vars(r)["name"]]...)
+	return httpx.OK(map[string]any{"requests": box}), nil
+}

@@ -1,0 +1,308 @@
+package events
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"homologa/simulator/httpx"
+	"homologa/simulator/jobs"
+	"homologa/simulator/store"
+)
+
+// Delivery statuses.
+const (
+	statusQueued    = "queued"
+	statusPending   = "pending"
+	statusDelivered = "delivered"
+	statusDead      = "dead"
+)
+
+type deliverPayload struct {
+	DeliveryID string `json:"deliveryId"`
+}
+
+// Delivery is one event sent to one webhook URL, with every attempt.
+type Delivery struct {
+	ID         string     `json:"id"`
+	EventSeq   int64      `json:"eventSequence"`
+	EventID    string     `json:"eventId"`
+	EventType  string     `json:"eventType"`
+	AppID      string     `json:"appId"`
+	URL        string     `json:"url"`
+	SubjectKey string     `json:"subjectKey"`
+	Status     string     `json:"status"`
+	Attempts   []Attempt  `json:"attempts"`
+	NextAt     *time.Time `json:"nextAttemptAt,omitempty"`
+	Injected   string     `json:"injected,omitempty"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	UpdatedAt  time.Time  `json:"updatedAt"`
+	Body       string     `json:"body,omitempty"`
+}
+
+// Attempt is one try of a delivery.
+type Attempt struct {
+	N          int       `json:"n"`
+	At         time.Time `json:"at"`
+	WallAt     time.Time `json:"wallAt"`
+	StatusCode int       `json:"statusCode"`
+	LatencyMS  float64   `json:"latencyMs"`
+	Error      string    `json:"error,omitempty"`
+	Response   string    `json:"response"`
+	Replay     bool      `json:"replay,omitempty"`
+}
+
+func (b *Bus) deliverJob(ctx context.Context, j jobs.Job) error {
+	var p deliverPayload
+	if err := json.Unmarshal(j.Payload, &p); err != nil {
+		return fmt.Errorf("delivery job payload: %w", err)
+	}
+	d, secret, err := b.load(ctx, p.DeliveryID)
+	if err != nil {
+		return err
+	}
+	if d.Status != statusPending {
+		return nil // replayed to success, or a duplicate job after a crash
+	}
+	a := b.attempt(ctx, d, secret, len(d.Attempts)+1, false)
+	return b.DB.Tx(ctx, func(tx *store.Tx) error {
+		if err := b.recordAttempt(ctx, tx, d.ID, a); err != nil {
+			return err
+		}
+		now := b.Clock.Now()
+		switch {
+		case a.ok():
+			return b.finish(ctx, tx, d, statusDelivered)
+		case a.N > len(b.backoff()):
+			return b.finish(ctx, tx, d, statusDead)
+		default:
+			next := now.Add(b.backoff()[a.N-1])
+			if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET next_at = ?, updated_at = ? WHERE id = ?`, next.UnixNano(), now.UnixNano(), d.ID); err != nil {
+				return err
+			}
+			_, err := b.Jobs.Schedule(ctx, tx, JobDeliver, next, deliverPayload{DeliveryID: d.ID})
+			return err
+		}
+	})
+}
+
+// finish ends a delivery and releases the next one queued on its subject.
+func (b *Bus) finish(ctx context.Context, tx *store.Tx, d Delivery, status string) error {
+	now := b.Clock.Now()
+	if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET status = ?, next_at = NULL, updated_at = ? WHERE id = ?`, status, now.UnixNano(), d.ID); err != nil {
+		return err
+	}
+	var next string
+	err := tx.QueryRowContext(ctx, `SELECT id FROM deliveries WHERE app_id = ? AND subject_key = ? AND status = 'queued' ORDER BY event_seq, created_at LIMIT 1`,
+		d.AppID, d.SubjectKey).Scan(&next)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET status = 'pending', next_at = ?, updated_at = ? WHERE id = ?`, now.UnixNano(), now.UnixNano(), next); err != nil {
+		return err
+	}
+	_, err = b.Jobs.Schedule(ctx, tx, JobDeliver, now, deliverPayload{DeliveryID: next})
+	return err
+}
+
+func (a Attempt) ok() bool { return a.StatusCode >= 200 && a.StatusCode < 300 }
+
+// attempt POSTs the delivery once. The signature is made with the app's
+// current secret and the wall clock.
+func (b *Bus) attempt(ctx context.Context, d Delivery, secret string, n int, replay bool) Attempt {
+	a := Attempt{N: n, At: b.Clock.Now(), WallAt: time.Now().UTC(), Replay: replay}
+	body := []byte(d.Body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(body))
+	if err != nil {
+		a.Error = err.Error()
+		return a
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "Homologa-Webhooks/1")
+	req.Header.Set(SignatureHeader, Sign(secret, a.WallAt, body))
+	req.Header.Set("Homologa-Delivery-Id", d.ID)
+	req.Header.Set("Homologa-Event-Id", d.EventID)
+	req.Header.Set("Homologa-Event-Type", d.EventType)
+	req.Header.Set("Homologa-Attempt", strconv.Itoa(n))
+	client := b.Client
+	if client == nil {
+		client = &http.Client{Timeout: 10 * time.Second}
+	}
+	start := time.Now()
+	resp, err := client.Do(req)
+	a.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		a.Error = err.Error()
+		return a
+	}
+	defer resp.Body.Close()
+	a.StatusCode = resp.StatusCode
+	excerpt, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
+	for !utf8.Valid(excerpt) && len(excerpt) > 0 {
+		excerpt = excerpt[:len(excerpt)-1]
+	}
+	a.Response = string(excerpt)
+	if !a.ok() {
+		a.Error = "non-2xx answer: " + resp.Status
+	}
+	return a
+}
+
+func (b *Bus) recordAttempt(ctx context.Context, tx *store.Tx, id string, a Attempt) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO delivery_attempts (delivery_id, n, at, wall_at, status_code, latency_us, error, response, replay)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, a.N, a.At.UnixNano(), a.WallAt.UnixNano(), a.StatusCode, int64(a.LatencyMS*1000), a.Error, a.Response, a.Replay)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `UPDATE deliveries SET attempts = attempts + 1, updated_at = ? WHERE id = ?`, b.Clock.Now().UnixNano(), id)
+	}
+	return err
+}
+
+const deliveryColumns = `d.id, d.event_seq, e.id, e.type, d.app_id, d.url, d.subject_key, d.status, d.next_at, d.injected, d.created_at, d.updated_at, d.body`
+
+func scanDelivery(row interface{ Scan(...any) error }) (Delivery, error) {
+	var d Delivery
+	var next sql.NullInt64
+	var created, updated int64
+	err := row.Scan(&d.ID, &d.EventSeq, &d.EventID, &d.EventType, &d.AppID, &d.URL, &d.SubjectKey, &d.Status, &next, &d.Injected, &created, &updated, &d.Body)
+	if next.Valid && (d.Status == statusPending) {
+		t := time.Unix(0, next.Int64).UTC()
+		d.NextAt = &t
+	}
+	d.CreatedAt, d.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
+	return d, err
+}
+
+func (b *Bus) load(ctx context.Context, id string) (Delivery, string, error) {
+	var d Delivery
+	var secret string
+	err := b.DB.Read(ctx, func(tx *store.Tx) error {
+		var err error
+		d, err = scanDelivery(tx.QueryRowContext(ctx, `SELECT `+deliveryColumns+` FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.id = ?`, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return httpx.Errorf(httpx.NotFound, "no delivery %q", id)
+		}
+		if err != nil {
+			return err
+		}
+		if d.Attempts, err = attempts(ctx, tx, id); err != nil {
+			return err
+		}
+		if d.AppID != "" {
+			_, secret, err = b.App(ctx, tx, d.AppID)
+		}
+		return err
+	})
+	if err != nil {
+		return Delivery{}, "", fmt.Errorf("load delivery: %w", err)
+	}
+	return d, secret, nil
+}
+
+func attempts(ctx context.Context, tx *store.Tx, id string) ([]Attempt, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT n, at, wall_at, status_code, latency_us, error, response, replay FROM delivery_attempts WHERE delivery_id = ? ORDER BY id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Attempt{}
+	for rows.Next() {
+		var a Attempt
+		var at, wall, lat int64
+		if err := rows.Scan(&a.N, &at, &wall, &a.StatusCode, &lat, &a.Error, &a.Response, &a.Replay); err != nil {
+			return nil, err
+		}
+		a.At, a.WallAt, a.LatencyMS = time.Unix(0, at).UTC(), time.Unix(0, wall).UTC(), float64(lat)/1000
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// Delivery returns one delivery with its attempts and body.
+func (b *Bus) Delivery(ctx context.Context, id string) (Delivery, error) {
+	d, _, err := b.load(ctx, id)
+	return d, err
+}
+
+// DeliveryFilter selects deliveries for the log.
+type DeliveryFilter struct {
+	AppID     string
+	Status    string
+	EventType string
+	EventID   string
+	Limit     int
+}
+
+// Deliveries lists deliveries, newest first, with their attempts.
+func (b *Bus) Deliveries(ctx context.Context, f DeliveryFilter) ([]Delivery, error) {
+	if f.Limit <= 0 || f.Limit > 1000 {
+		f.Limit = 100
+	}
+	out := []Delivery{}
+	err := b.DB.Read(ctx, func(tx *store.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM deliveries d JOIN events e ON e.seq = d.event_seq
+			WHERE (? = '' OR d.app_id = ?) AND (? = '' OR d.status = ?) AND (? = '' OR e.type = ?) AND (? = '' OR e.id = ?)
+			ORDER BY d.event_seq DESC, d.created_at DESC LIMIT ?`,
+			f.AppID, f.AppID, f.Status, f.Status, f.EventType, f.EventType, f.EventID, f.EventID, f.Limit)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			d, err := scanDelivery(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			d.Body = ""
+			out = append(out, d)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for i := range out {
+			if out[i].Attempts, err = attempts(ctx, tx, out[i].ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// Replay sends a delivery again now, whatever its status, and records the
+// attempt as a replay. A dead or pending delivery that succeeds becomes
+// delivered and releases what was queued behind it.
+func (b *Bus) Replay(ctx context.Context, id string) (Delivery, error) {
+	d, secret, err := b.load(ctx, id)
+	if err != nil {
+		return Delivery{}, err
+	}
+	a := b.attempt(ctx, d, secret, len(d.Attempts)+1, true)
+	err = b.DB.Tx(ctx, func(tx *store.Tx) error {
+		if err := b.recordAttempt(ctx, tx, d.ID, a); err != nil {
+			return err
+		}
+		if a.ok() && (d.Status == statusDead || d.Status == statusPending) {
+			return b.finish(ctx, tx, d, statusDelivered)
+		}
+		return nil
+	})
+	if err != nil {
+		return Delivery{}, fmt.Errorf("replay delivery: %w", err)
+	}
+	return b.Delivery(ctx, id)
+}

@@ -1,0 +1,194 @@
+// Package events is how the sandbox tells partners what happened: one
+// envelope for every event, written in the transaction of the change that
+// causes it (an outbox), delivered to webhooks by a dispatcher that signs,
+// retries on the sandbox clock and keeps a log, and streamed to websocket
+// clients by an in-memory hub.
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"homologa/simulator/clock"
+	"homologa/simulator/jobs"
+	"homologa/simulator/store"
+)
+
+// Envelope is the one shape of every event (DESIGN.md, "Events").
+type Envelope struct {
+	ID          string         `json:"id"`
+	Type        string         `json:"type"`
+	Name        string         `json:"name"`
+	Version     int            `json:"version"`
+	OccurredAt  time.Time      `json:"occurredAt"`
+	Environment string         `json:"environment"`
+	CNPJ        string         `json:"cnpj"`
+	Sequence    int64          `json:"sequence"`
+	Subject     map[string]any `json:"subject"`
+	Data        any            `json:"data"`
+}
+
+// Event is what a domain emits.
+type Event struct {
+	AppID string
+	CNPJ  string
+	Type  string
+	Name  string
+	// Subject names the resource the event is about; SubjectKey orders its
+	// deliveries (events of one key are delivered in order). An empty key
+	// orders nothing.
+	Subject    map[string]any
+	SubjectKey string
+	Data       any
+	// Targets overrides where the event is delivered; nil sends the
+	// envelope to the app's webhook URL. Pix callbacks set their own URL
+	// suffix and body here.
+	Targets []Target
+}
+
+// Target is one webhook delivery of an event.
+type Target struct {
+	URL  string
+	Body []byte
+}
+
+// Bus writes events and delivers them.
+type Bus struct {
+	DB      *store.DB
+	Clock   *clock.Clock
+	Jobs    *jobs.Scheduler
+	Hub     *Hub
+	Client  *http.Client
+	Log     *slog.Logger
+	Backoff []time.Duration
+	// Secret returns the signing secret and webhook URL of an app.
+	App func(ctx context.Context, tx *store.Tx, appID string) (webhookURL, secret string, err error)
+}
+
+// DefaultBackoff is the wait before each retry of a failed delivery, on the
+// sandbox clock: six attempts over about 8.5 hours, then the dead letter.
+var DefaultBackoff = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 6 * time.Hour}
+
+// JobDeliver is the job kind of one delivery attempt.
+const JobDeliver = "events.deliver"
+
+// Register installs the bus's job handler.
+func (b *Bus) Register() {
+	b.Jobs.Handle(JobDeliver, b.deliverJob)
+}
+
+func (b *Bus) backoff() []time.Duration {
+	if b.Backoff == nil {
+		return DefaultBackoff
+	}
+	return b.Backoff
+}
+
+// Emit writes ev in tx, creates its deliveries and, once tx commits,
+// publishes it on the hub.
+func (b *Bus) Emit(ctx context.Context, tx *store.Tx, ev Event) (Envelope, error) {
+	env := Envelope{
+		ID: b.DB.IDs.UUID(), Type: ev.Type, Name: ev.Name, Version: 1, OccurredAt: b.Clock.Now(),
+		Environment: "sandbox", CNPJ: ev.CNPJ, Subject: ev.Subject, Data: ev.Data,
+	}
+	if env.Subject == nil {
+		env.Subject = map[string]any{}
+	}
+	if env.Data == nil {
+		env.Data = map[string]any{}
+	}
+	key := ev.SubjectKey
+	if key == "" {
+		key = "event:" + env.ID
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM events`).Scan(&env.Sequence); err != nil {
+		return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
+	}
+	body, err := json.Marshal(env)
+	if err != nil {
+		return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO events (seq, id, app_id, cnpj, type, subject_key, occurred_at, envelope) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		env.Sequence, env.ID, ev.AppID, ev.CNPJ, ev.Type, key, env.OccurredAt.UnixNano(), string(body)); err != nil {
+		return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
+	}
+	targets := ev.Targets
+	if targets == nil && ev.AppID != "" {
+		url, _, err := b.App(ctx, tx, ev.AppID)
+		if err != nil {
+			return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
+		}
+		if url != "" {
+			targets = []Target{{URL: url, Body: body}}
+		}
+	}
+	for _, t := range targets {
+		if _, err := b.enqueue(ctx, tx, env.Sequence, ev.AppID, key, t); err != nil {
+			return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
+		}
+	}
+	if b.Hub != nil {
+		tx.AfterCommit(func() { b.Hub.Publish(env) })
+	}
+	return env, nil
+}
+
+// enqueue creates a delivery: pending with a job when nothing earlier of
+// the same subject is still on its way, queued behind it otherwise.
+func (b *Bus) enqueue(ctx context.Context, tx *store.Tx, seq int64, appID, key string, t Target) (string, error) {
+	var waiting int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM deliveries WHERE app_id = ? AND subject_key = ? AND status IN ('pending', 'queued')`,
+		appID, key).Scan(&waiting); err != nil {
+		return "", err
+	}
+	id := b.DB.IDs.UUID()
+	now := b.Clock.Now()
+	status := statusPending
+	if waiting > 0 {
+		status = statusQueued
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO deliveries (id, event_seq, app_id, url, body, subject_key, status, next_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, seq, appID, t.URL, string(t.Body), key, status, now.UnixNano(), now.UnixNano(), now.UnixNano()); err != nil {
+		return "", err
+	}
+	if status == statusPending {
+		if _, err := b.Jobs.Schedule(ctx, tx, JobDeliver, now, deliverPayload{DeliveryID: id}); err != nil {
+			return "", err
+		}
+	}
+	return id, nil
+}
+
+// Events returns the envelopes of a company after sequence since, oldest
+// first, at most limit.
+func (b *Bus) Events(ctx context.Context, cnpj string, since int64, limit int) ([]Envelope, error) {
+	var out []Envelope
+	err := b.DB.Read(ctx, func(tx *store.Tx) error {
+		q := `SELECT envelope FROM events WHERE seq > ? AND (? = '' OR cnpj = ?) ORDER BY seq LIMIT ?`
+		rows, err := tx.QueryContext(ctx, q, since, cnpj, cnpj, limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				return err
+			}
+			var e Envelope
+			if err := json.Unmarshal([]byte(s), &e); err != nil {
+				return err
+			}
+			out = append(out, e)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read events: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,151 @@
+package httpx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"homologa/simulator/schema"
+)
+
+// DefaultBodyLimit is the request body limit when none is configured.
+const DefaultBodyLimit = 1 << 20
+
+// ReadBody reads the request body, answering 413 past limit bytes, or past
+// the limit that Outer set on the body when limit is 0.
+func ReadBody(r *http.Request, limit int64) ([]byte, error) {
+	var src io.Reader = r.Body
+	if limit > 0 {
+		src = io.LimitReader(r.Body, limit+1)
+	}
+	b, err := io.ReadAll(src)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, Errorf(TooLarge, "request body is larger than %d bytes", mbe.Limit)
+		}
+		return nil, Errorf(Invalid, "reading request body: %v", err)
+	}
+	if limit > 0 && int64(len(b)) > limit {
+		return nil, Errorf(TooLarge, "request body is larger than %d bytes", limit)
+	}
+	return b, nil
+}
+
+// CheckJSONContentType answers 415 when the request declares a content type
+// that is not JSON. An absent Content-Type is accepted: several real clients
+// omit it on small bodies, and the body is parsed as JSON either way.
+func CheckJSONContentType(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	return Errorf(UnsupportedMedia, "Content-Type %q is not supported; send application/json", ct).WithHeader("Accept", "application/json")
+}
+
+// DecodeJSON reads a JSON request body, checks its content type and syntax,
+// validates it against the named schema (when schemas and name are set) and
+// unmarshals it into v. Every failure is an *Error naming what is wrong.
+func DecodeJSON(r *http.Request, schemas *schema.Registry, name string, v any) error {
+	if err := CheckJSONContentType(r); err != nil {
+		return err
+	}
+	body, err := ReadBody(r, 0)
+	if err != nil {
+		return err
+	}
+	return DecodeJSONBytes(body, schemas, name, v)
+}
+
+// DecodeJSONBytes is DecodeJSON for a body already read.
+func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return Errorf(Invalid, "request body is empty; send a JSON document")
+	}
+	if err := CheckSyntax(body); err != nil {
+		return err
+	}
+	if schemas != nil && name != "" {
+		vs, err := schemas.Validate(name, body)
+		if err != nil {
+			return &Error{Code: Internal, Message: "schema " + name, Err: err}
+		}
+		if len(vs) > 0 {
+			e := &Error{Code: Invalid, Message: "request body does not match schema " + name}
+			for _, v := range vs {
+				e.Violations = append(e.Violations, Violation{Field: v.Field, Reason: v.Reason, Value: v.Value})
+			}
+			return e
+		}
+	}
+	if v == nil {
+		return nil
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			line, col := position(body, te.Offset)
+			return Invalidf(te.Field, "has type %s, want %s (line %d, column %d)", te.Value, te.Type, line, col)
+		}
+		return Errorf(Invalid, "malformed JSON: %v", err)
+	}
+	return nil
+}
+
+// CheckSyntax answers 400 with the line and column of the first JSON syntax
+// error in body.
+func CheckSyntax(body []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var x any
+	err := dec.Decode(&x)
+	if err == nil {
+		if _, terr := dec.Token(); terr != io.EOF {
+			line, col := position(body, dec.InputOffset())
+			return Errorf(Invalid, "malformed JSON at line %d, column %d: data after the top-level value", line, col)
+		}
+		return nil
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := position(body, se.Offset)
+		return Errorf(Invalid, "malformed JSON at line %d, column %d: %v", line, col, se)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		line, col := position(body, int64(len(body)))
+		return Errorf(Invalid, "malformed JSON at line %d, column %d: unexpected end of input", line, col)
+	}
+	return Errorf(Invalid, "malformed JSON: %v", err)
+}
+
+func position(b []byte, offset int64) (line, col int) {
+	if offset > int64(len(b)) {
+		offset = int64(len(b))
+	}
+	line, col = 1, 1
+	for _, c := range b[:offset] {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// QueryError names a bad query parameter.
+func QueryError(param string, format string, args ...any) *Error {
+	return Invalidf(param, format, args...)
+}
+
+// Sprint is fmt.Sprint, kept here so handlers build violation values alike.
+func Sprint(v any) string { return fmt.Sprint(v) }

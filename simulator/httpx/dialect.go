@@ -1,0 +1,207 @@
+package httpx
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// Dialect renders an Error in the body shape of one API.
+type Dialect interface {
+	Render(e *Error, r *http.Request, requestID string) (contentType string, body any)
+}
+
+// WriteError writes err in the dialect chosen for the request.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	e := AsError(err)
+	info := InfoOf(r.Context())
+	if e.Code == Internal && info.Logger != nil {
+		info.Logger.Error("internal error", "request_id", info.RequestID, "method", r.Method, "path", r.URL.Path, "err", e)
+	}
+	d := info.Dialect
+	if d == nil {
+		d = Problem{}
+	}
+	ct, body := d.Render(e, r, info.RequestID)
+	for k, vs := range e.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	writeJSON(w, ct, e.HTTPStatus(), body)
+}
+
+func writeJSON(w http.ResponseWriter, contentType string, status int, body any) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"title":"response encoding failed"}`)
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.WriteHeader(status)
+	w.Write(b)
+	w.Write([]byte("\n"))
+}
+
+// Problem is RFC 9457 problem+json: the portal, the control API and every
+// route that belongs to no partner API.
+type Problem struct{}
+
+// ProblemBody is an RFC 9457 problem document with our extensions.
+type ProblemBody struct {
+	Type      string      `json:"type"`
+	Title     string      `json:"title"`
+	Status    int         `json:"status"`
+	Detail    string      `json:"detail,omitempty"`
+	Instance  string      `json:"instance,omitempty"`
+	RequestID string      `json:"requestId,omitempty"`
+	Errors    []Violation `json:"errors,omitempty"`
+}
+
+// Render implements Dialect.
+func (Problem) Render(e *Error, r *http.Request, requestID string) (string, any) {
+	status := e.HTTPStatus()
+	t := string(e.Code)
+	if e.Type != "" {
+		t = e.Type
+	}
+	return "application/problem+json", ProblemBody{
+		Type:      "urn:homologa:problem:" + t,
+		Title:     http.StatusText(status),
+		Status:    status,
+		Detail:    e.Message,
+		Instance:  r.URL.Path,
+		RequestID: requestID,
+		Errors:    e.Violations,
+	}
+}
+
+// Pix is the official API Pix error body (schema Problema of openapi.yaml
+// 2.9.0): a type URI under https://pix.bcb.gov.br/api/v2/error/, title,
+// status, detail, correlationId and violacoes.
+type Pix struct{}
+
+// PixProblem is the official Problema schema.
+type PixProblem struct {
+	Type          string         `json:"type"`
+	Title         string         `json:"title"`
+	Status        int            `json:"status"`
+	Detail        string         `json:"detail,omitempty"`
+	CorrelationID string         `json:"correlationId,omitempty"`
+	Violacoes     []PixViolation `json:"violacoes,omitempty"`
+}
+
+// PixViolation is one item of Problema.violacoes.
+type PixViolation struct {
+	Razao       string `json:"razao"`
+	Propriedade string `json:"propriedade"`
+	Valor       string `json:"valor,omitempty"`
+}
+
+// pixTypes names the official general types. The spec declares no 401
+// anywhere; a missing or expired token is answered 401 (RFC 6750) with the
+// closest official type, AcessoNegado.
+var pixTypes = map[Code][2]string{
+	Invalid:          {"RequisicaoInvalida", "Requisição inválida."},
+	Unauthorized:     {"AcessoNegado", "Acesso negado."},
+	Forbidden:        {"AcessoNegado", "Acesso negado."},
+	NotFound:         {"NaoEncontrado", "Não encontrado."},
+	Gone:             {"PermanentementeRemovido", "Permanentemente removido."},
+	Internal:         {"ErroInternoDoServidor", "Erro interno do servidor."},
+	Unavailable:      {"ServicoIndisponivel", "Serviço indisponível."},
+	Timeout:          {"IndisponibilidadePorTempoEsgotado", "Indisponibilidade por tempo esgotado."},
+	MethodNotAllowed: {"RequisicaoInvalida", "Método não permitido."},
+	UnsupportedMedia: {"RequisicaoInvalida", "Tipo de conteúdo não suportado."},
+	TooLarge:         {"RequisicaoInvalida", "Corpo da requisição grande demais."},
+	Conflict:         {"RequisicaoInvalida", "Conflito."},
+	Unprocessable:    {"RequisicaoInvalida", "Requisição não processável."},
+	TooManyRequests:  {"RequisicaoInvalida", "Requisições demais."},
+}
+
+// Render implements Dialect.
+func (Pix) Render(e *Error, r *http.Request, requestID string) (string, any) {
+	names, ok := pixTypes[e.Code]
+	if !ok {
+		names = pixTypes[Internal]
+	}
+	typ, title := names[0], names[1]
+	if e.Type != "" {
+		typ = e.Type
+	}
+	p := PixProblem{
+		Type:          "https://pix.bcb.gov.br/api/v2/error/" + typ,
+		Title:         title,
+		Status:        e.HTTPStatus(),
+		Detail:        e.Message,
+		CorrelationID: requestID,
+	}
+	for _, v := range e.Violations {
+		p.Violacoes = append(p.Violacoes, PixViolation{Razao: v.Reason, Propriedade: v.Field, Valor: v.Value})
+	}
+	return "application/problem+json", p
+}
+
+// Insurer is the insurer's ResultadoDaOperacao envelope (insurance SUMMARY
+// §2.2), used by the insurer, access, benefits and customer APIs: Mensagens
+// are objects {Codigo, Descricao, Campo}, as the 2025 client reads them.
+type Insurer struct{}
+
+// InsurerEnvelope is ResultadoDaOperacao.
+type InsurerEnvelope struct {
+	Valor                          any               `json:"Valor"`
+	Mensagens                      []InsurerMensagem `json:"Mensagens"`
+	HouveErrosDuranteProcessamento bool              `json:"HouveErrosDuranteProcessamento"`
+}
+
+// InsurerMensagem is one item of Mensagens.
+type InsurerMensagem struct {
+	Codigo    string `json:"Codigo"`
+	Descricao string `json:"Descricao"`
+	Campo     string `json:"Campo,omitempty"`
+}
+
+// Render implements Dialect.
+func (Insurer) Render(e *Error, r *http.Request, requestID string) (string, any) {
+	code := strings.ToUpper(string(e.Code))
+	if e.Type != "" {
+		code = e.Type
+	}
+	env := InsurerEnvelope{HouveErrosDuranteProcessamento: true}
+	for _, v := range e.Violations {
+		env.Mensagens = append(env.Mensagens, InsurerMensagem{Codigo: code, Descricao: v.Reason, Campo: v.Field})
+	}
+	if len(env.Mensagens) == 0 {
+		msg := e.Message
+		if msg == "" {
+			msg = http.StatusText(e.HTTPStatus())
+		}
+		env.Mensagens = []InsurerMensagem{{Codigo: code, Descricao: msg}}
+	}
+	return "application/json; charset=utf-8", env
+}
+
+// OAuth is the RFC 6749 §5.2 error body of the token endpoint.
+type OAuth struct{}
+
+// OAuthError is the RFC 6749 error response.
+type OAuthError struct {
+	Error            string `json:"error"`
+	ErrorDescription string `json:"error_description,omitempty"`
+}
+
+// Render implements Dialect.
+func (OAuth) Render(e *Error, r *http.Request, requestID string) (string, any) {
+	code := e.Type
+	if code == "" {
+		switch e.Code {
+		case Unauthorized:
+			code = "invalid_client"
+		case Forbidden:
+			code = "unauthorized_client"
+		case Internal, Unavailable, Timeout:
+			code = "server_error"
+		default:
+			code = "invalid_request"
+		}
+	}
+	return "application/json; charset=utf-8", OAuthError{Error: code, ErrorDescription: e.Message}
+}

@@ -1,0 +1,134 @@
+package httpx
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+)
+
+// API is one mounted API: its base path, its name in logs and the
+// interaction log, and the dialect of its errors.
+type API struct {
+	Prefix  string
+	Name    string
+	Dialect Dialect
+	// Record puts the API's requests in the interaction log.
+	Record bool
+}
+
+// APIFor returns the API whose prefix matches path, longest prefix first;
+// the zero API (problem+json) when none does.
+func APIFor(apis []API, path string) API {
+	best := API{Name: "other", Dialect: Problem{}}
+	for _, a := range apis {
+		if (path == a.Prefix || strings.HasPrefix(path, strings.TrimSuffix(a.Prefix, "/")+"/")) && len(a.Prefix) > len(best.Prefix) {
+			best = a
+		}
+	}
+	return best
+}
+
+// Outer is the middleware every request passes before routing: it assigns
+// or accepts X-Request-Id, chooses the error dialect by path, limits the
+// body, recovers panics as 500s, and writes the access log.
+func Outer(apis []API, bodyLimit int64, log *slog.Logger, next http.Handler) http.Handler {
+	if bodyLimit <= 0 {
+		bodyLimit = DefaultBodyLimit
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if id == "" || len(id) > 128 {
+			id = newRequestID()
+		}
+		api := APIFor(apis, r.URL.Path)
+		info := &Info{RequestID: id, API: api.Name, Dialect: api.Dialect, Logger: log}
+		r = r.WithContext(WithInfo(r.Context(), info))
+		w.Header().Set("X-Request-Id", id)
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, bodyLimit)
+		}
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				log.Error("panic", "request_id", id, "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				if !sw.wrote {
+					WriteError(sw, r, &Error{Code: Internal, Message: "internal error; request id " + id})
+				}
+			}
+			log.Info("request", "request_id", id, "api", api.Name, "app", info.AppID, "method", r.Method,
+				"path", r.URL.Path, "status", sw.status, "bytes", sw.n, "duration", time.Since(start))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+func newRequestID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	n      int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.n += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController and the websocket upgrader reach the
+// underlying writer (its Hijacker and Flusher).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+var methods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
+
+// Unrouted answers a request no route took: 405 with the Allow header when
+// the path takes other methods, 404 otherwise, in the API's dialect. It
+// probes the router itself: gorilla/mux 1.8.1 reports a method mismatch
+// inside a subrouter as a miss, and never lists the allowed methods.
+func Unrouted(router *mux.Router) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var allow []string
+		for _, m := range methods {
+			probe := r.Clone(r.Context())
+			probe.Method = m
+			var match mux.RouteMatch
+			if router.Match(probe, &match) && match.MatchErr == nil {
+				allow = append(allow, m)
+			}
+		}
+		if len(allow) == 0 {
+			WriteError(w, r, Errorf(NotFound, "no route %s %s", r.Method, r.URL.Path))
+			return
+		}
+		e := Errorf(MethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))
+		e.WithHeader("Allow", strings.Join(allow, ", "))
+		WriteError(w, r, e)
+	})
+}

@@ -1,0 +1,89 @@
+package httpx
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+)
+
+// Info is what the plumbing learns about a request as it passes through:
+// the outer middleware creates it, auth fills in the app, and the recorder
+// reads it back after the handler has run.
+type Info struct {
+	RequestID      string
+	API            string
+	Dialect        Dialect
+	Logger         *slog.Logger
+	AppID          string
+	CNPJ           string
+	IdempotencyKey string
+	// Injected names a fault that answered this request instead of the
+	// sandbox, so the interaction log marks it.
+	Injected string
+}
+
+type infoKey struct{}
+
+// WithInfo returns ctx carrying info.
+func WithInfo(ctx context.Context, info *Info) context.Context {
+	return context.WithValue(ctx, infoKey{}, info)
+}
+
+// InfoOf returns the request's Info; never nil.
+func InfoOf(ctx context.Context) *Info {
+	if info, ok := ctx.Value(infoKey{}).(*Info); ok {
+		return info
+	}
+	return &Info{}
+}
+
+// Reply is what a handler returns: a status, a JSON body (nil for none) and
+// extra headers.
+type Reply struct {
+	Status int
+	Body   any
+	Header http.Header
+}
+
+// OK is a 200 with body.
+func OK(body any) *Reply { return &Reply{Status: http.StatusOK, Body: body} }
+
+// Created is a 201 with body.
+func Created(body any) *Reply { return &Reply{Status: http.StatusCreated, Body: body} }
+
+// NoContent is a 204.
+func NoContent() *Reply { return &Reply{Status: http.StatusNoContent} }
+
+// HandlerFunc is a handler that returns a value or an error; ServeHTTP
+// writes either, so status codes and error bodies live in one place.
+type HandlerFunc func(r *http.Request) (*Reply, error)
+
+func (h HandlerFunc) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rep, err := h(r)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	WriteReply(w, rep)
+}
+
+// WriteReply writes a Reply as JSON.
+func WriteReply(w http.ResponseWriter, rep *Reply) {
+	if rep == nil {
+		rep = NoContent()
+	}
+	for k, vs := range rep.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	status := rep.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if rep.Body == nil {
+		w.WriteHeader(status)
+		return
+	}
+	writeJSON(w, "application/json; charset=utf-8", status, rep.Body)
+}

@@ -1,0 +1,207 @@
+// Package idempotency makes creating POSTs safe to retry: a request that
+// carries an Idempotency-Key is answered once, and a retry with the same key
+// and the same request gets the stored answer (Idempotent-Replayed: true)
+// instead of doing the work twice. The same key with another request is a
+// client bug and gets a 422. Keys live 24 hours of sandbox time.
+package idempotency
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"homologa/simulator/clock"
+	"homologa/simulator/httpx"
+	"homologa/simulator/store"
+)
+
+// Header is the request header that carries the key.
+const Header = "Idempotency-Key"
+
+// ReplayedHeader marks a replayed answer.
+const ReplayedHeader = "Idempotent-Replayed"
+
+// Keys stores idempotency keys.
+type Keys struct {
+	DB    *store.DB
+	Clock *clock.Clock
+	TTL   time.Duration
+
+	mu       sync.Mutex
+	inflight map[string]bool
+}
+
+type stored struct {
+	Status int
+	Header map[string]string
+	Body   []byte
+}
+
+// keptHeaders are the response headers a replay repeats.
+var keptHeaders = []string{"Content-Type", "Location"}
+
+// Wrap answers a POST with an Idempotency-Key from the store when it can.
+// It must run after authentication, since keys are scoped to the app.
+func (k *Keys) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.Header.Get(Header)
+		if key == "" || r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if len(key) > 255 {
+			httpx.WriteError(w, r, httpx.Invalidf(Header, "must be at most 255 characters"))
+			return
+		}
+		info := httpx.InfoOf(r.Context())
+		info.IdempotencyKey = key
+		scope := info.AppID
+		if scope == "" {
+			scope = "public:" + info.API
+		}
+		body, err := httpx.ReadBody(r, 0)
+		if err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		fp := fingerprint(r, body)
+
+		prev, found, err := k.lookup(r.Context(), scope, key)
+		if err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		if found {
+			if prev.request != fp {
+				httpx.WriteError(w, r, httpx.Errorf(httpx.Unprocessable,
+					"Idempotency-Key %q was already used with a different request (method, path or body); use a new key for a new request", key))
+				return
+			}
+			for h, v := range prev.Header {
+				w.Header().Set(h, v)
+			}
+			w.Header().Set(ReplayedHeader, "true")
+			w.WriteHeader(prev.Status)
+			w.Write(prev.Body)
+			return
+		}
+
+		slot := scope + "\x00" + key
+		k.mu.Lock()
+		if k.inflight == nil {
+			k.inflight = map[string]bool{}
+		}
+		busy := k.inflight[slot]
+		k.inflight[slot] = true
+		k.mu.Unlock()
+		if busy {
+			httpx.WriteError(w, r, httpx.Errorf(httpx.Conflict, "a request with Idempotency-Key %q is still in progress; retry later", key).WithHeader("Retry-After", "1"))
+			return
+		}
+		defer func() {
+			k.mu.Lock()
+			delete(k.inflight, slot)
+			k.mu.Unlock()
+		}()
+
+		cw := &capture{ResponseWriter: w}
+		next.ServeHTTP(cw, r)
+		// A 5xx is not an answer worth keeping: the retry the key exists
+		// for should get another chance at the work.
+		if cw.status == 0 || cw.status >= 500 {
+			return
+		}
+		s := stored{Status: cw.status, Header: map[string]string{}, Body: cw.body.Bytes()}
+		for _, h := range keptHeaders {
+			if v := w.Header().Get(h); v != "" {
+				s.Header[h] = v
+			}
+		}
+		if err := k.save(context.WithoutCancel(r.Context()), scope, key, fp, s); err != nil {
+			httpx.InfoOf(r.Context()).Logger.Error("save idempotency key", "err", err)
+		}
+	})
+}
+
+// fingerprint identifies a request: method, path, query and the body with
+// insignificant JSON whitespace removed.
+func fingerprint(r *http.Request, body []byte) string {
+	var compact bytes.Buffer
+	if json.Compact(&compact, body) != nil {
+		compact.Reset()
+		compact.Write(body)
+	}
+	h := sha256.New()
+	io.WriteString(h, r.Method+" "+r.URL.Path+"?"+r.URL.RawQuery+"\n")
+	h.Write(compact.Bytes())
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+type row struct {
+	stored
+	request string
+}
+
+func (k *Keys) lookup(ctx context.Context, scope, key string) (row, bool, error) {
+	var rw row
+	var headers string
+	err := k.DB.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT request, status, headers, body FROM idempotency_keys WHERE scope = ? AND key = ? AND expires_at > ?`,
+			scope, key, k.Clock.Now().UnixNano()).Scan(&rw.request, &rw.Status, &headers, &rw.Body)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return row{}, false, nil
+	}
+	if err != nil {
+		return row{}, false, err
+	}
+	json.Unmarshal([]byte(headers), &rw.Header)
+	return rw, true, nil
+}
+
+func (k *Keys) save(ctx context.Context, scope, key, fp string, s stored) error {
+	ttl := k.TTL
+	if ttl <= 0 {
+		ttl = 24 * time.Hour
+	}
+	now := k.Clock.Now()
+	h, _ := json.Marshal(s.Header)
+	return k.DB.Tx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE expires_at <= ?`, now.UnixNano()); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO idempotency_keys (scope, key, request, status, headers, body, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			scope, key, fp, s.Status, string(h), s.Body, now.Add(ttl).UnixNano())
+		return err
+	})
+}
+
+type capture struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (c *capture) WriteHeader(code int) {
+	if c.status == 0 {
+		c.status = code
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *capture) Write(b []byte) (int, error) {
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	c.body.Write(b)
+	return c.ResponseWriter.Write(b)
+}

@@ -1,0 +1,385 @@
+// Package recorder keeps the interaction log: every request a partner makes
+// and what the sandbox answered, the evidence the homologation harness
+// asserts on. Requests hand their record to a channel; one goroutine writes
+// them in batches, so recording adds no database write to a request, and
+// trims the log to a bounded size so memory and disk stay flat under load.
+package recorder
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"homologa/simulator/clock"
+	"homologa/simulator/httpx"
+	"homologa/simulator/store"
+)
+
+// Interaction is one recorded request and its response.
+type Interaction struct {
+	ID             int64             `json:"id"`
+	At             time.Time         `json:"at"`
+	RequestID      string            `json:"requestId"`
+	AppID          string            `json:"appId"`
+	API            string            `json:"api"`
+	Method         string            `json:"method"`
+	Path           string            `json:"path"`
+	Query          string            `json:"query"`
+	RequestHeaders map[string]string `json:"requestHeaders"`
+	RequestBody    string            `json:"requestBody"`
+	Status         int               `json:"status"`
+	ResponseHeader map[string]string `json:"responseHeaders"`
+	ResponseBody   string            `json:"responseBody"`
+	DurationMS     float64           `json:"durationMs"`
+	IdempotencyKey string            `json:"idempotencyKey,omitempty"`
+	Injected       string            `json:"injected,omitempty"`
+}
+
+// Recorder records interactions.
+type Recorder struct {
+	DB    *store.DB
+	Clock *clock.Clock
+	Log   *slog.Logger
+	// Retention is how many interactions are kept; older ones are dropped.
+	Retention int
+	// BodyLimit is how much of each body is kept.
+	BodyLimit int
+
+	ch      chan Interaction
+	flush   chan chan struct{}
+	stop    chan struct{}
+	stopped chan struct{}
+	dropped atomic.Int64
+	once    sync.Once
+}
+
+// Start starts the writer goroutine.
+func (r *Recorder) Start() {
+	if r.Retention <= 0 {
+		r.Retention = 10000
+	}
+	if r.BodyLimit <= 0 {
+		r.BodyLimit = 64 << 10
+	}
+	r.ch = make(chan Interaction, 4096)
+	r.flush = make(chan chan struct{})
+	r.stop = make(chan struct{})
+	r.stopped = make(chan struct{})
+	go r.loop()
+}
+
+// Close writes what is pending and stops the writer.
+func (r *Recorder) Close() {
+	r.once.Do(func() {
+		close(r.stop)
+		<-r.stopped
+	})
+}
+
+// Flush returns once every interaction recorded before the call is in the
+// database, so a reader sees the request it just made.
+func (r *Recorder) Flush() {
+	done := make(chan struct{})
+	select {
+	case r.flush <- done:
+		<-done
+	case <-r.stopped:
+	}
+}
+
+// Dropped is how many interactions were lost because the writer fell behind.
+func (r *Recorder) Dropped() int64 { return r.dropped.Load() }
+
+func (r *Recorder) loop() {
+	defer close(r.stopped)
+	t := time.NewTicker(200 * time.Millisecond)
+	defer t.Stop()
+	var batch []Interaction
+	write := func() {
+		if len(batch) > 0 {
+			if err := r.write(batch); err != nil {
+				r.Log.Error("write interactions", "n", len(batch), "err", err)
+			}
+			batch = batch[:0]
+		}
+	}
+	drain := func() {
+		for {
+			select {
+			case it := <-r.ch:
+				batch = append(batch, it)
+			default:
+				return
+			}
+		}
+	}
+	for {
+		select {
+		case it := <-r.ch:
+			batch = append(batch, it)
+			if len(batch) >= 512 {
+				write()
+			}
+		case <-t.C:
+			write()
+		case done := <-r.flush:
+			drain()
+			write()
+			close(done)
+		case <-r.stop:
+			drain()
+			write()
+			return
+		}
+	}
+}
+
+func (r *Recorder) write(batch []Interaction) error {
+	ctx := context.Background()
+	return r.DB.Tx(ctx, func(tx *store.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO interactions (at, request_id, app_id, api, method, path, query, req_headers, req_body,
+			status, resp_headers, resp_body, duration_us, idempotency_key, injected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		var last int64
+		for _, it := range batch {
+			rh, _ := json.Marshal(it.RequestHeaders)
+			sh, _ := json.Marshal(it.ResponseHeader)
+			res, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rh), it.RequestBody,
+				it.Status, string(sh), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected)
+			if err != nil {
+				return err
+			}
+			last, _ = res.LastInsertId()
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM interactions WHERE id <= ?`, last-int64(r.Retention))
+		return err
+	})
+}
+
+// secretHeaders are never recorded in the clear.
+var secretHeaders = map[string]bool{"Authorization": true, "Cookie": true, "Set-Cookie": true, "Proxy-Authorization": true}
+
+func headerMap(h http.Header) map[string]string {
+	m := make(map[string]string, len(h))
+	for k, vs := range h {
+		v := strings.Join(vs, ", ")
+		if secretHeaders[k] {
+			scheme, _, _ := strings.Cut(v, " ")
+			v = scheme + " [redacted]"
+		}
+		m[k] = v
+	}
+	return m
+}
+
+// Middleware records every request of the APIs marked Record.
+func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if !httpx.APIFor(apis, req.URL.Path).Record {
+			next.ServeHTTP(w, req)
+			return
+		}
+		start := time.Now()
+		at := r.Clock.Now()
+		var reqBody bytes.Buffer
+		if req.Body != nil {
+			req.Body = &teeBody{ReadCloser: req.Body, buf: &reqBody, limit: r.BodyLimit}
+		}
+		cw := &captureWriter{ResponseWriter: w, limit: r.BodyLimit}
+		next.ServeHTTP(cw, req)
+		info := httpx.InfoOf(req.Context())
+		it := Interaction{
+			At: at, RequestID: info.RequestID, AppID: info.AppID, API: info.API, Method: req.Method, Path: req.URL.Path,
+			Query: req.URL.RawQuery, RequestHeaders: headerMap(req.Header), RequestBody: redact(req.Header.Get("Content-Type"), reqBody.Bytes()),
+			Status: cw.status, ResponseHeader: headerMap(w.Header()), ResponseBody: redact(w.Header().Get("Content-Type"), cw.body.Bytes()),
+			DurationMS: float64(time.Since(start).Microseconds()) / 1000, IdempotencyKey: req.Header.Get("Idempotency-Key"),
+			Injected: info.Injected,
+		}
+		if it.Status == 0 {
+			it.Status = http.StatusOK
+		}
+		select {
+		case r.ch <- it:
+		default:
+			r.dropped.Add(1)
+		}
+	})
+}
+
+// secretFields are body fields whose values never reach the log: tokens and
+// secrets in OAuth forms and answers, and in the portal's app answers.
+var secretFields = map[string]bool{
+	"access_token": true, "refresh_token": true, "client_secret": true, "clientSecret": true, "webhookSecret": true,
+}
+
+// redact returns body as text with the values of secretFields replaced.
+func redact(contentType string, body []byte) string {
+	if len(body) == 0 {
+		return ""
+	}
+	mt, _, _ := mime.ParseMediaType(contentType)
+	switch {
+	case mt == "application/x-www-form-urlencoded":
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			return text(body)
+		}
+		hit := false
+		for k := range form {
+			if secretFields[k] {
+				form.Set(k, "[redacted]")
+				hit = true
+			}
+		}
+		if hit {
+			return form.Encode()
+		}
+	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		if !bytes.Contains(body, []byte("ecret")) && !bytes.Contains(body, []byte("_token")) {
+			return text(body)
+		}
+		var v any
+		if json.Unmarshal(body, &v) != nil {
+			return text(body)
+		}
+		redactValue(v)
+		if b, err := json.Marshal(v); err == nil {
+			return string(b)
+		}
+	}
+	return text(body)
+}
+
+func redactValue(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			if secretFields[k] {
+				x[k] = "[redacted]"
+			} else {
+				redactValue(val)
+			}
+		}
+	case []any:
+		for _, val := range x {
+			redactValue(val)
+		}
+	}
+}
+
+func text(b []byte) string {
+	for !utf8.Valid(b) && len(b) > 0 {
+		b = b[:len(b)-1]
+	}
+	return string(b)
+}
+
+type teeBody struct {
+	io.ReadCloser
+	buf   *bytes.Buffer
+	limit int
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	if room := t.limit - t.buf.Len(); room > 0 {
+		t.buf.Write(p[:min(n, room)])
+	}
+	return n, err
+}
+
+type captureWriter struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+	limit  int
+}
+
+func (w *captureWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *captureWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	if room := w.limit - w.body.Len(); room > 0 {
+		w.body.Write(b[:min(len(b), room)])
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *captureWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Filter selects interactions.
+type Filter struct {
+	AppID  string
+	Method string
+	// Path is an exact path, or a prefix when it ends in "*".
+	Path    string
+	Since   time.Time
+	AfterID int64
+	Limit   int
+}
+
+// List returns interactions, oldest first.
+func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
+	r.Flush()
+	if f.Limit <= 0 || f.Limit > 1000 {
+		f.Limit = 100
+	}
+	path, prefix := strings.CutSuffix(f.Path, "*")
+	var since int64
+	if !f.Since.IsZero() {
+		since = f.Since.UnixNano()
+	}
+	out := []Interaction{}
+	err := r.DB.Read(ctx, func(tx *store.Tx) error {
+		// The newest page by default: a client polling for what it just
+		// did reads the tail; AfterID pages forward from an older point.
+		rows, err := tx.QueryContext(ctx, `SELECT * FROM (SELECT id, at, request_id, app_id, api, method, path, query, req_headers, req_body, status,
+			resp_headers, resp_body, duration_us, idempotency_key, injected FROM interactions
+			WHERE (? = '' OR app_id = ?) AND (? = '' OR method = ?) AND (? = '' OR (CASE WHEN ? THEN substr(path, 1, length(?)) = ? ELSE path = ? END))
+			AND at >= ? AND id > ? ORDER BY id `+map[bool]string{true: "ASC", false: "DESC"}[f.AfterID > 0]+` LIMIT ?) ORDER BY id`,
+			f.AppID, f.AppID, strings.ToUpper(f.Method), strings.ToUpper(f.Method), path, prefix, path, path, path, since, f.AfterID, f.Limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var it Interaction
+			var at, dur int64
+			var rh, sh string
+			if err := rows.Scan(&it.ID, &at, &it.RequestID, &it.AppID, &it.API, &it.Method, &it.Path, &it.Query, &rh, &it.RequestBody, &it.Status,
+				&sh, &it.ResponseBody, &dur, &it.IdempotencyKey, &it.Injected); err != nil {
+				return err
+			}
+			it.At, it.DurationMS = time.Unix(0, at).UTC(), float64(dur)/1000
+			json.Unmarshal([]byte(rh), &it.RequestHeaders)
+			json.Unmarshal([]byte(sh), &it.ResponseHeader)
+			out = append(out, it)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list interactions: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,114 @@
+package server
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Version is the version of the homologa command.
+const Version = "0.1.0"
+
+const usage = `homologa: a sandbox of the insurance and payment-collection service, for homologation
+
+Usage:
+  homologa [serve] [flags]    start the sandbox (the default)
+  homologa version            print the version
+
+Flags of serve (each also read from the environment variable named):
+`
+
+// Main runs the homologa command with args (without the program name) and
+// returns its exit code. ctx ending (SIGINT, SIGTERM) stops the sandbox
+// gracefully.
+func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, args, getenv, stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "homologa", Version)
+		return 0
+	case "help":
+		fs := serveFlags(new(Config), getenv, stderr)
+		fmt.Fprint(stdout, usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return 0
+	default:
+		fmt.Fprintf(stderr, "homologa: unknown command %q; try homologa help\n", cmd)
+		return 2
+	}
+}
+
+func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	fs.StringVar(&cfg.Addr, "addr", env("HOMOLOGA_ADDR", "127.0.0.1:8080"), "listen address (HOMOLOGA_ADDR)")
+	fs.StringVar(&cfg.DBPath, "db", env("HOMOLOGA_DB", ""), "SQLite file; state survives restarts (HOMOLOGA_DB; default in memory)")
+	fs.StringVar(&cfg.Clock, "clock", env("HOMOLOGA_CLOCK", "real"), "sandbox clock: real, frozen or <N>x such as 60x (HOMOLOGA_CLOCK)")
+	fs.StringVar(&cfg.AppsFile, "apps", env("HOMOLOGA_APPS", ""), "YAML of companies and apps to pre-register (HOMOLOGA_APPS)")
+	fs.StringVar(&cfg.LogFormat, "log-format", env("HOMOLOGA_LOG_FORMAT", "text"), "log format: text or json (HOMOLOGA_LOG_FORMAT)")
+	fs.Func("webhook-allow", "comma-separated hosts, IPs or CIDRs webhooks may target, * for any (HOMOLOGA_WEBHOOK_ALLOW; default loopback)", func(v string) error {
+		cfg.WebhookAllow = splitList(v)
+		return nil
+	})
+	cfg.WebhookAllow = splitList(getenv("HOMOLOGA_WEBHOOK_ALLOW"))
+	return fs
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	var cfg Config
+	fs := serveFlags(&cfg, getenv, stderr)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "homologa serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	cfg.Log = stderr
+	s, err := New(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "homologa:", err)
+		return 1
+	}
+	if err := s.Start(ctx); err != nil {
+		fmt.Fprintln(stderr, "homologa:", err)
+		s.Close(context.Background())
+		return 1
+	}
+	s.Banner(stdout)
+	<-ctx.Done()
+	s.Log.Info("shutting down")
+	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := s.Close(shutdown); err != nil {
+		fmt.Fprintln(stderr, "homologa:", err)
+		return 1
+	}
+	s.Log.Info("stopped")
+	return 0
+}

@@ -1,0 +1,372 @@
+// Package server assembles the sandbox: it opens the store, starts the
+// clock, the job scheduler, the event bus and the recorder, mounts every API
+// under its versioned base path, and runs the HTTP server. Main is the
+// homologa command; tests start the same Server on 127.0.0.1:0.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"homologa/schemas"
+	"homologa/simulator/auth"
+	"homologa/simulator/clock"
+	"homologa/simulator/control"
+	"homologa/simulator/events"
+	"homologa/simulator/httpx"
+	"homologa/simulator/idempotency"
+	"homologa/simulator/jobs"
+	"homologa/simulator/portal"
+	"homologa/simulator/recorder"
+	"homologa/simulator/schema"
+	"homologa/simulator/statemachine"
+	"homologa/simulator/store"
+)
+
+// Config is everything the sandbox can be told; the zero value (plus an
+// address) is the zero-configuration sandbox.
+type Config struct {
+	Addr         string
+	DBPath       string
+	Clock        string
+	ClockStart   time.Time
+	AppsFile     string
+	LogFormat    string
+	WebhookAllow []string
+	BodyLimit    int64
+	TokenTTL     time.Duration
+	// NoDemo skips the demo company and app.
+	NoDemo bool
+	Log    io.Writer
+	IDs    store.IDSource
+	// Backoff, DeliveryTimeout and PingEvery tune the dispatcher and the
+	// websocket; zero values take the defaults.
+	Backoff              []time.Duration
+	DeliveryTimeout      time.Duration
+	PingEvery            time.Duration
+	InteractionRetention int
+}
+
+// The demo company and app that a zero-configuration sandbox registers. The
+// credentials are fixed so the README's commands work verbatim; they are
+// sandbox credentials and open nothing else.
+const (
+	DemoCNPJ          = "11222333000181"
+	DemoCompany       = "Homologa Demo Corretora Ltda"
+	DemoClientID      = "homologa-demo"
+	DemoClientSecret  = "homologa-demo-secret"
+	DemoWebhookSecret = "whsec_homologa_demo_signing_secret"
+)
+
+// APIs is the table of mounted APIs: base path, name and error dialect.
+var APIs = []httpx.API{
+	{Prefix: "/insurer/v1", Name: "insurer", Dialect: httpx.Insurer{}, Record: true},
+	{Prefix: "/access/v1", Name: "access", Dialect: httpx.Insurer{}, Record: true},
+	{Prefix: "/benefits/v1", Name: "benefits", Dialect: httpx.Insurer{}, Record: true},
+	{Prefix: "/customer/v1", Name: "customer", Dialect: httpx.Insurer{}, Record: true},
+	{Prefix: "/pix/v2", Name: "pix", Dialect: httpx.Pix{}, Record: true},
+	{Prefix: "/oauth/token", Name: "oauth", Dialect: httpx.OAuth{}, Record: true},
+	{Prefix: "/portal", Name: "portal", Dialect: httpx.Problem{}, Record: true},
+	{Prefix: "/sandbox", Name: "sandbox", Dialect: httpx.Problem{}},
+	{Prefix: "/events", Name: "events", Dialect: httpx.Problem{}},
+}
+
+// Server is a running sandbox.
+type Server struct {
+	Config   Config
+	Log      *slog.Logger
+	DB       *store.DB
+	Clock    *clock.Clock
+	Jobs     *jobs.Scheduler
+	Auth     *auth.Service
+	Hub      *events.Hub
+	Bus      *events.Bus
+	Machines *statemachine.Applier
+	Recorder *recorder.Recorder
+	Keys     *idempotency.Keys
+	Schemas  *schema.Registry
+	Router   *mux.Router
+	Handler  http.Handler
+	// Demo is the demo app, with its secret, once Start has run.
+	Demo *auth.App
+
+	apis      map[string]*mux.Router
+	http      *http.Server
+	ln        net.Listener
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	streamEnd chan struct{}
+	closeOnce sync.Once
+}
+
+// New builds a sandbox from cfg: database, clock, scheduler, events, routes.
+func New(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.Log == nil {
+		cfg.Log = os.Stderr
+	}
+	s := &Server{Config: cfg, streamEnd: make(chan struct{})}
+	switch cfg.LogFormat {
+	case "", "text":
+		s.Log = slog.New(slog.NewTextHandler(cfg.Log, nil))
+	case "json":
+		s.Log = slog.New(slog.NewJSONHandler(cfg.Log, nil))
+	default:
+		return nil, fmt.Errorf("log format %q: want text or json", cfg.LogFormat)
+	}
+	mode, factor, err := clock.Parse(cfg.Clock)
+	if err != nil {
+		return nil, err
+	}
+	if s.Schemas, err = schema.Load(schemas.FS); err != nil {
+		return nil, err
+	}
+	if s.DB, err = store.Open(ctx, cfg.DBPath); err != nil {
+		return nil, err
+	}
+	if cfg.IDs != nil {
+		s.DB.IDs = cfg.IDs
+	}
+	s.Clock = clock.New(mode, factor, cfg.ClockStart)
+	s.Jobs = jobs.New(s.DB, s.Clock, s.Log)
+	s.Auth = &auth.Service{DB: s.DB, Clock: s.Clock, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Allow: cfg.WebhookAllow}}
+	s.Hub = events.NewHub()
+	timeout := cfg.DeliveryTimeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	s.Bus = &events.Bus{
+		DB: s.DB, Clock: s.Clock, Jobs: s.Jobs, Hub: s.Hub, Log: s.Log, Backoff: cfg.Backoff,
+		Client: &http.Client{Timeout: timeout},
+		App: func(ctx context.Context, tx *store.Tx, appID string) (string, string, error) {
+			a, err := auth.AppTx(ctx, tx, appID)
+			return a.WebhookURL, a.WebhookSecret, err
+		},
+	}
+	s.Bus.Register()
+	s.Machines = &statemachine.Applier{Bus: s.Bus}
+	s.Recorder = &recorder.Recorder{DB: s.DB, Clock: s.Clock, Log: s.Log, Retention: cfg.InteractionRetention}
+	s.Recorder.Start()
+	s.Keys = &idempotency.Keys{DB: s.DB, Clock: s.Clock}
+	if cfg.AppsFile != "" {
+		if err := LoadApps(ctx, s.Auth, cfg.AppsFile); err != nil {
+			s.Recorder.Close()
+			s.DB.Close()
+			return nil, err
+		}
+	}
+	s.routes()
+	return s, nil
+}
+
+// API returns the router of a mounted API by name ("pix", "insurer", …),
+// where its domain package registers its routes.
+func (s *Server) API(name string) *mux.Router { return s.apis[name] }
+
+// Route registers a partner-API route that needs scope; creating POSTs
+// also get idempotency keys.
+func (s *Server) Route(r *mux.Router, method, path, scope string, h http.Handler) {
+	if method == http.MethodPost {
+		h = s.Keys.Wrap(h)
+	}
+	r.Handle(path, s.Auth.Require(scope, h)).Methods(method)
+}
+
+func (s *Server) routes() {
+	r := mux.NewRouter()
+	s.Router = r
+	r.NotFoundHandler = httpx.Unrouted(r)
+	r.MethodNotAllowedHandler = r.NotFoundHandler
+
+	r.Handle("/", httpx.HandlerFunc(s.index)).Methods(http.MethodGet)
+	r.Handle("/oauth/token", httpx.HandlerFunc(s.Auth.TokenHandler)).Methods(http.MethodPost)
+
+	// Subrouters answer their own misses; without these a wrong method on
+	// a subrouter path would be a 404, not a 405.
+	sub := func(prefix string) *mux.Router {
+		sr := r.PathPrefix(prefix).Subrouter()
+		sr.NotFoundHandler, sr.MethodNotAllowedHandler = r.NotFoundHandler, r.MethodNotAllowedHandler
+		return sr
+	}
+	pr := sub("/portal")
+	(&portal.Handlers{Auth: s.Auth, Schemas: s.Schemas}).Register(func(method, path string, h httpx.HandlerFunc) {
+		var hh http.Handler = h
+		if method == http.MethodPost {
+			hh = s.Keys.Wrap(hh)
+		}
+		pr.Handle(path, hh).Methods(method)
+	})
+
+	sr := sub("/sandbox")
+	ctl := &control.Handlers{Clock: s.Clock, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Inbox: &control.Inbox{}}
+	ctl.Register(func(method, path string, optionalAuth bool, h httpx.HandlerFunc) {
+		var hh http.Handler = h
+		if optionalAuth {
+			hh = s.Auth.Optional(s.Keys.Wrap(hh))
+		}
+		sr.Handle(path, hh).Methods(method)
+	})
+
+	r.Handle("/events/ws", &events.Stream{
+		Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd,
+		Authenticate: func(r *http.Request) (string, error) {
+			tok, ok := auth.BearerToken(r)
+			if !ok {
+				return "", httpx.Errorf(httpx.Unauthorized, "missing bearer token: send Authorization: Bearer <token> or ?access_token=<token>")
+			}
+			p, err := s.Auth.Authenticate(r.Context(), tok)
+			if err != nil {
+				return "", err
+			}
+			httpx.InfoOf(r.Context()).AppID = p.AppID
+			return p.CNPJ, nil
+		},
+	}).Methods(http.MethodGet)
+
+	s.apis = map[string]*mux.Router{}
+	for _, a := range APIs {
+		switch a.Name {
+		case "insurer", "access", "benefits", "customer", "pix":
+			s.apis[a.Name] = sub(a.Prefix)
+		}
+	}
+	s.Handler = httpx.Outer(APIs, s.Config.BodyLimit, s.Log, s.Recorder.Middleware(APIs, r))
+}
+
+// index is GET /: where everything is.
+func (s *Server) index(r *http.Request) (*httpx.Reply, error) {
+	base := "http://" + r.Host
+	apis := map[string]string{}
+	for _, a := range APIs {
+		apis[a.Name] = base + a.Prefix
+	}
+	apis["events"] = "ws://" + r.Host + "/events/ws"
+	return httpx.OK(map[string]any{"name": "Homologa sandbox", "environment": "sandbox", "apis": apis}), nil
+}
+
+// Start binds the address, registers the demo app and serves in the
+// background until Close.
+func (s *Server) Start(ctx context.Context) error {
+	addr := s.Config.Addr
+	if addr == "" {
+		addr = "127.0.0.1:8080"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	s.ln = ln
+	if !s.Config.NoDemo {
+		if err := s.seedDemo(ctx); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.Jobs.Run(runCtx)
+	}()
+	s.http = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn)}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.Log.Error("serve", "err", err)
+		}
+	}()
+	return nil
+}
+
+// URL is the base URL of the running sandbox.
+func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
+
+// seedDemo registers the demo company and app unless they exist. Its
+// webhook points at the built-in inbox, so a ping is delivered at once.
+func (s *Server) seedDemo(ctx context.Context) error {
+	if _, err := s.Auth.Company(ctx, DemoCNPJ); err != nil {
+		if _, err := s.Auth.CreateCompany(ctx, DemoCNPJ, DemoCompany); err != nil {
+			return fmt.Errorf("demo company: %w", err)
+		}
+	}
+	a, err := s.Auth.App(ctx, DemoClientID)
+	if err != nil {
+		a, err = s.Auth.CreateApp(ctx, auth.NewApp{
+			Company: DemoCNPJ, Name: "Demo app", ClientID: DemoClientID, ClientSecret: DemoClientSecret,
+			WebhookSecret: DemoWebhookSecret, WebhookURL: s.URL() + "/sandbox/inbox/demo",
+		})
+		if err != nil {
+			return fmt.Errorf("demo app: %w", err)
+		}
+	}
+	a.ClientSecret = DemoClientSecret
+	s.Demo = &a
+	return nil
+}
+
+// Close stops the sandbox gracefully: no new connections, in-flight
+// requests finish (until ctx ends), websockets are told to go away, the job
+// loop stops, pending interaction records are written, the database closes.
+func (s *Server) Close(ctx context.Context) error {
+	var errs []error
+	s.closeOnce.Do(func() {
+		if s.http != nil {
+			if err := s.http.Shutdown(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("shutdown http: %w", err))
+			}
+		}
+		close(s.streamEnd)
+		if s.cancel != nil {
+			s.cancel()
+		}
+		s.wg.Wait()
+		s.Recorder.Close()
+		if err := s.DB.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close database: %w", err))
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// Banner writes what a person needs to start: the base URL of every API
+// and the demo app's credentials.
+func (s *Server) Banner(w io.Writer) {
+	mode, factor := s.Clock.Mode()
+	db := "in-memory (state is lost on exit; --db FILE keeps it)"
+	if s.DB.Path() != "" {
+		db = s.DB.Path()
+	}
+	clk := string(mode)
+	if mode == clock.Accelerated {
+		clk = fmt.Sprintf("%gx", factor)
+	}
+	u := s.URL()
+	fmt.Fprintf(w, "Homologa sandbox on %s\n  clock: %s (now %s)\n  database: %s\n\n", u, clk, s.Clock.Now().Format(time.RFC3339), db)
+	fmt.Fprintf(w, "Base URLs\n")
+	rows := [][2]string{
+		{"Insurer (sale cycle)", "/insurer/v1"}, {"Access management", "/access/v1"}, {"Benefits", "/benefits/v1"},
+		{"Customer", "/customer/v1"}, {"Pix (API Pix 2.9.0)", "/pix/v2"}, {"OAuth2 token", "/oauth/token"},
+		{"Onboarding portal", "/portal"}, {"Sandbox control", "/sandbox"},
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-22s %s%s\n", r[0], u, r[1])
+	}
+	fmt.Fprintf(w, "  %-22s ws://%s/events/ws\n\n", "Live events", s.ln.Addr())
+	if s.Demo != nil {
+		fmt.Fprintf(w, "Demo app (company %s, CNPJ %s)\n", DemoCompany, DemoCNPJ)
+		fmt.Fprintf(w, "  client id       %s\n  client secret   %s\n  webhook secret  %s\n  webhook URL     %s\n\n",
+			s.Demo.ClientID, s.Demo.ClientSecret, s.Demo.WebhookSecret, s.Demo.WebhookURL)
+		fmt.Fprintf(w, "Get a token:\n  curl -s -u %s:%s -d grant_type=client_credentials %s/oauth/token\n\n", s.Demo.ClientID, s.Demo.ClientSecret, u)
+	}
+}

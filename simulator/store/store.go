@@ -1,0 +1,207 @@
+// Package store is the SQLite database of the sandbox: opening it, applying
+// the embedded migrations, running transactions, and making ids.
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+
+	_ "github.com/mattn/go-sqlite3" // the database/sql driver "sqlite3"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is the sandbox database.
+//
+// SQLite serialises writers anyway, so the pool holds a single connection:
+// an in-memory database then stays one database, and no writer ever sees
+// SQLITE_BUSY. Transactions also hold txMu until their after-commit hooks
+// have run, so hooks (which publish events) run in commit order.
+type DB struct {
+	db   *sql.DB
+	path string
+	txMu sync.Mutex
+	IDs  IDSource
+}
+
+// Open opens the database at path, or an in-memory one when path is "" or
+// ":memory:", and applies every migration not yet applied.
+func Open(ctx context.Context, path string) (*DB, error) {
+	dsn := "file::memory:?_foreign_keys=on"
+	if path != "" && path != ":memory:" {
+		// WAL lets a reader (a backup, sqlite3 in a shell) look while the
+		// sandbox writes; foreign keys are off by default in SQLite.
+		dsn = "file:" + path + "?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=5000&_synchronous=NORMAL"
+	}
+	sqldb, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open database %q: %w", path, err)
+	}
+	sqldb.SetMaxOpenConns(1)
+	sqldb.SetMaxIdleConns(1)
+	sqldb.SetConnMaxLifetime(0)
+	db := &DB{db: sqldb, path: path, IDs: RandomIDs{}}
+	if err := db.migrate(ctx); err != nil {
+		sqldb.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.db.Close() }
+
+// Path returns the database file, or "" for an in-memory database.
+func (db *DB) Path() string { return db.path }
+
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
+		return fmt.Errorf("create migrations table: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := db.migrateFile(ctx, name); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// migrateFile applies one migration in its own transaction, so a failing one
+// leaves the database as the previous one left it.
+func (db *DB) migrateFile(ctx context.Context, name string) error {
+	return db.Tx(ctx, func(tx *Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+		body, err := fs.ReadFile(migrations, name)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name)
+		return err
+	})
+}
+
+// Tx is a transaction with hooks that run after it commits.
+type Tx struct {
+	*sql.Tx
+	after []func()
+}
+
+// AfterCommit registers f to run once the transaction has committed; it does
+// not run if the transaction rolls back.
+func (tx *Tx) AfterCommit(f func()) { tx.after = append(tx.after, f) }
+
+// Tx runs fn in a transaction, committing when fn returns nil and rolling
+// back otherwise. fn must use tx only: with one connection, a query on db
+// from inside fn would wait for fn forever.
+func (db *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
+	db.txMu.Lock()
+	defer db.txMu.Unlock()
+	sqltx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	tx := &Tx{Tx: sqltx}
+	if err := fn(tx); err != nil {
+		if rerr := sqltx.Rollback(); rerr != nil && !errors.Is(rerr, sql.ErrTxDone) {
+			return errors.Join(err, fmt.Errorf("rollback: %w", rerr))
+		}
+		return err
+	}
+	if err := sqltx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	for _, f := range tx.after {
+		f()
+	}
+	return nil
+}
+
+// Read runs fn in a read-only transaction.
+func (db *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.Tx(ctx, fn)
+}
+
+// IDSource makes identifiers; tests inject a deterministic one.
+type IDSource interface {
+	// UUID returns a version-4 UUID string.
+	UUID() string
+	// Token returns n random bytes, hex encoded.
+	Token(n int) string
+}
+
+// RandomIDs is the IDSource of a running sandbox: crypto/rand.
+type RandomIDs struct{}
+
+// UUID returns a random version-4 UUID.
+func (RandomIDs) UUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return formatUUID(b)
+}
+
+// Token returns n random bytes, hex encoded.
+func (RandomIDs) Token(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// SequentialIDs is a deterministic IDSource for tests: the same sequence of
+// calls yields the same ids on every run.
+type SequentialIDs struct {
+	mu sync.Mutex
+	n  uint64
+}
+
+// UUID returns the next UUID of the sequence.
+func (s *SequentialIDs) UUID() string {
+	var b [16]byte
+	s.mu.Lock()
+	s.n++
+	n := s.n
+	s.mu.Unlock()
+	for i := 0; i < 8; i++ {
+		b[15-i] = byte(n >> (8 * i))
+	}
+	return formatUUID(b)
+}
+
+// Token returns the next token of the sequence.
+func (s *SequentialIDs) Token(n int) string {
+	s.mu.Lock()
+	s.n++
+	v := s.n
+	s.mu.Unlock()
+	return strings.Repeat("0", max(0, 2*n-16)) + fmt.Sprintf("%016x", v)[max(0, 16-2*n):]
+}
+
+func formatUUID(b [16]byte) string {
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

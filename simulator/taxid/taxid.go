@@ -1,0 +1,86 @@
+// Package taxid validates Brazilian tax ids: CPF (persons) and CNPJ
+// (companies), including the alphanumeric CNPJ that the Receita Federal
+// issues from July 2026 (IN RFB 2.229/2024).
+package taxid
+
+import (
+	"fmt"
+	"strings"
+)
+
+// NormalizeCNPJ strips the mask (. / -) and upper-cases letters.
+func NormalizeCNPJ(s string) string {
+	s = strings.NewReplacer(".", "", "/", "", "-", "", " ", "").Replace(s)
+	return strings.ToUpper(s)
+}
+
+// CheckCNPJ reports why s is not a valid CNPJ, or nil. s must be unmasked:
+// 12 characters of 0-9 or A-Z followed by 2 check digits. Each character is
+// worth its ASCII code minus 48, so digits keep their classic value and the
+// check digits of an all-numeric CNPJ are the classic ones.
+func CheckCNPJ(s string) error {
+	if len(s) != 14 {
+		return fmt.Errorf("must have 14 characters, has %d", len(s))
+	}
+	for i := 0; i < 14; i++ {
+		c := s[i]
+		digit := c >= '0' && c <= '9'
+		letter := c >= 'A' && c <= 'Z'
+		if i >= 12 && !digit {
+			return fmt.Errorf("check digits (last two characters) must be digits")
+		}
+		if !digit && !letter {
+			return fmt.Errorf("character %d (%q) must be 0-9 or A-Z", i+1, c)
+		}
+	}
+	if strings.Count(s, s[:1]) == 14 {
+		return fmt.Errorf("a repeated character is not a CNPJ")
+	}
+	d1 := cnpjDigit(s[:12])
+	d2 := cnpjDigit(s[:12] + string(rune('0'+d1)))
+	if int(s[12]-'0') != d1 || int(s[13]-'0') != d2 {
+		return fmt.Errorf("check digits do not match (want %d%d)", d1, d2)
+	}
+	return nil
+}
+
+func cnpjDigit(base string) int {
+	sum, w := 0, 2
+	for i := len(base) - 1; i >= 0; i-- {
+		sum += int(base[i]-'0') * w
+		w++
+		if w > 9 {
+			w = 2
+		}
+	}
+	if r := sum % 11; r >= 2 {
+		return 11 - r
+	}
+	return 0
+}
+
+// CheckCPF reports why s is not a valid CPF (11 digits, no mask), or nil.
+func CheckCPF(s string) error {
+	if len(s) != 11 {
+		return fmt.Errorf("must have 11 digits, has %d characters", len(s))
+	}
+	for i := 0; i < 11; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return fmt.Errorf("must be digits only")
+		}
+	}
+	if strings.Count(s, s[:1]) == 11 {
+		return fmt.Errorf("a repeated digit is not a CPF")
+	}
+	for n := 9; n <= 10; n++ {
+		sum := 0
+		for i := 0; i < n; i++ {
+			sum += int(s[i]-'0') * (n + 1 - i)
+		}
+		d := sum * 10 % 11 % 10
+		if int(s[n]-'0') != d {
+			return fmt.Errorf("check digits do not match")
+		}
+	}
+	return nil
+}
