@@ -225,7 +225,7 @@ func (h *Handlers) events(r *http.Request) (*httpx.Reply, error) {
 
 // ping is POST /sandbox/events/ping: a sandbox.ping event to the app's
 // webhook, the spec's "validate webhooks" onboarding step. The app is the
-// bearer token's, or the body's clientId.
+// body's clientId, or else the bearer token's.
 func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 	var in struct {
 		ClientID string `json:"clientId"`
@@ -244,7 +244,7 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 		}
 	}
 	key := in.ClientID
-	if p, ok := auth.PrincipalOf(r.Context()); ok {
+	if p, ok := auth.PrincipalOf(r.Context()); ok && key == "" {
 		key = p.AppID
 	}
 	if key == "" {

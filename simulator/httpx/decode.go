@@ -116,7 +116,8 @@ func CheckSyntax(body []byte) error {
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line, col := position(body, se.Offset)
+		// Offset counts the offending byte itself; point at it.
+		line, col := position(body, se.Offset-1)
 		return Errorf(Invalid, "malformed JSON at line %d, column %d: %v", line, col, se)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {

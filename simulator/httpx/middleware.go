@@ -1,10 +1,13 @@
 package httpx
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -100,6 +103,17 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	n, err := w.ResponseWriter.Write(b)
 	w.n += n
 	return n, err
+}
+
+// Hijack hands the connection to a websocket upgrade; gorilla/websocket
+// asserts http.Hijacker on the writer itself rather than unwrapping it.
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("the response writer cannot be hijacked")
+	}
+	w.status, w.wrote = http.StatusSwitchingProtocols, true
+	return h.Hijack()
 }
 
 // Unwrap lets http.ResponseController and the websocket upgrader reach the

@@ -1,0 +1,557 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"homologa/simulator/events"
+)
+
+// Step is one phrase of the step vocabulary: its pattern, what it does, an
+// example, and its implementation over a World. The reference in
+// harness/README.md is generated from this table.
+type Step struct {
+	Pattern string
+	Doc     string
+	Example string
+	Group   string
+	Func    func(w *World) any
+}
+
+// Steps is the step vocabulary, in the order the reference lists it.
+var Steps = []Step{
+	// Apps and tokens.
+	{Group: "Apps and tokens", Pattern: `^I act as the demo app$`,
+		Doc: "Use the demo app's credentials (the default).", Example: `Given I act as the demo app`,
+		Func: func(w *World) any { return func() error { w.app = w.Demo; return nil } }},
+	{Group: "Apps and tokens", Pattern: `^a company "([^"]*)" with CNPJ "([^"]*)" and an app "([^"]*)"$`,
+		Doc:     "Register a company and an app through the portal and act as that app. Remembers company.id, app.id, app.clientId.",
+		Example: `Given a company "Corretora Sul" with CNPJ "11444777000161" and an app "backend"`,
+		Func:    func(w *World) any { return w.companyAndApp }},
+	{Group: "Apps and tokens", Pattern: `^I obtain a token$`,
+		Doc: "Run the client-credentials grant with the app's credentials (HTTP Basic); later requests carry the token.", Example: `When I obtain a token`,
+		Func: func(w *World) any { return func() error { return w.obtainToken("") } }},
+	{Group: "Apps and tokens", Pattern: `^I obtain a token with scope "([^"]*)"$`,
+		Doc: "The same, narrowed to the given space-separated scopes.", Example: `When I obtain a token with scope "cob.read cob.write"`,
+		Func: func(w *World) any { return w.obtainToken }},
+	{Group: "Apps and tokens", Pattern: `^I use the token "([^"]*)"$`,
+		Doc: "Send a given bearer token from now on (an empty one sends none).", Example: `Given I use the token "not-a-token"`,
+		Func: func(w *World) any {
+			return func(tok string) (err error) { w.token, err = w.expand(tok); return err }
+		}},
+
+	// Requests.
+	{Group: "Requests", Pattern: `^I set the header "([^"]*)" to "([^"]*)"$`,
+		Doc: "Add a header to the next request only.", Example: `Given I set the header "Idempotency-Key" to "k-1"`,
+		Func: func(w *World) any {
+			return func(k, v string) error {
+				v, err := w.expand(v)
+				w.header.Set(k, v)
+				return err
+			}
+		}},
+	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE|HEAD)" to "([^"]*)"$`,
+		Doc: "Send a request without a body. Paths are relative to the sandbox; ${name} expands.", Example: `When I send "GET" to "/portal/apps/${app.id}"`,
+		Func: func(w *World) any { return func(m, p string) error { return w.do(m, p, nil, "") } }},
+	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE)" to "([^"]*)" with JSON:$`,
+		Doc: "Send the docstring as an application/json body; ${name} expands in it.",
+		Example: "When I send \"POST\" to \"/portal/companies\" with JSON:\n  \"\"\"\n  {\"cnpj\": \"11444777000161\", \"name\": \"Corretora Sul\"}\n  \"\"\"",
+		Func: func(w *World) any {
+			return func(m, p string, doc *godog.DocString) error {
+				b, err := w.expand(doc.Content)
+				if err != nil {
+					return err
+				}
+				return w.do(m, p, []byte(b), "application/json")
+			}
+		}},
+	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE)" to "([^"]*)" with a body of type "([^"]*)":$`,
+		Doc: "Send the docstring verbatim with the given content type (for malformed and non-JSON bodies).",
+		Example: "When I send \"POST\" to \"/portal/companies\" with a body of type \"text/plain\":\n  \"\"\"\n  hello\n  \"\"\"",
+		Func: func(w *World) any {
+			return func(m, p, ct string, doc *godog.DocString) error {
+				b, err := w.expand(doc.Content)
+				if err != nil {
+					return err
+				}
+				return w.do(m, p, []byte(b), ct)
+			}
+		}},
+	{Group: "Requests", Pattern: `^I send "(POST|PUT|PATCH)" to "([^"]*)" with a JSON body of (\d+) bytes$`,
+		Doc: "Send a valid JSON document of about the given size (for body limits).", Example: `When I send "POST" to "/portal/companies" with a JSON body of 2000000 bytes`,
+		Func: func(w *World) any {
+			return func(m, p string, n int) error {
+				pad := strings.Repeat("x", max(0, n-20))
+				return w.do(m, p, []byte(`{"name":"`+pad+`"}`), "application/json")
+			}
+		}},
+
+	// Responses.
+	{Group: "Responses", Pattern: `^the response status is (\d+)$`,
+		Doc: "The last answer had this HTTP status.", Example: `Then the response status is 201`,
+		Func: func(w *World) any { return w.statusIs }},
+	{Group: "Responses", Pattern: `^the response header "([^"]*)" is "([^"]*)"$`,
+		Doc: "A header of the last answer equals the value.", Example: `Then the response header "Idempotent-Replayed" is "true"`,
+		Func: func(w *World) any { return w.headerIs }},
+	{Group: "Responses", Pattern: `^the response header "([^"]*)" contains "([^"]*)"$`,
+		Doc: "A header of the last answer contains the text.", Example: `Then the response header "WWW-Authenticate" contains "invalid_token"`,
+		Func: func(w *World) any { return w.headerContains }},
+	{Group: "Responses", Pattern: `^the response field "([^"]*)" is "([^"]*)"$`,
+		Doc:     "A field (dotted path, list indexes as numbers) equals the value; non-strings compare as JSON text.",
+		Example: `Then the response field "errors.0.field" is "cnpj"`,
+		Func:    func(w *World) any { return w.fieldIs }},
+	{Group: "Responses", Pattern: `^the response field "([^"]*)" matches "([^"]*)"$`,
+		Doc: "A field matches a regular expression.", Example: `Then the response field "clientId" matches "^hmlg_"`,
+		Func: func(w *World) any { return w.fieldMatches }},
+	{Group: "Responses", Pattern: `^the response field "([^"]*)" exists$`,
+		Doc: "A field is present.", Example: `Then the response field "clientSecret" exists`,
+		Func: func(w *World) any { return func(p string) error { return w.fieldPresence(p, true) } }},
+	{Group: "Responses", Pattern: `^the response field "([^"]*)" does not exist$`,
+		Doc: "A field is absent.", Example: `Then the response field "clientSecret" does not exist`,
+		Func: func(w *World) any { return func(p string) error { return w.fieldPresence(p, false) } }},
+	{Group: "Responses", Pattern: `^the response field "([^"]*)" has (\d+) items?$`,
+		Doc: "A list field has exactly n items.", Example: `Then the response field "deliveries" has 1 item`,
+		Func: func(w *World) any { return w.fieldLen }},
+	{Group: "Responses", Pattern: `^the response body contains "([^"]*)"$`,
+		Doc: "The raw body contains the text.", Example: `Then the response body contains "line 1, column 9"`,
+		Func: func(w *World) any { return w.bodyContains }},
+	{Group: "Responses", Pattern: `^the response body does not contain "([^"]*)"$`,
+		Doc: "The raw body does not contain the text.", Example: `Then the response body does not contain "access_token\":\"4"`,
+		Func: func(w *World) any {
+			return func(s string) error {
+				if strings.Contains(string(w.body), s) {
+					return fmt.Errorf("body contains %q: %s", s, w.describe())
+				}
+				return nil
+			}
+		}},
+	{Group: "Responses", Pattern: `^the response is valid against schema "([^"]*)"$`,
+		Doc: "The body validates against a schema of schemas/ (name without .json).", Example: `Then the response is valid against schema "platform/app"`,
+		Func: func(w *World) any { return w.validSchema }},
+	{Group: "Responses", Pattern: `^I remember the response field "([^"]*)" as "([^"]*)"$`,
+		Doc: "Keep a field's value for later steps as ${name}.", Example: `And I remember the response field "id" as "company"`,
+		Func: func(w *World) any { return w.remember }},
+
+	// Clock.
+	{Group: "Clock", Pattern: `^the sandbox clock is at "([^"]*)"$`,
+		Doc: "Set the sandbox clock (RFC 3339).", Example: `Given the sandbox clock is at "2026-03-01T12:00:00Z"`,
+		Func: func(w *World) any {
+			return func(at string) error {
+				return w.control(http.MethodPost, "/sandbox/clock/set", fmt.Sprintf(`{"at":%q}`, at))
+			}
+		}},
+	{Group: "Clock", Pattern: `^I advance the clock by "([^"]*)"$`,
+		Doc: "Advance sandbox time; returns after every job due in the window ran, in order.", Example: `When I advance the clock by "36h"`,
+		Func: func(w *World) any {
+			return func(d string) error {
+				return w.control(http.MethodPost, "/sandbox/clock/advance", fmt.Sprintf(`{"by":%q}`, d))
+			}
+		}},
+
+	// Webhooks.
+	{Group: "Webhooks", Pattern: `^a webhook receiver answering (\d+)$`,
+		Doc: "Start a real HTTP receiver on a loopback port; ${receiverUrl} is its URL.", Example: `Given a webhook receiver answering 200`,
+		Func: func(w *World) any { return w.startReceiver }},
+	{Group: "Webhooks", Pattern: `^the receiver starts answering (\d+)$`,
+		Doc: "Change the receiver's answer.", Example: `When the receiver starts answering 200`,
+		Func: func(w *World) any {
+			return func(status int) error {
+				if w.receiver == nil {
+					return fmt.Errorf("no receiver started")
+				}
+				w.receiver.SetStatus(status)
+				return nil
+			}
+		}},
+	{Group: "Webhooks", Pattern: `^the app's webhook points to the receiver$`,
+		Doc: "Set the app's webhook URL to the receiver through the portal.", Example: `Given the app's webhook points to the receiver`,
+		Func: func(w *World) any { return w.pointWebhook }},
+	{Group: "Webhooks", Pattern: `^the receiver gets an? "([^"]*)" event within (\d+) seconds?$`,
+		Doc: "Wait for an event of the type; it becomes the current event. Its envelope must match platform/event.", Example: `Then the receiver gets a "sandbox.ping" event within 5 seconds`,
+		Func: func(w *World) any { return w.receiverGets }},
+	{Group: "Webhooks", Pattern: `^the receiver has received (\d+) requests?$`,
+		Doc: "Count what the receiver got.", Example: `Then the receiver has received 3 requests`,
+		Func: func(w *World) any {
+			return func(n int) error {
+				if w.receiver == nil {
+					return fmt.Errorf("no receiver started")
+				}
+				if got := len(w.receiver.Requests()); got != n {
+					return fmt.Errorf("the receiver got %d requests, want %d", got, n)
+				}
+				return nil
+			}
+		}},
+	{Group: "Webhooks", Pattern: `^the event's signature is valid$`,
+		Doc: "The current event's Homologa-Signature verifies with the app's webhook secret, within 5 minutes of now.", Example: `And the event's signature is valid`,
+		Func: func(w *World) any { return w.signatureValid }},
+	{Group: "Webhooks", Pattern: `^the event field "([^"]*)" is "([^"]*)"$`,
+		Doc: "A field of the current event (webhook or stream) equals the value.", Example: `And the event field "data.message" is "hello"`,
+		Func: func(w *World) any { return w.eventFieldIs }},
+
+	// Event stream.
+	{Group: "Event stream", Pattern: `^I subscribe to the event stream$`,
+		Doc: "Open the websocket /events/ws with the current token.", Example: `When I subscribe to the event stream`,
+		Func: func(w *World) any { return func() error { return w.subscribe("") } }},
+	{Group: "Event stream", Pattern: `^I subscribe to the event stream with "([^"]*)"$`,
+		Doc: "The same, with query parameters (types, subject, since).", Example: `When I subscribe to the event stream with "types=sandbox.*&since=0"`,
+		Func: func(w *World) any { return w.subscribe }},
+	{Group: "Event stream", Pattern: `^subscribing to the event stream is refused with status (\d+)$`,
+		Doc: "The websocket handshake fails with the status.", Example: `Then subscribing to the event stream is refused with status 401`,
+		Func: func(w *World) any { return w.subscribeRefused }},
+	{Group: "Event stream", Pattern: `^the stream delivers an? "([^"]*)" event within (\d+) seconds?$`,
+		Doc: "Wait for an event of the type on the websocket; it becomes the current event.", Example: `Then the stream delivers a "sandbox.ping" event within 5 seconds`,
+		Func: func(w *World) any { return w.streamDelivers }},
+	{Group: "Event stream", Pattern: `^the stream delivers nothing within (\d+) seconds?$`,
+		Doc: "No event arrives on the websocket for the duration.", Example: `Then the stream delivers nothing within 1 second`,
+		Func: func(w *World) any { return w.streamQuiet }},
+}
+
+// Register installs the step vocabulary for one scenario's World.
+func Register(sc *godog.ScenarioContext, w *World) {
+	for _, s := range Steps {
+		sc.Step(s.Pattern, s.Func(w))
+	}
+}
+
+// Reference writes the step reference in Markdown.
+func Reference(out io.Writer) {
+	group := ""
+	for _, s := range Steps {
+		if s.Group != group {
+			group = s.Group
+			fmt.Fprintf(out, "\n### %s\n\n", group)
+		}
+		fmt.Fprintf(out, "- `%s`  \n  %s\n\n  ```gherkin\n", strings.TrimSuffix(strings.TrimPrefix(s.Pattern, "^"), "$"), s.Doc)
+		for _, line := range strings.Split(s.Example, "\n") {
+			fmt.Fprintf(out, "  %s\n", line)
+		}
+		fmt.Fprintf(out, "  ```\n")
+	}
+}
+
+func (w *World) companyAndApp(name, cnpj, app string) error {
+	body, _ := json.Marshal(map[string]string{"cnpj": cnpj, "name": name})
+	if err := w.do(http.MethodPost, "/portal/companies", body, "application/json"); err != nil {
+		return err
+	}
+	if w.resp.StatusCode != http.StatusCreated {
+		return fmt.Errorf("register company: %s", w.describe())
+	}
+	var c struct{ ID, CNPJ string }
+	json.Unmarshal(w.body, &c)
+	body, _ = json.Marshal(map[string]string{"companyId": c.ID, "name": app})
+	if err := w.do(http.MethodPost, "/portal/apps", body, "application/json"); err != nil {
+		return err
+	}
+	if w.resp.StatusCode != http.StatusCreated {
+		return fmt.Errorf("create app: %s", w.describe())
+	}
+	var a struct{ ID, ClientID, ClientSecret, WebhookSecret, CNPJ string }
+	json.Unmarshal(w.body, &a)
+	w.app = Credentials{ID: a.ID, ClientID: a.ClientID, ClientSecret: a.ClientSecret, WebhookSecret: a.WebhookSecret, CNPJ: a.CNPJ}
+	w.token = ""
+	w.vars["company.id"] = c.ID
+	return nil
+}
+
+func (w *World) obtainToken(scope string) error {
+	form := url.Values{"grant_type": {"client_credentials"}}
+	if scope != "" {
+		form.Set("scope", scope)
+	}
+	req, _ := http.NewRequest(http.MethodPost, w.BaseURL+"/oauth/token", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(url.QueryEscape(w.app.ClientID), url.QueryEscape(w.app.ClientSecret))
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	w.resp = resp
+	w.body, _ = io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("token request refused: %s", w.describe())
+	}
+	var t struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.Unmarshal(w.body, &t); err != nil || t.AccessToken == "" {
+		return fmt.Errorf("token answer has no access_token: %s", w.describe())
+	}
+	w.token = t.AccessToken
+	return nil
+}
+
+// control calls the control API and insists on a 2xx.
+func (w *World) control(method, path, body string) error {
+	if err := w.do(method, path, []byte(body), "application/json"); err != nil {
+		return err
+	}
+	if w.resp.StatusCode/100 != 2 {
+		return fmt.Errorf("%s", w.describe())
+	}
+	return nil
+}
+
+func (w *World) statusIs(want int) error {
+	if err := w.mustResponse(); err != nil {
+		return err
+	}
+	if w.resp.StatusCode != want {
+		return fmt.Errorf("status %d, want %d: %s", w.resp.StatusCode, want, w.describe())
+	}
+	return nil
+}
+
+func (w *World) headerIs(k, want string) error {
+	if err := w.mustResponse(); err != nil {
+		return err
+	}
+	want, err := w.expand(want)
+	if err != nil {
+		return err
+	}
+	if got := w.resp.Header.Get(k); got != want {
+		return fmt.Errorf("header %s is %q, want %q", k, got, want)
+	}
+	return nil
+}
+
+func (w *World) headerContains(k, want string) error {
+	if err := w.mustResponse(); err != nil {
+		return err
+	}
+	if got := w.resp.Header.Get(k); !strings.Contains(got, want) {
+		return fmt.Errorf("header %s is %q, want it to contain %q", k, got, want)
+	}
+	return nil
+}
+
+func (w *World) lookup(path string) (any, bool, error) {
+	if err := w.mustResponse(); err != nil {
+		return nil, false, err
+	}
+	path, err := w.expand(path)
+	if err != nil {
+		return nil, false, err
+	}
+	return field(w.body, path)
+}
+
+func (w *World) fieldIs(path, want string) error {
+	v, ok, err := w.lookup(path)
+	if err != nil {
+		return err
+	}
+	if want, err = w.expand(want); err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("no field %q: %s", path, w.describe())
+	}
+	if got := text(v); got != want {
+		return fmt.Errorf("field %q is %q, want %q: %s", path, got, want, w.describe())
+	}
+	return nil
+}
+
+func (w *World) fieldMatches(path, pattern string) error {
+	v, ok, err := w.lookup(path)
+	if err != nil {
+		return err
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return fmt.Errorf("pattern %q: %v", pattern, err)
+	}
+	if !ok || !re.MatchString(text(v)) {
+		return fmt.Errorf("field %q (%v) does not match %q: %s", path, v, pattern, w.describe())
+	}
+	return nil
+}
+
+func (w *World) fieldPresence(path string, want bool) error {
+	_, ok, err := w.lookup(path)
+	if err != nil {
+		return err
+	}
+	if ok != want {
+		return fmt.Errorf("field %q present=%v, want %v: %s", path, ok, want, w.describe())
+	}
+	return nil
+}
+
+func (w *World) fieldLen(path string, n int) error {
+	v, ok, err := w.lookup(path)
+	if err != nil {
+		return err
+	}
+	list, isList := v.([]any)
+	if !ok || !isList {
+		return fmt.Errorf("field %q is not a list: %s", path, w.describe())
+	}
+	if len(list) != n {
+		return fmt.Errorf("field %q has %d items, want %d: %s", path, len(list), n, w.describe())
+	}
+	return nil
+}
+
+func (w *World) bodyContains(s string) error {
+	if err := w.mustResponse(); err != nil {
+		return err
+	}
+	s, err := w.expand(s)
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(string(w.body), s) {
+		return fmt.Errorf("body does not contain %q: %s", s, w.describe())
+	}
+	return nil
+}
+
+func (w *World) validSchema(name string) error {
+	if err := w.mustResponse(); err != nil {
+		return err
+	}
+	vs, err := w.Schemas.Validate(name, w.body)
+	if err != nil {
+		return err
+	}
+	if len(vs) > 0 {
+		return fmt.Errorf("body breaks schema %s: %+v: %s", name, vs, w.describe())
+	}
+	return nil
+}
+
+func (w *World) remember(path, name string) error {
+	v, ok, err := w.lookup(path)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("no field %q to remember: %s", path, w.describe())
+	}
+	w.vars[name] = text(v)
+	return nil
+}
+
+func (w *World) startReceiver(status int) error {
+	rc, err := NewReceiver(status)
+	if err != nil {
+		return err
+	}
+	w.receiver = rc
+	w.cleanup = append(w.cleanup, func() { rc.Close() })
+	return nil
+}
+
+func (w *World) pointWebhook() error {
+	if w.receiver == nil {
+		return fmt.Errorf("no receiver started")
+	}
+	return w.control(http.MethodPut, "/portal/apps/"+w.app.ID+"/webhook", fmt.Sprintf(`{"webhookUrl":%q}`, w.receiver.URL+"/hooks"))
+}
+
+func (w *World) receiverGets(typ string, secs int) error {
+	if w.receiver == nil {
+		return fmt.Errorf("no receiver started")
+	}
+	r, ok := w.receiver.WaitFor(time.Duration(secs)*time.Second, func(r Received) bool {
+		var e events.Envelope
+		return json.Unmarshal(r.Body, &e) == nil && e.Type == typ
+	})
+	if !ok {
+		return fmt.Errorf("no %q event reached the receiver within %ds; it got %d requests", typ, secs, len(w.receiver.Requests()))
+	}
+	if vs, err := w.Schemas.Validate("platform/event", r.Body); err != nil || len(vs) > 0 {
+		return fmt.Errorf("event breaks schema platform/event: %v %+v", err, vs)
+	}
+	var e events.Envelope
+	json.Unmarshal(r.Body, &e)
+	w.event = &received{Envelope: e, Raw: r.Body, Header: r.Header}
+	return nil
+}
+
+func (w *World) signatureValid() error {
+	if w.event == nil || w.event.Header == nil {
+		return fmt.Errorf("no webhook event received yet")
+	}
+	return events.Verify(w.event.Header.Get(events.SignatureHeader), w.app.WebhookSecret, w.event.Raw, time.Now(), 5*time.Minute)
+}
+
+func (w *World) eventFieldIs(path, want string) error {
+	if w.event == nil {
+		return fmt.Errorf("no event received yet")
+	}
+	want, err := w.expand(want)
+	if err != nil {
+		return err
+	}
+	v, ok, err := field(w.event.Raw, path)
+	if err != nil {
+		return err
+	}
+	if !ok || text(v) != want {
+		return fmt.Errorf("event field %q is %v, want %q: %s", path, v, want, w.event.Raw)
+	}
+	return nil
+}
+
+func (w *World) subscribe(query string) error {
+	resp, err := w.connect(query)
+	if err != nil {
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		return fmt.Errorf("websocket refused (status %d): %v", status, err)
+	}
+	return nil
+}
+
+func (w *World) subscribeRefused(status int) error {
+	resp, err := w.connect("")
+	if err == nil {
+		return fmt.Errorf("the websocket handshake succeeded, want status %d", status)
+	}
+	if resp == nil || resp.StatusCode != status {
+		got := 0
+		if resp != nil {
+			got = resp.StatusCode
+		}
+		return fmt.Errorf("handshake failed with status %d, want %d: %v", got, status, err)
+	}
+	return nil
+}
+
+func (w *World) streamDelivers(typ string, secs int) error {
+	e, err := w.waitStream(typ, time.Duration(secs)*time.Second)
+	if err != nil {
+		return err
+	}
+	raw, _ := json.Marshal(e)
+	w.event = &received{Envelope: e, Raw: raw}
+	return nil
+}
+
+func (w *World) streamQuiet(secs int) error {
+	e, err := w.waitStream("", time.Duration(secs)*time.Second)
+	if err == nil {
+		return fmt.Errorf("the stream delivered %s (sequence %d)", e.Type, e.Sequence)
+	}
+	if strings.Contains(err.Error(), "closed") {
+		return err
+	}
+	return nil
+}
+
