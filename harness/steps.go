@@ -62,7 +62,7 @@ var Steps = []Step{
 		Doc: "Send a request without a body. Paths are relative to the sandbox; ${name} expands.", Example: `When I send "GET" to "/portal/apps/${app.id}"`,
 		Func: func(w *World) any { return func(m, p string) error { return w.do(m, p, nil, "") } }},
 	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE)" to "([^"]*)" with JSON:$`,
-		Doc: "Send the docstring as an application/json body; ${name} expands in it.",
+		Doc:     "Send the docstring as an application/json body; ${name} expands in it.",
 		Example: "When I send \"POST\" to \"/portal/companies\" with JSON:\n  \"\"\"\n  {\"cnpj\": \"11444777000161\", \"name\": \"Corretora Sul\"}\n  \"\"\"",
 		Func: func(w *World) any {
 			return func(m, p string, doc *godog.DocString) error {
@@ -74,7 +74,7 @@ var Steps = []Step{
 			}
 		}},
 	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE)" to "([^"]*)" with a body of type "([^"]*)":$`,
-		Doc: "Send the docstring verbatim with the given content type (for malformed and non-JSON bodies).",
+		Doc:     "Send the docstring verbatim with the given content type (for malformed and non-JSON bodies).",
 		Example: "When I send \"POST\" to \"/portal/companies\" with a body of type \"text/plain\":\n  \"\"\"\n  hello\n  \"\"\"",
 		Func: func(w *World) any {
 			return func(m, p, ct string, doc *godog.DocString) error {
@@ -554,4 +554,3 @@ func (w *World) streamQuiet(secs int) error {
 	}
 	return nil
 }
-

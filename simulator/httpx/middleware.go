@@ -45,6 +45,9 @@ func Outer(apis []API, bodyLimit int64, log *slog.Logger, next http.Handler) htt
 	if bodyLimit <= 0 {
 		bodyLimit = DefaultBodyLimit
 	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")

@@ -1,0 +1,224 @@
+package events_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"homologa/simulator/clock"
+	"homologa/simulator/events"
+	"homologa/simulator/jobs"
+	"homologa/simulator/store"
+)
+
+var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// target is a real webhook receiver that fails while failing is set.
+type target struct {
+	mu      sync.Mutex
+	failing bool
+	got     []events.Envelope
+	srv     *httptest.Server
+}
+
+func newTarget(t *testing.T) *target {
+	tg := &target{}
+	tg.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var e events.Envelope
+		json.NewDecoder(r.Body).Decode(&e)
+		tg.mu.Lock()
+		defer tg.mu.Unlock()
+		tg.got = append(tg.got, e)
+		if tg.failing {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	t.Cleanup(tg.srv.Close)
+	return tg
+}
+
+func (tg *target) sequences() []int64 {
+	tg.mu.Lock()
+	defer tg.mu.Unlock()
+	var out []int64
+	for _, e := range tg.got {
+		out = append(out, e.Sequence)
+	}
+	return out
+}
+
+func newBus(t *testing.T, url string) (*events.Bus, *jobs.Scheduler) {
+	t.Helper()
+	db, err := store.Open(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	clk := clock.New(clock.Frozen, 0, start)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	s := jobs.New(db, clk, log)
+	b := &events.Bus{DB: db, Clock: clk, Jobs: s, Hub: events.NewHub(), Log: log, Client: &http.Client{Timeout: 5 * time.Second},
+		App: func(ctx context.Context, tx *store.Tx, appID string) (string, string, error) { return url, "whsec_test", nil }}
+	b.Register()
+	return b, s
+}
+
+func emit(t *testing.T, b *events.Bus, subject string) events.Envelope {
+	t.Helper()
+	var env events.Envelope
+	err := b.DB.Tx(context.Background(), func(tx *store.Tx) error {
+		var err error
+		env, err = b.Emit(context.Background(), tx, events.Event{AppID: "app", CNPJ: "11222333000181", Type: "test.event", Name: "Test",
+			Subject: map[string]any{"id": subject}, SubjectKey: subject})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func TestDeliveriesOfASubjectKeepTheirOrderAcrossRetries(t *testing.T) {
+	ctx := context.Background()
+	tg := newTarget(t)
+	b, s := newBus(t, tg.srv.URL)
+	tg.failing = true
+	emit(t, b, "A") // seq 1
+	emit(t, b, "B") // seq 2: another subject, not held back
+	emit(t, b, "A") // seq 3: waits behind seq 1
+	if _, err := s.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := tg.sequences(); len(got) != 2 || got[0] != 1 || got[1] != 2 {
+		t.Fatalf("first round delivered %v, want [1 2] (3 queued behind 1)", got)
+	}
+	tg.mu.Lock()
+	tg.failing = false
+	tg.mu.Unlock()
+	if _, err := s.AdvanceTo(ctx, start.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	got := tg.sequences()
+	want := []int64{1, 2, 1, 2, 3}
+	if len(got) != len(want) {
+		t.Fatalf("delivered %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("delivered %v, want %v", got, want)
+		}
+	}
+	ds, err := b.Deliveries(ctx, events.DeliveryFilter{Status: "delivered"})
+	if err != nil || len(ds) != 3 {
+		t.Fatalf("delivered deliveries = %d, %v; want 3", len(ds), err)
+	}
+}
+
+func TestSignatureUsesWallClockNotSandboxTime(t *testing.T) {
+	var header string
+	var body []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		header = r.Header.Get(events.SignatureHeader)
+		body, _ = io.ReadAll(r.Body)
+	}))
+	defer srv.Close()
+	b, s := newBus(t, srv.URL)
+	b.Clock.Advance(365 * 24 * time.Hour) // a sandbox a year ahead
+	emit(t, b, "A")
+	if _, err := s.RunDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := events.Verify(header, "whsec_test", body, time.Now(), 5*time.Minute); err != nil {
+		t.Fatalf("a careful receiver refuses the signature: %v", err)
+	}
+	var e events.Envelope
+	json.Unmarshal(body, &e)
+	if !e.OccurredAt.Equal(start.Add(365 * 24 * time.Hour)) {
+		t.Fatalf("occurredAt = %v, want sandbox time", e.OccurredAt)
+	}
+}
+
+func TestStreamDropsASlowConsumerWithoutBlockingWriters(t *testing.T) {
+	b, _ := newBus(t, "")
+	stream := &events.Stream{Bus: b, Buffer: 4, Authenticate: func(r *http.Request) (string, error) { return "11222333000181", nil }}
+	srv := httptest.NewServer(stream)
+	defer srv.Close()
+	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for b.Hub.Len() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	// The client reads nothing while many events are written: emitting
+	// must not block, and the stream must end with a close frame.
+	done := make(chan struct{})
+	go func() {
+		for i := 0; i < 5000; i++ {
+			emit(t, b, "A")
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("writers blocked on a slow websocket consumer")
+	}
+	var closeErr *websocket.CloseError
+	for {
+		if _, _, err := conn.ReadMessage(); err != nil {
+			if ce, ok := err.(*websocket.CloseError); ok {
+				closeErr = ce
+			}
+			break
+		}
+	}
+	if closeErr == nil || closeErr.Code != events.CloseSlowConsumer || !strings.Contains(closeErr.Text, "slow consumer") {
+		t.Fatalf("stream ended with %v, want close %d slow consumer", closeErr, events.CloseSlowConsumer)
+	}
+}
+
+func TestStreamPingsAndDropsASilentPeer(t *testing.T) {
+	b, _ := newBus(t, "")
+	stream := &events.Stream{Bus: b, PingEvery: 20 * time.Millisecond, PongWait: 60 * time.Millisecond,
+		Authenticate: func(r *http.Request) (string, error) { return "", nil }}
+	srv := httptest.NewServer(stream)
+	defer srv.Close()
+	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	pings := make(chan struct{}, 10)
+	// Answering no pong: the default handler would answer, so replace it.
+	conn.SetPingHandler(func(string) error { pings <- struct{}{}; return nil })
+	go func() {
+		for {
+			if _, _, err := conn.ReadMessage(); err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case <-pings:
+	case <-time.After(2 * time.Second):
+		t.Fatal("no ping from the server")
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for b.Hub.Len() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("a peer that never answers pings is still subscribed")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

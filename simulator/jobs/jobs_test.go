@@ -1,0 +1,163 @@
+package jobs_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"homologa/simulator/clock"
+	"homologa/simulator/jobs"
+	"homologa/simulator/store"
+)
+
+var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+type ran struct {
+	N  int
+	At time.Time
+}
+
+func setup(t *testing.T, path string) (*store.DB, *clock.Clock, *jobs.Scheduler, *[]ran) {
+	t.Helper()
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	clk := clock.New(clock.Frozen, 0, start)
+	s := jobs.New(db, clk, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	var got []ran
+	s.Handle("note", func(ctx context.Context, j jobs.Job) error {
+		var n int
+		json.Unmarshal(j.Payload, &n)
+		got = append(got, ran{n, clk.Now()})
+		return nil
+	})
+	return db, clk, s, &got
+}
+
+func schedule(t *testing.T, db *store.DB, s *jobs.Scheduler, kind string, at time.Time, n int) {
+	t.Helper()
+	err := db.Tx(context.Background(), func(tx *store.Tx) error {
+		_, err := s.Schedule(context.Background(), tx, kind, at, n)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAdvanceRunsEachJobAtItsInstantInOrder(t *testing.T) {
+	ctx := context.Background()
+	db, clk, s, got := setup(t, "")
+	// Scheduled out of order; two at the same instant keep insertion order.
+	schedule(t, db, s, "note", start.Add(48*time.Hour), 3)
+	schedule(t, db, s, "note", start.Add(time.Hour), 1)
+	schedule(t, db, s, "note", start.Add(30*time.Hour), 2)
+	schedule(t, db, s, "note", start.Add(30*time.Hour), 22)
+	schedule(t, db, s, "note", start.Add(400*24*time.Hour), 4)
+
+	n, err := s.AdvanceTo(ctx, start.Add(48*time.Hour))
+	if err != nil || n != 4 {
+		t.Fatalf("AdvanceTo ran %d jobs, err %v; want 4", n, err)
+	}
+	want := []ran{{1, start.Add(time.Hour)}, {2, start.Add(30 * time.Hour)}, {22, start.Add(30 * time.Hour)}, {3, start.Add(48 * time.Hour)}}
+	if len(*got) != len(want) {
+		t.Fatalf("ran %v, want %v", *got, want)
+	}
+	for i := range want {
+		if (*got)[i].N != want[i].N || !(*got)[i].At.Equal(want[i].At) {
+			t.Errorf("job %d: ran %v, want %v", i, (*got)[i], want[i])
+		}
+	}
+	if !clk.Now().Equal(start.Add(48 * time.Hour)) {
+		t.Fatalf("clock = %v after advance", clk.Now())
+	}
+	if p, _ := s.Pending(ctx); p != 1 {
+		t.Fatalf("pending = %d, want the job of next year", p)
+	}
+}
+
+func TestJobScheduledByAJobRunsInTheSameAdvance(t *testing.T) {
+	ctx := context.Background()
+	db, clk, s, got := setup(t, "")
+	// A monthly job that schedules its next run: a year of advance runs 12.
+	s.Handle("monthly", func(ctx context.Context, j jobs.Job) error {
+		*got = append(*got, ran{0, clk.Now()})
+		return db.Tx(ctx, func(tx *store.Tx) error {
+			_, err := s.Schedule(ctx, tx, "monthly", clk.Now().AddDate(0, 1, 0), 0)
+			return err
+		})
+	})
+	schedule(t, db, s, "monthly", start.AddDate(0, 1, 0), 0)
+	if _, err := s.AdvanceTo(ctx, start.AddDate(1, 0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if len(*got) != 12 {
+		t.Fatalf("a year of monthly jobs ran %d times, want 12", len(*got))
+	}
+	if last := (*got)[11].At; !last.Equal(start.AddDate(1, 0, 0)) {
+		t.Fatalf("last run at %v", last)
+	}
+}
+
+func TestFailingJobIsRetriedThenDropped(t *testing.T) {
+	ctx := context.Background()
+	db, _, s, _ := setup(t, "")
+	calls := 0
+	s.Handle("flaky", func(ctx context.Context, j jobs.Job) error { calls++; return errors.New("nope") })
+	schedule(t, db, s, "flaky", start, 0)
+	if _, err := s.AdvanceTo(ctx, start.Add(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 5 {
+		t.Fatalf("a failing job ran %d times, want 5", calls)
+	}
+	if p, _ := s.Pending(ctx); p != 0 {
+		t.Fatalf("pending = %d after the last attempt, want 0", p)
+	}
+}
+
+func TestJobsSurviveARestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "jobs.db")
+	db, _, s, _ := setup(t, path)
+	schedule(t, db, s, "note", start.Add(time.Hour), 7)
+	db.Close()
+
+	_, _, s2, got := setup(t, path)
+	if _, err := s2.AdvanceTo(ctx, start.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if len(*got) != 1 || (*got)[0].N != 7 {
+		t.Fatalf("after restart ran %v, want job 7", *got)
+	}
+}
+
+func TestRunLoopRunsJobsDueNow(t *testing.T) {
+	db, _, s, got := setup(t, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Run(ctx); close(done) }()
+	schedule(t, db, s, "note", start, 9)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if p, _ := s.Pending(context.Background()); p == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run loop did not run a job due now on a frozen clock")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if len(*got) != 1 {
+		t.Fatalf("ran %v", *got)
+	}
+}

@@ -1,0 +1,96 @@
+package recorder_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"homologa/simulator/clock"
+	"homologa/simulator/httpx"
+	"homologa/simulator/recorder"
+	"homologa/simulator/store"
+)
+
+var apis = []httpx.API{{Prefix: "/pix/v2", Name: "pix", Record: true}, {Prefix: "/sandbox", Name: "sandbox"}}
+
+func newRecorder(t *testing.T, retention int) (*recorder.Recorder, http.Handler) {
+	t.Helper()
+	db, err := store.Open(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	rec := &recorder.Recorder{DB: db, Clock: clock.New(clock.Frozen, 0, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
+		Log: slog.New(slog.DiscardHandler), Retention: retention}
+	rec.Start()
+	t.Cleanup(rec.Close)
+	app := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		httpx.InfoOf(r.Context()).AppID = "app-1"
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		io.WriteString(w, `{"txid":"abc","access_token":"tok-123"}`)
+	})
+	return rec, httpx.Outer(apis, 0, nil, rec.Middleware(apis, app))
+}
+
+func send(h http.Handler, method, path, body string, hdr map[string]string) {
+	r := httptest.NewRequest(method, path, strings.NewReader(body))
+	for k, v := range hdr {
+		r.Header.Set(k, v)
+	}
+	h.ServeHTTP(httptest.NewRecorder(), r)
+}
+
+func TestRecordsPartnerRequestsWithSecretsRedacted(t *testing.T) {
+	rec, h := newRecorder(t, 100)
+	send(h, "PUT", "/pix/v2/cob/abc?x=1", `{"valor":{"original":"1.00"},"clientSecret":"s3cret"}`,
+		map[string]string{"Authorization": "Bearer tok-123", "Content-Type": "application/json", "Idempotency-Key": "k1"})
+	send(h, "GET", "/sandbox/clock", "", nil)
+	list, err := rec.List(context.Background(), recorder.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 {
+		t.Fatalf("recorded %d interactions, want 1 (the control API is not recorded)", len(list))
+	}
+	it := list[0]
+	if it.Method != "PUT" || it.Path != "/pix/v2/cob/abc" || it.Query != "x=1" || it.Status != 201 || it.AppID != "app-1" || it.API != "pix" || it.IdempotencyKey != "k1" {
+		t.Fatalf("recorded %+v", it)
+	}
+	for _, s := range []string{it.RequestHeaders["Authorization"], it.RequestBody, it.ResponseBody} {
+		if strings.Contains(s, "tok-123") || strings.Contains(s, "s3cret") {
+			t.Fatalf("a secret reached the log: %q", s)
+		}
+	}
+	if !strings.Contains(it.RequestBody, `"original":"1.00"`) || !strings.Contains(it.ResponseBody, `"txid":"abc"`) {
+		t.Fatalf("bodies lost: %q %q", it.RequestBody, it.ResponseBody)
+	}
+	got, _ := rec.List(context.Background(), recorder.Filter{Path: "/pix/v2/*", Method: "put", AppID: "app-1"})
+	none, _ := rec.List(context.Background(), recorder.Filter{Path: "/pix/v2/cob"})
+	if len(got) != 1 || len(none) != 0 {
+		t.Fatalf("filters: prefix %d (want 1), exact other path %d (want 0)", len(got), len(none))
+	}
+}
+
+func TestRetentionKeepsTheLogBounded(t *testing.T) {
+	rec, h := newRecorder(t, 50)
+	for i := 0; i < 700; i++ {
+		send(h, "GET", "/pix/v2/cob", "", nil)
+	}
+	list, err := rec.List(context.Background(), recorder.Filter{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list)+int(rec.Dropped()) < 50 || len(list) > 50 {
+		t.Fatalf("kept %d interactions (dropped %d), want at most 50", len(list), rec.Dropped())
+	}
+	if last := list[len(list)-1].ID; last < 650 {
+		t.Fatalf("the newest kept interaction is %d; the log kept old ones", last)
+	}
+}

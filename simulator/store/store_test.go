@@ -1,0 +1,127 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"homologa/simulator/store"
+)
+
+// MustOpen opens a database at path ("" for memory) and closes it with the test.
+func MustOpen(tb testing.TB, path string) *store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func count(t *testing.T, db *store.DB, q string) int {
+	t.Helper()
+	var n int
+	err := db.Read(context.Background(), func(tx *store.Tx) error { return tx.QueryRow(q).Scan(&n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestTx(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t, "")
+	t.Run("OK", func(t *testing.T) {
+		ran := false
+		err := db.Tx(ctx, func(tx *store.Tx) error {
+			tx.AfterCommit(func() { ran = true })
+			_, err := tx.Exec(`INSERT INTO companies (id, cnpj, name, created_at) VALUES ('c1', '11222333000181', 'A', 0)`)
+			return err
+		})
+		if err != nil || !ran {
+			t.Fatalf("err=%v afterCommit ran=%v", err, ran)
+		}
+		if got := count(t, db, `SELECT COUNT(*) FROM companies`); got != 1 {
+			t.Fatalf("companies = %d, want 1", got)
+		}
+	})
+	t.Run("ErrRollsBack", func(t *testing.T) {
+		ran := false
+		boom := errors.New("boom")
+		err := db.Tx(ctx, func(tx *store.Tx) error {
+			tx.AfterCommit(func() { ran = true })
+			if _, err := tx.Exec(`INSERT INTO companies (id, cnpj, name, created_at) VALUES ('c2', '11444777000161', 'B', 0)`); err != nil {
+				return err
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) || ran {
+			t.Fatalf("err=%v afterCommit ran=%v", err, ran)
+		}
+		if got := count(t, db, `SELECT COUNT(*) FROM companies`); got != 1 {
+			t.Fatalf("companies = %d after rollback, want 1", got)
+		}
+	})
+	t.Run("ForeignKeys", func(t *testing.T) {
+		err := db.Tx(ctx, func(tx *store.Tx) error {
+			_, err := tx.Exec(`INSERT INTO apps (id, company_id, name, client_id, secret_hash, webhook_secret, scopes, environment, created_at, updated_at)
+				VALUES ('a', 'no-such-company', 'x', 'x', 'x', 'x', '', 'sandbox', 0, 0)`)
+			return err
+		})
+		if err == nil {
+			t.Fatal("an app of a missing company was stored; foreign keys are off")
+		}
+	})
+}
+
+func TestFileDatabase(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mode string
+	if err := db.Read(ctx, func(tx *store.Tx) error { return tx.QueryRow(`PRAGMA journal_mode`).Scan(&mode) }); err != nil {
+		t.Fatal(err)
+	}
+	if mode != "wal" {
+		t.Errorf("journal_mode = %q, want wal", mode)
+	}
+	err = db.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.Exec(`INSERT INTO companies (id, cnpj, name, created_at) VALUES ('c1', '11222333000181', 'A', 0)`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	// Reopening applies no migration twice and keeps the data.
+	db = MustOpen(t, path)
+	if got := count(t, db, `SELECT COUNT(*) FROM companies`); got != 1 {
+		t.Fatalf("companies after reopen = %d, want 1", got)
+	}
+	if got := count(t, db, `SELECT COUNT(*) FROM migrations`); got < 1 {
+		t.Fatalf("migrations = %d", got)
+	}
+}
+
+func TestIDs(t *testing.T) {
+	var a, b store.SequentialIDs
+	if a.UUID() != b.UUID() || a.Token(8) != b.Token(8) {
+		t.Fatal("SequentialIDs is not deterministic")
+	}
+	u := store.RandomIDs{}.UUID()
+	if len(u) != 36 || u[14] != '4' {
+		t.Fatalf("UUID %q is not version 4", u)
+	}
+	if got := len(store.RandomIDs{}.Token(16)); got != 32 {
+		t.Fatalf("Token(16) has %d hex characters, want 32", got)
+	}
+	if got := len((&store.SequentialIDs{}).Token(24)); got != 48 {
+		t.Fatalf("SequentialIDs.Token(24) has %d characters, want 48", got)
+	}
+}
