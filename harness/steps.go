@@ -234,7 +234,7 @@ func Reference(out io.Writer) {
 		for _, line := range strings.Split(s.Example, "\n") {
 			fmt.Fprintf(out, "  %s\n", line)
 		}
-		fmt.Fprintf(out, "  ```\n")
+		fmt.Fprintf(out, "  ```\n\n")
 	}
 }
 

@@ -361,7 +361,9 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
       {"message": "hello"}
       """
     Then the response status is 202
-    And I remember the response field "deliveryIds.0" as "delivery"
+    And I remember the response field "deliveries.0.id" as "delivery"
+    And the response field "deliveries.0.status" is "delivered"
+    And the response field "deliveries.0.attempts.0.statusCode" is "200"
     And the receiver gets a "sandbox.ping" event within 5 seconds
     And the event's signature is valid
     And the event field "data.message" is "hello"
@@ -397,7 +399,7 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
     And the app's webhook points to the receiver
     And I obtain a token
     When I send "POST" to "/sandbox/events/ping"
-    And I remember the response field "deliveryIds.0" as "delivery"
+    And I remember the response field "deliveries.0.id" as "delivery"
     Then the receiver gets a "sandbox.ping" event within 5 seconds
     When I send "GET" to "/sandbox/deliveries/${delivery}"
     Then the response field "status" is "pending"

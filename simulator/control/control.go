@@ -5,6 +5,7 @@
 package control
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"sync"
@@ -273,15 +274,35 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds, err := h.Bus.Deliveries(r.Context(), events.DeliveryFilter{EventID: env.ID})
+	// Wait for the first attempt, so the answer says whether the webhook
+	// accepted the event: that is what the onboarding step validates.
+	ds, err := h.firstAttempts(r.Context(), env.ID)
 	if err != nil {
 		return nil, err
 	}
-	ids := []string{}
-	for _, d := range ds {
-		ids = append(ids, d.ID)
+	return &httpx.Reply{Status: http.StatusAccepted, Body: map[string]any{"event": env, "deliveries": ds}}, nil
+}
+
+// firstAttempts returns the deliveries of an event once each has been tried
+// once, or as they are when ctx ends or the dispatcher's timeout has passed.
+func (h *Handlers) firstAttempts(ctx context.Context, eventID string) ([]events.Delivery, error) {
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		ds, err := h.Bus.Deliveries(ctx, events.DeliveryFilter{EventID: eventID})
+		if err != nil {
+			return nil, err
+		}
+		done := true
+		for _, d := range ds {
+			if len(d.Attempts) == 0 && d.Status != "queued" {
+				done = false
+			}
+		}
+		if done || time.Now().After(deadline) || ctx.Err() != nil {
+			return ds, nil
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	return &httpx.Reply{Status: http.StatusAccepted, Body: map[string]any{"event": env, "deliveryIds": ids}}, nil
 }
 
 // Inbox is a webhook receiver built into the sandbox, so the onboarding

@@ -56,7 +56,7 @@ func (tg *target) sequences() []int64 {
 	return out
 }
 
-func newBus(t *testing.T, url string) (*events.Bus, *jobs.Scheduler) {
+func newBus(t testing.TB, url string) (*events.Bus, *jobs.Scheduler) {
 	t.Helper()
 	db, err := store.Open(context.Background(), "")
 	if err != nil {
@@ -72,7 +72,7 @@ func newBus(t *testing.T, url string) (*events.Bus, *jobs.Scheduler) {
 	return b, s
 }
 
-func emit(t *testing.T, b *events.Bus, subject string) events.Envelope {
+func emit(t testing.TB, b *events.Bus, subject string) events.Envelope {
 	t.Helper()
 	var env events.Envelope
 	err := b.DB.Tx(context.Background(), func(tx *store.Tx) error {

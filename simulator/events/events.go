@@ -140,15 +140,15 @@ func (b *Bus) Emit(ctx context.Context, tx *store.Tx, ev Event) (Envelope, error
 // enqueue creates a delivery: pending with a job when nothing earlier of
 // the same subject is still on its way, queued behind it otherwise.
 func (b *Bus) enqueue(ctx context.Context, tx *store.Tx, seq int64, appID, key string, t Target) (string, error) {
-	var waiting int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM deliveries WHERE app_id = ? AND subject_key = ? AND status IN ('pending', 'queued')`,
+	var waiting bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM deliveries WHERE app_id = ? AND subject_key = ? AND status IN ('pending', 'queued'))`,
 		appID, key).Scan(&waiting); err != nil {
 		return "", err
 	}
 	id := b.DB.IDs.UUID()
 	now := b.Clock.Now()
 	status := statusPending
-	if waiting > 0 {
+	if waiting {
 		status = statusQueued
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO deliveries (id, event_seq, app_id, url, body, subject_key, status, next_at, created_at, updated_at)

@@ -94,3 +94,5 @@ func TestRetentionKeepsTheLogBounded(t *testing.T) {
 		t.Fatalf("the newest kept interaction is %d; the log kept old ones", last)
 	}
 }
+
+func stringsReader(s string) io.Reader { return strings.NewReader(s) }

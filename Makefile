@@ -1,0 +1,36 @@
+# Homologa. Every target is one line of intent; nothing hidden.
+GO ?= go
+BIN := bin/homologa
+
+.PHONY: run build test vet fmt-check bench steps clean
+
+## run: start the sandbox on 127.0.0.1:8080 with zero configuration
+run:
+	$(GO) run ./simulator/cmd/homologa serve
+
+## build: build the homologa binary into bin/
+build:
+	$(GO) build -o $(BIN) ./simulator/cmd/homologa
+
+## test: formatting, vet, then every test (unit and Gherkin) with the race detector
+test: fmt-check vet
+	$(GO) test -race -count=1 ./...
+
+## vet: go vet
+vet:
+	$(GO) vet ./...
+
+## fmt-check: fail when a Go file is not gofmt-formatted
+fmt-check:
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## bench: benchmarks, each with its baseline measured in the same run
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+## steps: regenerate the step reference in harness/README.md
+steps:
+	$(GO) test ./harness -run TestStepReference -update
+
+clean:
+	rm -rf bin reports
