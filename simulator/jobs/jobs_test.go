@@ -161,3 +161,28 @@ func TestRunLoopRunsJobsDueNow(t *testing.T) {
 		t.Fatalf("ran %v", *got)
 	}
 }
+
+func TestRunLoopFollowsAnAcceleratedClock(t *testing.T) {
+	db, err := store.Open(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	clk := clock.New(clock.Accelerated, 36000, start) // an hour of sandbox time is 0.1 s
+	s := jobs.New(db, clk, slog.New(slog.DiscardHandler))
+	ranAt := make(chan time.Time, 1)
+	s.Handle("note", func(ctx context.Context, j jobs.Job) error { ranAt <- clk.Now(); return nil })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Run(ctx)
+	due := clk.Now().Add(time.Hour)
+	schedule(t, db, s, "note", due, 0)
+	select {
+	case at := <-ranAt:
+		if at.Before(due) || at.After(due.Add(time.Hour)) {
+			t.Fatalf("ran at %v, due %v", at, due)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a job due in an hour at 36000x did not run within 5 s")
+	}
+}

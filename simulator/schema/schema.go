@@ -28,7 +28,7 @@ type Violation struct {
 }
 
 // Load compiles every *.json file of fsys. Schemas may $ref each other by
-// relative file name, resolved against their $id ("homologa:/<path>").
+// relative file name, resolved against their $id ("file:///schemas/<path>", an identifier only: nothing is read from disk).
 func Load(fsys fs.FS) (*Registry, error) {
 	var names []string
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -57,7 +57,7 @@ func Load(fsys fs.FS) (*Registry, error) {
 		if s, _ := doc["$schema"].(string); !strings.Contains(s, "draft-07") {
 			return nil, fmt.Errorf("schema %s: $schema must be draft-07, got %q", p, s)
 		}
-		doc["$id"] = "homologa:/" + p
+		doc["$id"] = "file:///schemas/" + p
 		docs[p] = doc
 	}
 	reg := &Registry{schemas: map[string]*gojsonschema.Schema{}}
@@ -66,7 +66,7 @@ func Load(fsys fs.FS) (*Registry, error) {
 		sl.Draft = gojsonschema.Draft7
 		for q, doc := range docs {
 			if q != p {
-				if err := sl.AddSchema("homologa:/"+q, gojsonschema.NewGoLoader(doc)); err != nil {
+				if err := sl.AddSchema("file:///schemas/"+q, gojsonschema.NewGoLoader(doc)); err != nil {
 					return nil, fmt.Errorf("schema %s: %w", q, err)
 				}
 			}

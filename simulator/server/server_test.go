@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"homologa/simulator/server"
+	"homologa/simulator/store"
 )
 
 // syncBuffer is a buffer the server writes while the test reads.
@@ -245,6 +246,8 @@ func TestStateAndScheduledWorkSurviveARestart(t *testing.T) {
 	waitFor(t, func() bool {
 		return regexp.MustCompile(`"status":"pending".*"attempts":\[\{`).MatchString(get(t, s.URL()+"/sandbox/deliveries"))
 	})
+	// Recorded just before the stop: the shutdown writes it.
+	get(t, s.URL()+"/portal/apps/homologa-demo?last=1")
 	s.Close(ctx)
 
 	// Restarted, with a receiver that now answers: advancing the clock runs
@@ -258,6 +261,9 @@ func TestStateAndScheduledWorkSurviveARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.Close(ctx)
+	if got := get(t, s2.URL()+"/sandbox/interactions?path=/portal/apps/homologa-demo"); !strings.Contains(got, `"query":"last=1"`) {
+		t.Fatalf("the interaction recorded before shutdown was lost: %s", got)
+	}
 	post(t, s2.URL()+"/sandbox/clock/advance", `{"by":"1m"}`, 200)
 	body := get(t, s2.URL()+"/sandbox/deliveries")
 	if !strings.Contains(body, `"status":"delivered"`) || strings.Count(body, `"n":`) != 2 {
@@ -298,5 +304,25 @@ func waitFor(t *testing.T, ok func() bool) {
 			t.Fatal("condition not reached within 5s")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestDeterministicIDsAndClock(t *testing.T) {
+	ctx := context.Background()
+	var answers []string
+	for i := 0; i < 2; i++ {
+		s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", ClockStart: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC),
+			IDs: &store.SequentialIDs{}, Log: io.Discard, NoDemo: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		answers = append(answers, post(t, s.URL()+"/portal/companies", `{"cnpj":"11444777000161","name":"Sul"}`, 201))
+		s.Close(ctx)
+	}
+	if answers[0] != answers[1] || !strings.Contains(answers[0], `"createdAt":"2026-01-05T12:00:00Z"`) {
+		t.Fatalf("two runs answered %s and %s", answers[0], answers[1])
 	}
 }

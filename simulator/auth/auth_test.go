@@ -1,0 +1,119 @@
+package auth_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"homologa/simulator/auth"
+	"homologa/simulator/clock"
+	"homologa/simulator/httpx"
+	"homologa/simulator/store"
+)
+
+func newService(t *testing.T) *auth.Service {
+	t.Helper()
+	db, err := store.Open(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return &auth.Service{DB: db, Clock: clock.New(clock.Frozen, 0, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}
+}
+
+func TestRequire(t *testing.T) {
+	ctx := context.Background()
+	svc := newService(t)
+	for _, c := range []struct{ cnpj, client string }{{"11222333000181", "a"}, {"11444777000161", "b"}} {
+		if _, err := svc.CreateCompany(ctx, c.cnpj, "Co "+c.client); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.CreateApp(ctx, auth.NewApp{Company: c.cnpj, Name: c.client, ClientID: c.client, ClientSecret: c.client + "-secret-secret"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A partner route that needs cob.write and answers with the caller's CNPJ.
+	route := svc.Require("cob.write", httpx.HandlerFunc(func(r *http.Request) (*httpx.Reply, error) {
+		p, _ := auth.PrincipalOf(r.Context())
+		return httpx.OK(map[string]string{"cnpj": p.CNPJ}), nil
+	}))
+	srv := httptest.NewServer(httpx.Outer([]httpx.API{{Prefix: "/pix/v2", Name: "pix", Dialect: httpx.Pix{}}}, 0, nil, http.StripPrefix("", route)))
+	defer srv.Close()
+	call := func(tok string) (int, string, string) {
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/pix/v2/cob", nil)
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("WWW-Authenticate"), string(b)
+	}
+	tokA, err := svc.IssueToken(ctx, "a", "a-secret-secret", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokB, _ := svc.IssueToken(ctx, "b", "b-secret-secret", "")
+	readOnly, err := svc.IssueToken(ctx, "a", "a-secret-secret", "cob.read")
+	if err != nil || readOnly.Scope != "cob.read" {
+		t.Fatalf("narrowed token: %+v %v", readOnly, err)
+	}
+
+	tests := []struct {
+		name, tok, wantAuth, wantBody string
+		status                        int
+	}{
+		{"OK", tokA.AccessToken, "", `"cnpj":"11222333000181"`, 200},
+		{"OKOtherTenant", tokB.AccessToken, "", `"cnpj":"11444777000161"`, 200},
+		{"ErrNoToken", "", `error="invalid_request"`, "AcessoNegado", 401},
+		{"ErrUnknownToken", "forged", `error="invalid_token"`, "unknown access token", 401},
+		{"ErrMissingScope", readOnly.AccessToken, `error="insufficient_scope", scope="cob.write"`, "AcessoNegado", 403},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, www, body := call(tt.tok)
+			if status != tt.status || !strings.Contains(www, tt.wantAuth) || !strings.Contains(body, tt.wantBody) {
+				t.Fatalf("got %d %q %s", status, www, body)
+			}
+		})
+	}
+	t.Run("ErrExpired", func(t *testing.T) {
+		svc.Clock.Advance(time.Hour)
+		if status, www, _ := call(tokA.AccessToken); status != 401 || !strings.Contains(www, "expired") {
+			t.Fatalf("a token an hour old: %d %q", status, www)
+		}
+	})
+}
+
+func TestWebhookPolicy(t *testing.T) {
+	tests := []struct {
+		allow []string
+		url   string
+		ok    bool
+	}{
+		{nil, "http://127.0.0.1:9000/hooks", true},
+		{nil, "https://localhost/hooks", true},
+		{nil, "http://[::1]:9000/hooks", true},
+		{nil, "http://10.0.0.5/hooks", false},
+		{nil, "http://partner.example/hooks", false},
+		{nil, "ftp://127.0.0.1/hooks", false},
+		{nil, "http://user:pw@127.0.0.1/hooks", false},
+		{nil, "/hooks", false},
+		{[]string{"partner"}, "http://partner:8080/hooks", true},
+		{[]string{"172.20.0.0/16"}, "http://172.20.1.9/hooks", true},
+		{[]string{"*"}, "https://partner.example/hooks", true},
+	}
+	for _, tt := range tests {
+		err := auth.WebhookPolicy{Allow: tt.allow}.Check(tt.url)
+		if (err == nil) != tt.ok {
+			t.Errorf("Check(%q) with %v = %v, want ok=%v", tt.url, tt.allow, err, tt.ok)
+		}
+	}
+}
