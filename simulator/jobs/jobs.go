@@ -46,6 +46,9 @@ type Scheduler struct {
 	mu       sync.Mutex
 	handlers map[string]Handler
 	wake     chan struct{}
+	// AfterMove, when set, runs after AdvanceTo and SetTo have moved the
+	// clock by hand (the server records where the clock stands).
+	AfterMove func(ctx context.Context)
 }
 
 // New returns a scheduler; call Handle for each kind, then Run.
@@ -123,7 +126,14 @@ func (s *Scheduler) AdvanceTo(ctx context.Context, target time.Time) (int, error
 	if target.After(s.clock.Now()) {
 		s.clock.Set(target)
 	}
+	s.moved(ctx)
 	return n, nil
+}
+
+func (s *Scheduler) moved(ctx context.Context) {
+	if s.AfterMove != nil {
+		s.AfterMove(ctx)
+	}
 }
 
 // SetTo moves the clock to t, forward (running due jobs on the way) or back.
@@ -134,6 +144,7 @@ func (s *Scheduler) SetTo(ctx context.Context, t time.Time) (int, error) {
 	s.run.Lock()
 	s.clock.Set(t)
 	s.run.Unlock()
+	s.moved(ctx)
 	return 0, nil
 }
 

@@ -137,7 +137,18 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		s.DB.IDs = cfg.IDs
 	}
 	s.Clock = clock.New(mode, factor, cfg.ClockStart)
+	if cfg.ClockStart.IsZero() {
+		if err := restoreClock(ctx, s.DB, s.Clock); err != nil {
+			s.DB.Close()
+			return nil, err
+		}
+	}
 	s.Jobs = jobs.New(s.DB, s.Clock, s.Log)
+	s.Jobs.AfterMove = func(ctx context.Context) {
+		if err := saveClock(ctx, s.DB, s.Clock); err != nil {
+			s.Log.Error("save clock", "err", err)
+		}
+	}
 	s.Auth = &auth.Service{DB: s.DB, Clock: s.Clock, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Allow: cfg.WebhookAllow}}
 	s.Hub = events.NewHub()
 	timeout := cfg.DeliveryTimeout
@@ -332,6 +343,9 @@ func (s *Server) Close(ctx context.Context) error {
 		}
 		s.wg.Wait()
 		s.Recorder.Close()
+		if err := saveClock(context.WithoutCancel(ctx), s.DB, s.Clock); err != nil {
+			errs = append(errs, err)
+		}
 		if err := s.DB.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close database: %w", err))
 		}

@@ -271,6 +271,39 @@ func TestStateAndScheduledWorkSurviveARestart(t *testing.T) {
 	}
 }
 
+func TestTheClockSurvivesARestart(t *testing.T) {
+	ctx := context.Background()
+	dbPath := filepath.Join(t.TempDir(), "h.db")
+	for i, want := range []string{"2027-01-01T00:00:00Z", "2027-01-01T00:00:00Z"} {
+		// The first run sets the clock; the second, started frozen without
+		// a start time, resumes from it.
+		s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", DBPath: dbPath, Clock: "frozen", Log: io.Discard, NoDemo: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			post(t, s.URL()+"/sandbox/clock/set", `{"at":"2027-01-01T00:00:00Z"}`, 200)
+		}
+		got := get(t, s.URL()+"/sandbox/clock")
+		s.Close(ctx)
+		if !strings.Contains(got, `"now":"`+want+`"`) {
+			t.Fatalf("run %d: clock %s, want %s", i, got, want)
+		}
+	}
+	// A running clock resumes from where it stood, not from wall time.
+	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", DBPath: dbPath, Clock: "real", Log: io.Discard, NoDemo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	if now := s.Clock.Now(); now.Year() != 2027 {
+		t.Fatalf("a real clock restarted at %v, want it in 2027", now)
+	}
+}
+
 func post(t *testing.T, url, body string, want int) string {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
