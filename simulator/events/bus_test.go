@@ -152,13 +152,7 @@ func TestSignatureUsesWallClockNotSandboxTime(t *testing.T) {
 func TestStreamDropsASlowConsumerWithoutBlockingWriters(t *testing.T) {
 	b, _ := newBus(t, "")
 	stream := &events.Stream{Bus: b, Buffer: 4, Authenticate: func(r *http.Request) (string, error) { return "11222333000181", nil }}
-	srv := httptest.NewServer(stream)
-	defer srv.Close()
-	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dial(t, stream)
 	for b.Hub.Len() == 0 {
 		time.Sleep(time.Millisecond)
 	}
@@ -194,13 +188,7 @@ func TestStreamPingsAndDropsASilentPeer(t *testing.T) {
 	b, _ := newBus(t, "")
 	stream := &events.Stream{Bus: b, PingEvery: 20 * time.Millisecond, PongWait: 60 * time.Millisecond,
 		Authenticate: func(r *http.Request) (string, error) { return "", nil }}
-	srv := httptest.NewServer(stream)
-	defer srv.Close()
-	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dial(t, stream)
 	pings := make(chan struct{}, 10)
 	// Answering no pong: the default handler would answer, so replace it.
 	conn.SetPingHandler(func(string) error { pings <- struct{}{}; return nil })
@@ -223,4 +211,17 @@ func TestStreamPingsAndDropsASilentPeer(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// dial serves stream on a loopback port and connects a websocket client.
+func dial(t *testing.T, stream *events.Stream) *websocket.Conn {
+	t.Helper()
+	srv := httptest.NewServer(stream)
+	t.Cleanup(srv.Close)
+	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
 }

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -87,3 +88,36 @@ func WriteReply(w http.ResponseWriter, rep *Reply) {
 	}
 	writeJSON(w, "application/json; charset=utf-8", status, rep.Body)
 }
+
+// Capture is a ResponseWriter that keeps the status and, up to Limit bytes
+// (all when Limit is 0), the body written through it.
+type Capture struct {
+	http.ResponseWriter
+	Status int
+	Body   bytes.Buffer
+	Limit  int
+}
+
+// WriteHeader implements http.ResponseWriter.
+func (c *Capture) WriteHeader(code int) {
+	if c.Status == 0 {
+		c.Status = code
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+// Write implements http.ResponseWriter.
+func (c *Capture) Write(b []byte) (int, error) {
+	if c.Status == 0 {
+		c.Status = http.StatusOK
+	}
+	keep := b
+	if c.Limit > 0 {
+		keep = b[:max(0, min(len(b), c.Limit-c.Body.Len()))]
+	}
+	c.Body.Write(keep)
+	return c.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (c *Capture) Unwrap() http.ResponseWriter { return c.ResponseWriter }

@@ -113,14 +113,14 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 			k.mu.Unlock()
 		}()
 
-		cw := &capture{ResponseWriter: w}
+		cw := &httpx.Capture{ResponseWriter: w}
 		next.ServeHTTP(cw, r)
 		// A 5xx is not an answer worth keeping: the retry the key exists
 		// for should get another chance at the work.
-		if cw.status == 0 || cw.status >= 500 {
+		if cw.Status == 0 || cw.Status >= 500 {
 			return
 		}
-		s := stored{Status: cw.status, Header: map[string]string{}, Body: cw.body.Bytes()}
+		s := stored{Status: cw.Status, Header: map[string]string{}, Body: cw.Body.Bytes()}
 		for _, h := range keptHeaders {
 			if v := w.Header().Get(h); v != "" {
 				s.Header[h] = v
@@ -183,25 +183,4 @@ func (k *Keys) save(ctx context.Context, scope, key, fp string, s stored) error 
 			scope, key, fp, s.Status, string(h), s.Body, now.Add(ttl).UnixNano())
 		return err
 	})
-}
-
-type capture struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (c *capture) WriteHeader(code int) {
-	if c.status == 0 {
-		c.status = code
-	}
-	c.ResponseWriter.WriteHeader(code)
-}
-
-func (c *capture) Write(b []byte) (int, error) {
-	if c.status == 0 {
-		c.status = http.StatusOK
-	}
-	c.body.Write(b)
-	return c.ResponseWriter.Write(b)
 }

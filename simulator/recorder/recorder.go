@@ -199,13 +199,13 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 		if req.Body != nil {
 			req.Body = &teeBody{ReadCloser: req.Body, buf: &reqBody, limit: r.BodyLimit}
 		}
-		cw := &captureWriter{ResponseWriter: w, limit: r.BodyLimit}
+		cw := &httpx.Capture{ResponseWriter: w, Limit: r.BodyLimit}
 		next.ServeHTTP(cw, req)
 		info := httpx.InfoOf(req.Context())
 		it := Interaction{
 			At: at, RequestID: info.RequestID, AppID: info.AppID, API: info.API, Method: req.Method, Path: req.URL.Path,
 			Query: req.URL.RawQuery, RequestHeaders: headerMap(req.Header), RequestBody: redact(req.Header.Get("Content-Type"), reqBody.Bytes()),
-			Status: cw.status, ResponseHeader: headerMap(w.Header()), ResponseBody: redact(w.Header().Get("Content-Type"), cw.body.Bytes()),
+			Status: cw.Status, ResponseHeader: headerMap(w.Header()), ResponseBody: redact(w.Header().Get("Content-Type"), cw.Body.Bytes()),
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000, IdempotencyKey: req.Header.Get("Idempotency-Key"),
 			Injected: info.Injected,
 		}
@@ -301,32 +301,6 @@ func (t *teeBody) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-type captureWriter struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-	limit  int
-}
-
-func (w *captureWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *captureWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	if room := w.limit - w.body.Len(); room > 0 {
-		w.body.Write(b[:min(len(b), room)])
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *captureWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Filter selects interactions.
 type Filter struct {
