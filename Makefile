@@ -5,8 +5,10 @@ BIN := bin/homologa
 .PHONY: run build test vet fmt-check bench steps clean
 
 ## run: start the sandbox on 127.0.0.1:8080 with zero configuration
-run:
-	$(GO) run ./simulator/cmd/homologa serve
+# (built, then run: under go run, Ctrl-C would end in "Error 1" although
+# the sandbox stops cleanly with exit 0)
+run: build
+	./$(BIN) serve
 
 ## build: build the homologa binary into bin/
 build:

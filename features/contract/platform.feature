@@ -226,6 +226,12 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
     Then the response status is 405
     And the response header "Allow" is "POST"
     And the response is valid against schema "platform/oauth-error"
+    When I send "DELETE" to "/sandbox/inbox/mine"
+    Then the response status is 405
+    And the response header "Allow" is "GET, POST"
+    When I send "PUT" to "/sandbox/deliveries/x/replay"
+    Then the response status is 405
+    And the response header "Allow" is "POST"
 
   Scenario: A body that is not JSON is a 415
     When I send "POST" to "/portal/companies" with a body of type "text/plain":
@@ -321,6 +327,12 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
     When I send "GET" to "/sandbox/interactions?since=yesterday"
     Then the response status is 400
     And the response field "errors.0.field" is "since"
+    When I send "GET" to "/sandbox/interactions?method=FOO"
+    Then the response status is 400
+    And the response field "errors.0.field" is "method"
+    When I send "GET" to "/sandbox/events?cnpj=123"
+    Then the response status is 400
+    And the response field "errors.0.field" is "cnpj"
 
   # Clock
 
@@ -349,6 +361,7 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
       | /sandbox/clock/advance | {"by": "-1h"}        | by    |
       | /sandbox/clock/advance | {}                   | by    |
       | /sandbox/clock/set     | {"at": "yesterday"}  | at    |
+      | /sandbox/clock/advance | {"by": "3 days"}     | by    |
 
   # Events: webhooks, deliveries, stream
 

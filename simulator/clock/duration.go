@@ -26,7 +26,7 @@ func ParseDuration(s string) (time.Duration, error) {
 	for rest != "" {
 		loc := durationPart.FindStringSubmatchIndex(rest)
 		if loc == nil || loc[0] != 0 {
-			return 0, fmt.Errorf("duration %q: want a number and a unit (ms, s, m, h, d, w), e.g. 36h or 1d12h", s)
+			return 0, fmt.Errorf("duration %q: want a positive number and a unit (ms, s, m, h, d, w), e.g. 36h or 1d12h; to move the clock back, set it", s)
 		}
 		n, _ := strconv.ParseFloat(rest[loc[2]:loc[3]], 64)
 		total += n * float64(durationUnit[rest[loc[4]:loc[5]]])

@@ -8,6 +8,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"homologa/simulator/recorder"
 	"homologa/simulator/schema"
 	"homologa/simulator/store"
+	"homologa/simulator/taxid"
 )
 
 // Handlers serves the control API.
@@ -141,7 +143,15 @@ func (h *Handlers) interactions(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	q := r.URL.Query()
-	f := recorder.Filter{AppID: app, Method: q.Get("method"), Path: q.Get("path")}
+	f := recorder.Filter{AppID: app, Method: strings.ToUpper(q.Get("method")), Path: q.Get("path")}
+	switch f.Method {
+	case "", http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
+	default:
+		return nil, httpx.Invalidf("method", "must be an HTTP method such as GET or POST")
+	}
+	if f.Path != "" && !strings.HasPrefix(f.Path, "/") {
+		return nil, httpx.Invalidf("path", "must start with / (end it with * for a prefix)")
+	}
 	if v := q.Get("since"); v != "" {
 		if f.Since, err = time.Parse(time.RFC3339Nano, v); err != nil {
 			return nil, httpx.Invalidf("since", "want an RFC 3339 time")
@@ -214,7 +224,14 @@ func (h *Handlers) events(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	list, err := h.Bus.Events(r.Context(), r.URL.Query().Get("cnpj"), int64(since), limit)
+	cnpj := r.URL.Query().Get("cnpj")
+	if cnpj != "" {
+		cnpj = taxid.NormalizeCNPJ(cnpj)
+		if err := taxid.CheckCNPJ(cnpj); err != nil {
+			return nil, httpx.Invalidf("cnpj", "%v", err)
+		}
+	}
+	list, err := h.Bus.Events(r.Context(), cnpj, int64(since), limit)
 	if err != nil {
 		return nil, err
 	}

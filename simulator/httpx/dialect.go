@@ -3,7 +3,6 @@ package httpx
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 )
 
 // Dialect renders an Error in the body shape of one API.
@@ -159,9 +158,21 @@ type InsurerMensagem struct {
 	Campo     string `json:"Campo,omitempty"`
 }
 
+// insurerCodes are the Codigo of each error code. The insurer's real codes
+// are not public (insurance SUMMARY §7); these are in its language.
+var insurerCodes = map[Code]string{
+	Invalid: "REQUISICAO_INVALIDA", Unauthorized: "NAO_AUTORIZADO", Forbidden: "ACESSO_NEGADO", NotFound: "NAO_ENCONTRADO",
+	MethodNotAllowed: "METODO_NAO_PERMITIDO", Conflict: "CONFLITO", Gone: "REMOVIDO", TooLarge: "CORPO_GRANDE_DEMAIS",
+	UnsupportedMedia: "TIPO_DE_CONTEUDO_NAO_SUPORTADO", Unprocessable: "REGRA_DE_NEGOCIO", TooManyRequests: "REQUISICOES_DEMAIS",
+	Internal: "ERRO_INTERNO", Unavailable: "SERVICO_INDISPONIVEL", Timeout: "TEMPO_ESGOTADO",
+}
+
 // Render implements Dialect.
 func (Insurer) Render(e *Error, r *http.Request, requestID string) (string, any) {
-	code := strings.ToUpper(string(e.Code))
+	code := insurerCodes[e.Code]
+	if code == "" {
+		code = insurerCodes[Internal]
+	}
 	if e.Type != "" {
 		code = e.Type
 	}

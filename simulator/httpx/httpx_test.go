@@ -55,12 +55,12 @@ func TestDialects(t *testing.T) {
 		{"InsurerInvalid", httpx.Insurer{}, bad, 400, "application/json; charset=utf-8", func(b map[string]any) bool {
 			m, _ := b["Mensagens"].([]any)
 			first, _ := m[0].(map[string]any)
-			return b["HouveErrosDuranteProcessamento"] == true && b["Valor"] == nil && first["Campo"] == "cob.valor.original" && first["Codigo"] == "INVALID"
+			return b["HouveErrosDuranteProcessamento"] == true && b["Valor"] == nil && first["Campo"] == "cob.valor.original" && first["Codigo"] == "REQUISICAO_INVALIDA"
 		}},
 		{"InsurerNotFound", httpx.Insurer{}, httpx.Errorf(httpx.NotFound, "no proposal"), 404, "application/json; charset=utf-8", func(b map[string]any) bool {
 			m, _ := b["Mensagens"].([]any)
 			first, _ := m[0].(map[string]any)
-			return first["Descricao"] == "no proposal" && first["Codigo"] == "NOT_FOUND"
+			return first["Descricao"] == "no proposal" && first["Codigo"] == "NAO_ENCONTRADO"
 		}},
 		{"OAuthUnauthorized", httpx.OAuth{}, httpx.Errorf(httpx.Unauthorized, "who?"), 401, "application/json; charset=utf-8", func(b map[string]any) bool {
 			return b["error"] == "invalid_client" && b["error_description"] == "who?"

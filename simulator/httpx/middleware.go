@@ -123,26 +123,38 @@ func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 // underlying writer (its Hijacker and Flusher).
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-var methods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
-
 // Unrouted answers a request no route took: 405 with the Allow header when
-// the path takes other methods, 404 otherwise, in the API's dialect. It
-// probes the router itself: gorilla/mux 1.8.1 reports a method mismatch
-// inside a subrouter as a miss, and never lists the allowed methods.
+// the path takes other methods, 404 otherwise, in the API's dialect.
+// gorilla/mux 1.8.1 cannot say which: inside subrouters it reports a method
+// mismatch as a miss, or as a match, depending on the routes around it. So
+// each leaf route is asked directly whether it takes the path.
 func Unrouted(router *mux.Router) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var allow []string
-		for _, m := range methods {
-			probe := r.Clone(r.Context())
-			probe.Method = m
-			var match mux.RouteMatch
-			if router.Match(probe, &match) && match.MatchErr == nil {
-				allow = append(allow, m)
+		allowed := map[string]bool{}
+		router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+			ms, err := route.GetMethods()
+			if err != nil {
+				return nil // a prefix or subrouter, not a leaf
 			}
-		}
-		if len(allow) == 0 {
+			for _, m := range ms {
+				probe := r.Clone(r.Context())
+				probe.Method = m
+				var match mux.RouteMatch
+				if route.Match(probe, &match) && match.MatchErr == nil {
+					allowed[m] = true
+				}
+			}
+			return nil
+		})
+		if len(allowed) == 0 {
 			WriteError(w, r, Errorf(NotFound, "no route %s %s", r.Method, r.URL.Path))
 			return
+		}
+		var allow []string
+		for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions} {
+			if allowed[m] {
+				allow = append(allow, m)
+			}
 		}
 		e := Errorf(MethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))
 		e.WithHeader("Allow", strings.Join(allow, ", "))

@@ -146,6 +146,7 @@ func TestFlagsAndEnvironment(t *testing.T) {
 		{[]string{"--nope"}, nil, 2, "flag provided but not defined"},
 		{[]string{"serve", "extra"}, nil, 2, "unexpected argument"},
 		{[]string{"frobnicate"}, nil, 2, "unknown command"},
+		{[]string{"--help"}, nil, 0, "-webhook-allow"},
 		{[]string{"--apps", "/no/such/file.yaml"}, nil, 1, "no such file"},
 	}
 	for _, tt := range tests {
