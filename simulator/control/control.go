@@ -52,6 +52,9 @@ func (h *Handlers) Register(route Route) {
 	route(http.MethodGet, "/events", false, h.events)
 	route(http.MethodPost, "/events/ping", true, h.ping)
 	route(http.MethodPost, "/inbox/{name}", false, h.Inbox.receive)
+	// Callers that append to a webhook URL (the Pix PSP adds /pix) land
+	// in the same inbox, with the path kept.
+	route(http.MethodPost, "/inbox/{name}/{rest:.+}", false, h.Inbox.receive)
 	route(http.MethodGet, "/inbox/{name}", false, h.Inbox.list)
 }
 
@@ -334,6 +337,7 @@ type Inbox struct {
 // Received is one request an inbox got.
 type Received struct {
 	ReceivedAt time.Time         `json:"receivedAt"`
+	Path       string            `json:"path"`
 	Headers    map[string]string `json:"headers"`
 	Body       string            `json:"body"`
 }
@@ -345,7 +349,7 @@ func (ib *Inbox) receive(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	name := mux.Vars(r)["name"]
-	rec := Received{ReceivedAt: time.Now().UTC(), Headers: map[string]string{}, Body: string(body)}
+	rec := Received{ReceivedAt: time.Now().UTC(), Path: r.URL.Path, Headers: map[string]string{}, Body: string(body)}
 	for k, vs := range r.Header {
 		rec.Headers[k] = vs[0]
 	}

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 	"homologa/simulator/httpx"
 	"homologa/simulator/idempotency"
 	"homologa/simulator/jobs"
+	"homologa/simulator/pix"
 	"homologa/simulator/portal"
 	"homologa/simulator/recorder"
 	"homologa/simulator/schema"
@@ -75,6 +77,7 @@ var APIs = []httpx.API{
 	{Prefix: "/benefits/v1", Name: "benefits", Dialect: httpx.Insurer{}, Record: true},
 	{Prefix: "/customer/v1", Name: "customer", Dialect: httpx.Insurer{}, Record: true},
 	{Prefix: "/pix/v2", Name: "pix", Dialect: httpx.Pix{}, Record: true},
+	{Prefix: "/qr/v2", Name: "pix-payload", Dialect: httpx.Pix{}, Record: true},
 	{Prefix: "/oauth/token", Name: "oauth", Dialect: httpx.OAuth{}, Record: true},
 	{Prefix: "/portal", Name: "portal", Dialect: httpx.Problem{}, Record: true},
 	{Prefix: "/sandbox", Name: "sandbox", Dialect: httpx.Problem{}},
@@ -95,6 +98,7 @@ type Server struct {
 	Recorder *recorder.Recorder
 	Keys     *idempotency.Keys
 	Schemas  *schema.Registry
+	Pix      *pix.Service
 	Router   *mux.Router
 	Handler  http.Handler
 	// Demo is the demo app, with its secret, once Start has run.
@@ -168,6 +172,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s.Recorder = &recorder.Recorder{DB: s.DB, Clock: s.Clock, Log: s.Log, Retention: cfg.InteractionRetention}
 	s.Recorder.Start()
 	s.Keys = &idempotency.Keys{DB: s.DB, Clock: s.Clock}
+	s.Pix = &pix.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Jobs: s.Jobs, Schemas: s.Schemas, Log: s.Log}
+	s.Pix.RegisterJobs()
 	if cfg.AppsFile != "" {
 		if err := LoadApps(ctx, s.Auth, cfg.AppsFile); err != nil {
 			s.Recorder.Close()
@@ -216,6 +222,7 @@ func (s *Server) routes() {
 		}
 		pr.Handle(path, hh).Methods(method)
 	})
+	s.Pix.RegisterPortal(pr)
 
 	sr := sub("/sandbox")
 	ctl := &control.Handlers{Clock: s.Clock, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Inbox: &control.Inbox{}}
@@ -226,6 +233,7 @@ func (s *Server) routes() {
 		}
 		sr.Handle(path, hh).Methods(method)
 	})
+	s.Pix.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, h).Methods(method) })
 
 	r.Handle("/events/ws", &events.Stream{
 		Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd,
@@ -250,6 +258,10 @@ func (s *Server) routes() {
 			s.apis[a.Name] = sub(a.Prefix)
 		}
 	}
+	s.Pix.Register(func(method, path, scope string, h http.Handler) { s.Route(s.apis["pix"], method, path, scope, h) })
+	// The payload endpoints belong to the QR location's host, not to the
+	// API (SUMMARY §10): they are public and live under /qr/v2.
+	s.Pix.RegisterPayloads(r)
 	s.Handler = httpx.Outer(APIs, s.Config.BodyLimit, s.Log, s.Recorder.Middleware(APIs, r))
 }
 
@@ -321,6 +333,11 @@ func (s *Server) seedDemo(ctx context.Context) error {
 			return fmt.Errorf("demo app: %w", err)
 		}
 	}
+	for _, k := range pix.DemoKeys {
+		if _, err := s.Pix.AddKey(ctx, a.ID, k); err != nil {
+			return fmt.Errorf("demo Pix key %s: %w", k, err)
+		}
+	}
 	a.ClientSecret = DemoClientSecret
 	s.Demo = &a
 	return nil
@@ -379,8 +396,9 @@ func (s *Server) Banner(w io.Writer) {
 	fmt.Fprintf(w, "  %-22s ws://%s/events/ws\n\n", "Live events", s.ln.Addr())
 	if s.Demo != nil {
 		fmt.Fprintf(w, "Demo app (company %s, CNPJ %s)\n", DemoCompany, DemoCNPJ)
-		fmt.Fprintf(w, "  client id       %s\n  client secret   %s\n  webhook secret  %s\n  webhook URL     %s\n\n",
+		fmt.Fprintf(w, "  client id       %s\n  client secret   %s\n  webhook secret  %s\n  webhook URL     %s\n",
 			s.Demo.ClientID, s.Demo.ClientSecret, s.Demo.WebhookSecret, s.Demo.WebhookURL)
+		fmt.Fprintf(w, "  Pix keys        %s\n\n", strings.Join(pix.DemoKeys, ", "))
 		fmt.Fprintf(w, "Get a token:\n  curl -s -u %s:%s -d grant_type=client_credentials %s/oauth/token\n\n", s.Demo.ClientID, s.Demo.ClientSecret, u)
 	}
 }

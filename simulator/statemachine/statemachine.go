@@ -117,6 +117,9 @@ type Move struct {
 	Subject    map[string]any
 	SubjectKey string
 	Data       any
+	// Targets, when not nil, replaces the app's webhook as where the
+	// event is delivered (empty: the stream only), as events.Event says.
+	Targets []events.Target
 	// Store writes the new state with the domain's own SQL.
 	Store func(ctx context.Context, tx *store.Tx) error
 }
@@ -150,7 +153,7 @@ func (a *Applier) Apply(ctx context.Context, tx *store.Tx, m Move) (*events.Enve
 	if edge.Type != "" {
 		e, err := a.Bus.Emit(ctx, tx, events.Event{
 			AppID: m.AppID, CNPJ: m.CNPJ, Type: edge.Type, Name: edge.Name,
-			Subject: m.Subject, SubjectKey: m.SubjectKey, Data: m.Data,
+			Subject: m.Subject, SubjectKey: m.SubjectKey, Data: m.Data, Targets: m.Targets,
 		})
 		if err != nil {
 			return nil, err

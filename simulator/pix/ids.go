@@ -1,0 +1,55 @@
+// Package pix is the payment-collection API of the sandbox, faithful to the
+// official API Pix 2.9.0 (shared/reference/pix/openapi.yaml): immediate and
+// due-date charges, locations and their payloads, received Pix, refunds and
+// webhooks per key, plus the simulated payer of the control API.
+package pix
+
+import (
+	"crypto/rand"
+	"regexp"
+	"time"
+)
+
+// The identifier patterns of the spec, anchored (the published ones are not).
+var (
+	txidCreate = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
+	txidAny    = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
+	e2eidRE    = regexp.MustCompile(`^[a-zA-Z0-9]{32}$`)
+	refundID   = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
+)
+
+// ISPB is the sandbox's ISPB as a receiving PSP; PayerISPB the default one of
+// the simulated payer's PSP. Both are outside the range of real institutions
+// so nothing here is mistaken for a real participant.
+const (
+	ISPB      = "99999008"
+	PayerISPB = "99999009"
+)
+
+const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+func randomAlnum(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	for i := range b {
+		b[i] = alnum[int(b[i])%len(alnum)]
+	}
+	return string(b)
+}
+
+// NewTxID generates a txid for POST /cob: 32 alphanumerics, inside the
+// 26..35 the spec allows for charges.
+func NewTxID() string { return randomAlnum(32) }
+
+// NewEndToEndID makes an endToEndId the way the SPI does: "E", the payer
+// PSP's ISPB, the sandbox time to the minute (yyyyMMddHHmm) and 11
+// alphanumerics: 32 characters.
+func NewEndToEndID(ispb string, at time.Time) string {
+	return "E" + ispb + at.UTC().Format("200601021504") + randomAlnum(11)
+}
+
+// NewRtrID makes the rtrId of a refund: "D" (a devolução), the receiving
+// PSP's ISPB, the time to the minute, and 11 alphanumerics.
+func NewRtrID(at time.Time) string {
+	return "D" + ISPB + at.UTC().Format("200601021504") + randomAlnum(11)
+}

@@ -1,0 +1,111 @@
+package pix
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+
+	"homologa/simulator/auth"
+	"homologa/simulator/clock"
+	"homologa/simulator/events"
+	"homologa/simulator/httpx"
+	"homologa/simulator/jobs"
+	"homologa/simulator/statemachine"
+	"homologa/simulator/schema"
+	"homologa/simulator/store"
+)
+
+// Service is the Pix API of the sandbox.
+type Service struct {
+	DB       *store.DB
+	Clock    *clock.Clock
+	Auth     *auth.Service
+	Bus      *events.Bus
+	Machines *statemachine.Applier
+	Jobs     *jobs.Scheduler
+	Schemas  *schema.Registry
+	Log      *slog.Logger
+
+	sign signer
+}
+
+// Route registers one partner route under /pix/v2 with its scope.
+type Route func(method, path, scope string, h http.Handler)
+
+// Register registers every route of the Pix API; the whole surface in one
+// place. POST /cob/{txid} and POST /cobv/{txid} are the seed document's
+// methods and behave as the official PUT.
+func (s *Service) Register(route Route) {
+	route(http.MethodPut, "/cob/{txid}", "cob.write", handler(s.putCob))
+	route(http.MethodPost, "/cob/{txid}", "cob.write", handler(s.putCob))
+	route(http.MethodPost, "/cob", "cob.write", handler(s.postCob))
+	route(http.MethodPatch, "/cob/{txid}", "cob.write", handler(s.patchCob))
+	route(http.MethodGet, "/cob/{txid}", "cob.read", handler(s.getCob))
+	route(http.MethodGet, "/cob", "cob.read", handler(s.listCobs))
+
+	route(http.MethodPut, "/cobv/{txid}", "cobv.write", handler(s.putCobv))
+	route(http.MethodPost, "/cobv/{txid}", "cobv.write", handler(s.putCobv))
+	route(http.MethodPatch, "/cobv/{txid}", "cobv.write", handler(s.patchCobv))
+	route(http.MethodGet, "/cobv/{txid}", "cobv.read", handler(s.getCobv))
+	route(http.MethodGet, "/cobv", "cobv.read", handler(s.listCobv))
+
+	route(http.MethodPost, "/loc", "payloadlocation.write", handler(s.postLoc))
+	route(http.MethodGet, "/loc", "payloadlocation.read", handler(s.listLocs))
+	route(http.MethodGet, "/loc/{id}", "payloadlocation.read", handler(s.getLoc))
+	route(http.MethodDelete, "/loc/{id}/txid", "payloadlocation.write", handler(s.unlinkLoc))
+
+	route(http.MethodGet, "/pix/{e2eid}", "pix.read", handler(s.getPix))
+	route(http.MethodGet, "/pix", "pix.read", handler(s.listPix))
+	route(http.MethodPut, "/pix/{e2eid}/devolucao/{id}", "pix.write", handler(s.putRefund))
+	route(http.MethodGet, "/pix/{e2eid}/devolucao/{id}", "pix.read", handler(s.getRefund))
+
+	route(http.MethodPut, "/webhook/{chave}", "webhook.write", handler(s.putWebhook))
+	route(http.MethodGet, "/webhook/{chave}", "webhook.read", handler(s.getWebhook))
+	route(http.MethodDelete, "/webhook/{chave}", "webhook.write", handler(s.deleteWebhook))
+	route(http.MethodGet, "/webhook", "webhook.read", handler(s.listWebhooks))
+}
+
+func handler(f func(r *http.Request) (*httpx.Reply, error)) http.Handler { return httpx.HandlerFunc(f) }
+
+// RegisterJobs installs the Pix jobs on the scheduler.
+func (s *Service) RegisterJobs() {
+	s.Jobs.Handle(JobSettleRefund, s.settleJob)
+}
+
+// doc is a JSON object as the API answers it: requests are kept as the
+// partner sent them (after validation), so nothing they said is lost.
+type doc = map[string]any
+
+func clone(d doc) doc {
+	b, _ := json.Marshal(d)
+	var out doc
+	json.Unmarshal(b, &out)
+	return out
+}
+
+func marshal(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// sub returns the object at key, or nil.
+func sub(d doc, key string) doc {
+	m, _ := d[key].(map[string]any)
+	return m
+}
+
+// str returns the string at a dotted path, or "".
+func str(d doc, path ...string) string {
+	for i, k := range path {
+		if i == len(path)-1 {
+			s, _ := d[k].(string)
+			return s
+		}
+		if d = sub(d, k); d == nil {
+			return ""
+		}
+	}
+	return ""
+}
+
+func jsonUnmarshal(s string, v any) { json.Unmarshal([]byte(s), v) }
