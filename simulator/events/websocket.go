@@ -69,14 +69,22 @@ func (s *Stream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, httpx.Errorf(httpx.Invalid, "this endpoint speaks websocket; connect with a websocket client (Upgrade: websocket)"))
 		return
 	}
+	// Subscribe before the handshake is answered: once the client sees the
+	// 101, every event it causes must reach it, even without ?since=.
+	buf := s.Buffer
+	if buf <= 0 {
+		buf = 1024
+	}
+	sub := s.Bus.Hub.Subscribe(f, buf)
+	defer s.Bus.Hub.Unsubscribe(sub)
 	conn, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered
 	}
-	s.serve(r, conn, f, since)
+	s.serve(r, conn, sub, buf, f, since)
 }
 
-func (s *Stream) serve(r *http.Request, conn *websocket.Conn, f Filter, since int64) {
+func (s *Stream) serve(r *http.Request, conn *websocket.Conn, sub *Subscription, buf int, f Filter, since int64) {
 	defer conn.Close()
 	pingEvery, pongWait := s.PingEvery, s.PongWait
 	if pingEvery <= 0 {
@@ -85,15 +93,8 @@ func (s *Stream) serve(r *http.Request, conn *websocket.Conn, f Filter, since in
 	if pongWait <= 0 {
 		pongWait = 2 * pingEvery
 	}
-	buf := s.Buffer
-	if buf <= 0 {
-		buf = 1024
-	}
-	// Subscribe before reading history, so nothing falls between the two;
-	// the sequence number removes what both deliver.
-	sub := s.Bus.Hub.Subscribe(f, buf)
-	defer s.Bus.Hub.Unsubscribe(sub)
-
+	// The subscription predates the history read, so nothing falls
+	// between the two; the sequence number removes what both deliver.
 	done := make(chan struct{})
 	conn.SetReadLimit(4096)
 	conn.SetReadDeadline(time.Now().Add(pongWait))

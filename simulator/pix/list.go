@@ -125,4 +125,3 @@ func (lq *listQuery) page(total int) (doc, int, int) {
 
 // rfc3339 formats a time as the spec's examples do, to the millisecond.
 func rfc3339(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
-

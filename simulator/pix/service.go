@@ -10,8 +10,8 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/jobs"
-	"homologa/simulator/statemachine"
 	"homologa/simulator/schema"
+	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
 )
 

@@ -61,17 +61,17 @@ func Load(fsys fs.FS) (*Registry, error) {
 		docs[p] = doc
 	}
 	reg := &Registry{schemas: map[string]*gojsonschema.Schema{}}
+	// One loader holds every document, so $refs between files resolve from
+	// its pool, and each schema is compiled from there once.
+	sl := gojsonschema.NewSchemaLoader()
+	sl.Draft = gojsonschema.Draft7
 	for _, p := range names {
-		sl := gojsonschema.NewSchemaLoader()
-		sl.Draft = gojsonschema.Draft7
-		for q, doc := range docs {
-			if q != p {
-				if err := sl.AddSchema("file:///schemas/"+q, gojsonschema.NewGoLoader(doc)); err != nil {
-					return nil, fmt.Errorf("schema %s: %w", q, err)
-				}
-			}
+		if err := sl.AddSchema("file:///schemas/"+p, gojsonschema.NewGoLoader(docs[p])); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", p, err)
 		}
-		s, err := sl.Compile(gojsonschema.NewGoLoader(docs[p]))
+	}
+	for _, p := range names {
+		s, err := sl.Compile(gojsonschema.NewReferenceLoader("file:///schemas/" + p))
 		if err != nil {
 			return nil, fmt.Errorf("compile schema %s: %w", p, err)
 		}

@@ -24,7 +24,7 @@ func TestPartnerRouteWiring(t *testing.T) {
 		t.Fatal(err)
 	}
 	var created atomic.Int32
-	s.Route(s.API("pix"), http.MethodPost, "/cob", "cob.write", httpx.HandlerFunc(func(r *http.Request) (*httpx.Reply, error) {
+	s.Route(s.API("pix"), http.MethodPost, "/wiring-test", "cob.write", httpx.HandlerFunc(func(r *http.Request) (*httpx.Reply, error) {
 		created.Add(1)
 		p, _ := auth.PrincipalOf(r.Context())
 		return httpx.Created(map[string]string{"cnpj": p.CNPJ}), nil
@@ -42,7 +42,7 @@ func TestPartnerRouteWiring(t *testing.T) {
 		return tok.AccessToken
 	}
 	call := func(tok, key string) (int, http.Header, string) {
-		req, _ := http.NewRequest(http.MethodPost, s.URL()+"/pix/v2/cob", strings.NewReader(`{"valor":{"original":"1.00"}}`))
+		req, _ := http.NewRequest(http.MethodPost, s.URL()+"/pix/v2/wiring-test", strings.NewReader(`{"valor":{"original":"1.00"}}`))
 		req.Header.Set("Content-Type", "application/json")
 		if tok != "" {
 			req.Header.Set("Authorization", "Bearer "+tok)
@@ -74,9 +74,9 @@ func TestPartnerRouteWiring(t *testing.T) {
 	if !strings.Contains(first, server.DemoCNPJ) {
 		t.Fatalf("the handler did not see the caller's company: %s", first)
 	}
-	log := get(t, s.URL()+"/sandbox/interactions?"+url.Values{"path": {"/pix/v2/cob"}, "app": {server.DemoClientID}}.Encode())
+	log := get(t, s.URL()+"/sandbox/interactions?"+url.Values{"path": {"/pix/v2/wiring-test"}, "app": {server.DemoClientID}}.Encode())
 	// Three calls carry the app's token; the tokenless one has no app.
-	if strings.Count(log, `"path":"/pix/v2/cob"`) != 3 || !strings.Contains(log, `"idempotencyKey":"k-1"`) || !strings.Contains(log, `"api":"pix"`) {
+	if strings.Count(log, `"path":"/pix/v2/wiring-test"`) != 3 || !strings.Contains(log, `"idempotencyKey":"k-1"`) || !strings.Contains(log, `"api":"pix"`) {
 		t.Fatalf("interaction log: %s", log)
 	}
 }

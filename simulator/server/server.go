@@ -131,7 +131,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Schemas, err = schema.Load(schemas.FS); err != nil {
+	if s.Schemas, err = embeddedSchemas(); err != nil {
 		return nil, err
 	}
 	if s.DB, err = store.Open(ctx, cfg.DBPath); err != nil {
@@ -183,6 +183,19 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s.routes()
 	return s, nil
+}
+
+var schemasOnce struct {
+	sync.Once
+	reg *schema.Registry
+	err error
+}
+
+// embeddedSchemas compiles the embedded schemas once per process: they
+// never change, and tests start many sandboxes.
+func embeddedSchemas() (*schema.Registry, error) {
+	schemasOnce.Do(func() { schemasOnce.reg, schemasOnce.err = schema.Load(schemas.FS) })
+	return schemasOnce.reg, schemasOnce.err
 }
 
 // API returns the router of a mounted API by name ("pix", "insurer", …),
