@@ -69,18 +69,33 @@ func (rc *Receiver) Requests() []Received {
 
 // WaitFor waits until ok accepts one of the requests, or the timeout ends.
 func (rc *Receiver) WaitFor(timeout time.Duration, ok func(Received) bool) (Received, bool) {
+	var found Received
+	_, done := rc.WaitUntil(timeout, func(rs []Received) bool {
+		for _, r := range rs {
+			if ok(r) {
+				found = r
+				return true
+			}
+		}
+		return false
+	})
+	return found, done
+}
+
+// WaitUntil waits until cond holds for what the receiver got, or the
+// timeout ends; it returns the requests as they were last seen.
+func (rc *Receiver) WaitUntil(timeout time.Duration, cond func([]Received) bool) ([]Received, bool) {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
-		for _, r := range rc.Requests() {
-			if ok(r) {
-				return r, true
-			}
+		rs := rc.Requests()
+		if cond(rs) {
+			return rs, true
 		}
 		select {
 		case <-rc.notify:
 		case <-deadline.C:
-			return Received{}, false
+			return rs, false
 		}
 	}
 }

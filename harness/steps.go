@@ -104,6 +104,20 @@ var Steps = []Step{
 	{Group: "Responses", Pattern: `^the response header "([^"]*)" contains "([^"]*)"$`,
 		Doc: "A header of the last answer contains the text.", Example: `Then the response header "WWW-Authenticate" contains "invalid_token"`,
 		Func: func(w *World) any { return w.headerContains }},
+	{Group: "Responses", Pattern: `^the response header "([^"]*)" matches the response field "([^"]*)"$`,
+		Doc: "A header of the last answer equals a field of its body.", Example: `Then the response header "Location" matches the response field "location"`,
+		Func: func(w *World) any {
+			return func(h, path string) error {
+				v, ok, err := w.lookup(path)
+				if err != nil {
+					return err
+				}
+				if got := w.resp.Header.Get(h); !ok || got != text(v) {
+					return fmt.Errorf("header %s is %q, field %q is %v", h, got, path, v)
+				}
+				return nil
+			}
+		}},
 	{Group: "Responses", Pattern: `^the response field "([^"]*)" is "([^"]*)"$`,
 		Doc:     "A field (dotted path, list indexes as numbers) equals the value; non-strings compare as JSON text.",
 		Example: `Then the response field "errors.0.field" is "cnpj"`,
@@ -196,6 +210,20 @@ var Steps = []Step{
 	{Group: "Webhooks", Pattern: `^the event field "([^"]*)" is "([^"]*)"$`,
 		Doc: "A field of the current event (webhook or stream) equals the value.", Example: `And the event field "data.message" is "hello"`,
 		Func: func(w *World) any { return w.eventFieldIs }},
+
+	// Pix.
+	{Group: "Pix", Pattern: `^the receiver gets a Pix callback within (\d+) seconds?$`,
+		Doc: "Wait for POST {webhookUrl}/pix; its body must match pix/callback.pix and becomes the current event (fields pix.0.…).", Example: `Then the receiver gets a Pix callback within 5 seconds`,
+		Func: func(w *World) any { return w.pixCallback }},
+	{Group: "Pix", Pattern: `^the receiver gets (\d+) Pix callbacks? within (\d+) seconds?$`,
+		Doc: "Wait until the receiver holds n /pix callbacks; the last becomes the current event.", Example: `Then the receiver gets 2 Pix callbacks within 5 seconds`,
+		Func: func(w *World) any { return w.pixCallbacks }},
+	{Group: "Pix", Pattern: `^the response is a JWS signed with the sandbox's published key$`,
+		Doc: "The body is a compact JWS (RS256) whose jku serves the key that verifies it; its payload becomes the response body.", Example: `Then the response is a JWS signed with the sandbox's published key`,
+		Func: func(w *World) any { return w.verifyJWS }},
+	{Group: "Pix", Pattern: `^the response field "([^"]*)" is a BR Code for the location "([^"]*)"$`,
+		Doc: "The field is an EMV BR Code with a valid CRC whose template 26 carries br.gov.bcb.pix and the location.", Example: `Then the response field "pixCopiaECola" is a BR Code for the location "${location}"`,
+		Func: func(w *World) any { return w.brCodeFor }},
 
 	// Event stream.
 	{Group: "Event stream", Pattern: `^I subscribe to the event stream$`,

@@ -104,9 +104,19 @@ func (r *Registry) Validate(name string, doc []byte) ([]Violation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("validate against %s: %w", name, err)
 	}
-	var vs []Violation
+	var vs, wrappers []Violation
 	for _, e := range res.Errors() {
-		vs = append(vs, violation(e))
+		// allOf and if/then/else report a generic line of their own beside
+		// the precise violations inside them; keep it only if alone.
+		switch e.Type() {
+		case "number_all_of", "condition_then", "condition_else":
+			wrappers = append(wrappers, violation(e))
+		default:
+			vs = append(vs, violation(e))
+		}
+	}
+	if len(vs) == 0 {
+		vs = wrappers
 	}
 	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Field < vs[j].Field })
 	return vs, nil
