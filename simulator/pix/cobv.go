@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -67,6 +68,8 @@ func (s *Service) getCobv(r *http.Request) (*httpx.Reply, error) {
 func (s *Service) listCobv(r *http.Request) (*httpx.Reply, error) {
 	return s.listCharges(r, cobvKind)
 }
+
+var indexRE = regexp.MustCompile(`\[(\d+)\]`)
 
 // brasilia is the payer's civil time zone: due dates and payment dates are
 // dates in Brazil (UTC−3, without daylight saving since 2019), not in UTC.
@@ -140,6 +143,8 @@ func (s *Service) cobvRules(d doc, created time.Time) []violation {
 		msg := strings.TrimPrefix(err.Error(), "duedate: ")
 		field, reason, _ := strings.Cut(msg, ": ")
 		reason = strings.TrimSuffix(reason, ": "+duedate.ErrInvalidCharge.Error())
+		// Lists are indexed the way violacoes name them: a.0.b, not a[0].b.
+		field = indexRE.ReplaceAllString(field, ".$1")
 		vs = append(vs, violation{"cobv." + field, reason, ""})
 	}
 	return vs
