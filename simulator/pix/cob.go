@@ -139,14 +139,19 @@ func (s *Service) putCharge(r *http.Request, k kindInfo, txid string) (*httpx.Re
 			if prev.Kind != k.kind {
 				return invalid(k.opInvalida, violation{k.kind + ".txid", "o txid já identifica uma cobrança do tipo " + prev.Kind, txid})
 			}
-			if prev.LoteID.Valid && k.kind == "cobv" {
-				return invalid(k.opInvalida, violation{"cobv.txid", "a cobrança pertence a um lote; altere-a pelo lote", txid})
-			}
-			out, err = s.revise(ctx, tx, r, k, prev, req, true)
+			out, err = s.revise(ctx, tx, r.Host, p, k, prev, req, true)
+			return err
+		}
+		var item string
+		err = tx.QueryRowContext(ctx, `SELECT status FROM pix_lote_items WHERE company_id = ? AND txid = ?`, p.CompanyID, txid).Scan(&item)
+		if err == nil {
+			return invalid(k.opInvalida, violation{k.kind + ".txid", "o txid pertence a um lote em que está " + item, txid})
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		created = true
-		out, err = s.create(ctx, tx, r, k, p, txid, req, 0)
+		out, err = s.create(ctx, tx, r.Host, k, p, txid, req, 0)
 		return err
 	})
 	if err != nil {
@@ -159,7 +164,7 @@ func (s *Service) putCharge(r *http.Request, k kindInfo, txid string) (*httpx.Re
 }
 
 // create stores a new charge from a validated request.
-func (s *Service) create(ctx context.Context, tx *store.Tx, r *http.Request, k kindInfo, p auth.Principal, txid string, req doc, loteID int64) (doc, error) {
+func (s *Service) create(ctx context.Context, tx *store.Tx, host string, k kindInfo, p auth.Principal, txid string, req doc, loteID int64) (doc, error) {
 	now := s.Clock.Now()
 	d := clone(req)
 	if vs := s.rules(ctx, tx, k, p, d, now); len(vs) > 0 {
@@ -175,7 +180,7 @@ func (s *Service) create(ctx context.Context, tx *store.Tx, r *http.Request, k k
 		return nil, err
 	}
 	c.ID, _ = res.LastInsertId()
-	if err := s.attachLoc(ctx, tx, r, k, c, d); err != nil {
+	if err := s.attachLoc(ctx, tx, host, k, c, d); err != nil {
 		return nil, err
 	}
 	body, err := s.render(ctx, tx, c, d)
@@ -194,11 +199,10 @@ func (s *Service) create(ctx context.Context, tx *store.Tx, r *http.Request, k k
 
 // revise applies a PUT (replace) or PATCH (merge) to an ATIVA charge.
 // revisao goes up by one unless nothing but loc changed.
-func (s *Service) revise(ctx context.Context, tx *store.Tx, r *http.Request, k kindInfo, c *charge, req doc, replace bool) (doc, error) {
+func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.Principal, k kindInfo, c *charge, req doc, replace bool) (doc, error) {
 	if c.Status != Ativa {
 		return nil, invalid(k.opInvalida, violation{k.kind + ".status", "a cobrança está " + c.Status + " e não pode ser alterada", c.Status})
 	}
-	p := principal(r)
 	old := requestPart(c.Body, k)
 	next := clone(old)
 	if replace {
@@ -217,7 +221,7 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, r *http.Request, k k
 		c.Revisao++
 	}
 	if !reflect.DeepEqual(oldLoc, newLoc) {
-		if err := s.attachLoc(ctx, tx, r, k, c, next); err != nil {
+		if err := s.attachLoc(ctx, tx, host, k, c, next); err != nil {
 			return nil, err
 		}
 	}
@@ -393,7 +397,7 @@ func (s *Service) getCharge(r *http.Request, k kindInfo) (*httpx.Reply, error) {
 		if err != nil {
 			return err
 		}
-		if c == nil || c.Kind != k.kind || (k.kind == "cobv" && c.LoteID.Valid && c.Body["txid"] == nil) {
+		if c == nil || c.Kind != k.kind {
 			return notFound(k.naoEncontrado, "nenhuma %s com txid %s", k.kind, txid)
 		}
 		out = c.Body
@@ -456,7 +460,7 @@ func (s *Service) patchCharge(r *http.Request, k kindInfo) (*httpx.Reply, error)
 			out, err = s.move(ctx, tx, c, status, true)
 			return err
 		}
-		out, err = s.revise(ctx, tx, r, k, c, req, false)
+		out, err = s.revise(ctx, tx, r.Host, p, k, c, req, false)
 		return err
 	})
 	if err != nil {

@@ -31,7 +31,7 @@ type loc struct {
 // host plus this path and a token, without scheme, as PSPs write it.
 const QRPath = "/qr/v2/"
 
-func newLoc(ctx context.Context, tx *store.Tx, r *http.Request, companyID, appID, tipoCob string, now time.Time) (*loc, error) {
+func newLoc(ctx context.Context, tx *store.Tx, host, companyID, appID, tipoCob string, now time.Time) (*loc, error) {
 	var b [16]byte
 	rand.Read(b[:])
 	l := &loc{CompanyID: companyID, TipoCob: tipoCob, Token: hex.EncodeToString(b[:]), CreatedAt: now}
@@ -39,7 +39,7 @@ func newLoc(ctx context.Context, tx *store.Tx, r *http.Request, companyID, appID
 	if tipoCob == "cobv" {
 		path += "cobv/"
 	}
-	l.Location = r.Host + path + l.Token
+	l.Location = host + path + l.Token
 	res, err := tx.ExecContext(ctx, `INSERT INTO pix_locs (company_id, app_id, tipo_cob, token, location, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		companyID, appID, tipoCob, l.Token, l.Location, now.UnixNano())
 	if err != nil {
@@ -72,7 +72,7 @@ func loadLoc(ctx context.Context, tx *store.Tx, companyID string, id int64) (*lo
 // attachLoc links the charge to the loc its request names, or to a new one
 // when it names none, applying the loc rules: the loc exists, has the
 // charge's tipoCob, and serves no other charge. The old loc is released.
-func (s *Service) attachLoc(ctx context.Context, tx *store.Tx, r *http.Request, k kindInfo, c *charge, d doc) error {
+func (s *Service) attachLoc(ctx context.Context, tx *store.Tx, host string, k kindInfo, c *charge, d doc) error {
 	var l *loc
 	if ld := sub(d, "loc"); ld != nil {
 		id, _ := ld["id"].(float64)
@@ -94,7 +94,7 @@ func (s *Service) attachLoc(ctx context.Context, tx *store.Tx, r *http.Request, 
 		return nil // a revision that names no loc keeps the current one
 	} else {
 		var err error
-		if l, err = newLoc(ctx, tx, r, c.CompanyID, c.AppID, k.kind, s.Clock.Now()); err != nil {
+		if l, err = newLoc(ctx, tx, host, c.CompanyID, c.AppID, k.kind, s.Clock.Now()); err != nil {
 			return err
 		}
 	}
@@ -136,7 +136,7 @@ func (s *Service) postLoc(r *http.Request) (*httpx.Reply, error) {
 	}
 	var out doc
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		l, err := newLoc(ctx, tx, r, p.CompanyID, p.AppID, in.TipoCob, s.Clock.Now())
+		l, err := newLoc(ctx, tx, r.Host, p.CompanyID, p.AppID, in.TipoCob, s.Clock.Now())
 		if err != nil {
 			return err
 		}

@@ -49,6 +49,11 @@ func (s *Service) Register(route Route) {
 	route(http.MethodGet, "/cobv/{txid}", "cobv.read", handler(s.getCobv))
 	route(http.MethodGet, "/cobv", "cobv.read", handler(s.listCobv))
 
+	route(http.MethodPut, "/lotecobv/{id}", "lotecobv.write", handler(s.putLote))
+	route(http.MethodPatch, "/lotecobv/{id}", "lotecobv.write", handler(s.patchLote))
+	route(http.MethodGet, "/lotecobv/{id}", "lotecobv.read", handler(s.getLote))
+	route(http.MethodGet, "/lotecobv", "lotecobv.read", handler(s.listLotes))
+
 	route(http.MethodPost, "/loc", "payloadlocation.write", handler(s.postLoc))
 	route(http.MethodGet, "/loc", "payloadlocation.read", handler(s.listLocs))
 	route(http.MethodGet, "/loc/{id}", "payloadlocation.read", handler(s.getLoc))
@@ -70,6 +75,7 @@ func handler(f func(r *http.Request) (*httpx.Reply, error)) http.Handler { retur
 // RegisterJobs installs the Pix jobs on the scheduler.
 func (s *Service) RegisterJobs() {
 	s.Jobs.Handle(JobSettleRefund, s.settleJob)
+	s.Jobs.Handle(JobProcessLote, s.processLote)
 }
 
 // doc is a JSON object as the API answers it: requests are kept as the
