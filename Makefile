@@ -26,9 +26,10 @@ vet:
 fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-## bench: benchmarks, each with its baseline measured in the same run
+## bench: benchmarks, each with its baseline measured in the same run, then the Pix load table
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+	$(GO) run ./simulator/cmd/pixbench
 
 ## steps: regenerate the step reference in harness/README.md
 steps:

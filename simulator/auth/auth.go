@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"homologa/simulator/clock"
@@ -73,6 +74,36 @@ type Service struct {
 	Clock    *clock.Clock
 	TokenTTL time.Duration
 	Webhooks WebhookPolicy
+
+	// tokens caches resolved tokens: every partner request authenticates,
+	// and a database read for it was the largest single cost of a GET.
+	mu     sync.Mutex
+	tokens map[string]cachedToken
+}
+
+type cachedToken struct {
+	p   Principal
+	exp time.Time
+}
+
+func (s *Service) cacheToken(hash string, p Principal, exp time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tokens == nil || len(s.tokens) > 100_000 {
+		s.tokens = map[string]cachedToken{}
+	}
+	s.tokens[hash] = cachedToken{p, exp}
+}
+
+// forgetApp drops the cached tokens of an app (its secret was rotated).
+func (s *Service) forgetApp(appID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for h, t := range s.tokens {
+		if t.p.AppID == appID {
+			delete(s.tokens, h)
+		}
+	}
 }
 
 func hashSecret(s string) string {
@@ -282,6 +313,7 @@ func (s *Service) RotateSecret(ctx context.Context, key string) (App, error) {
 	if err != nil {
 		return App{}, fmt.Errorf("rotate secret: %w", err)
 	}
+	s.forgetApp(a.ID)
 	return a, nil
 }
 
@@ -387,13 +419,23 @@ func (p Principal) HasScope(scope string) bool { return slices.Contains(p.Scopes
 
 // Authenticate resolves a bearer token.
 func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
+	hash := hashSecret(token)
+	s.mu.Lock()
+	c, ok := s.tokens[hash]
+	s.mu.Unlock()
+	if ok {
+		if !s.Clock.Now().Before(c.exp) {
+			return Principal{}, bearerError("invalid_token", "access token expired; request a new one at /oauth/token")
+		}
+		return c.p, nil
+	}
 	var p Principal
 	var scopes string
 	var exp int64
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
 		return tx.QueryRowContext(ctx, `SELECT a.id, a.company_id, c.cnpj, a.client_id, t.scopes, t.expires_at
 			FROM tokens t JOIN apps a ON a.id = t.app_id JOIN companies c ON c.id = a.company_id WHERE t.hash = ?`,
-			hashSecret(token)).Scan(&p.AppID, &p.CompanyID, &p.CNPJ, &p.ClientID, &scopes, &exp)
+			hash).Scan(&p.AppID, &p.CompanyID, &p.CNPJ, &p.ClientID, &scopes, &exp)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, bearerError("invalid_token", "unknown access token")
@@ -405,6 +447,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 		return Principal{}, bearerError("invalid_token", "access token expired; request a new one at /oauth/token")
 	}
 	p.Scopes = strings.Fields(scopes)
+	s.cacheToken(hash, p, time.Unix(0, exp))
 	return p, nil
 }
 

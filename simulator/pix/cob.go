@@ -391,40 +391,45 @@ func (s *Service) getCharge(r *http.Request, k kindInfo) (*httpx.Reply, error) {
 	ctx := r.Context()
 	p := principal(r)
 	txid := mux.Vars(r)["txid"]
-	var out doc
+	var body string
+	var pix []doc
+	// Only the reads happen inside; decoding and encoding JSON happen
+	// after, so the database is held as briefly as possible.
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		c, err := loadCharge(ctx, tx, p.CompanyID, txid)
-		if err != nil {
-			return err
-		}
-		if c == nil || c.Kind != k.kind {
+		var id int64
+		var kind string
+		var revisao int
+		err := tx.QueryRowContext(ctx, `SELECT id, kind, revisao, body FROM pix_cobs WHERE company_id = ? AND txid = ?`, p.CompanyID, txid).
+			Scan(&id, &kind, &revisao, &body)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && kind != k.kind) {
 			return notFound(k.naoEncontrado, "nenhuma %s com txid %s", k.kind, txid)
 		}
-		out = c.Body
-		if v := r.URL.Query().Get("revisao"); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 || n > c.Revisao {
-				return invalid(k.consultaInvalida, violation{"revisao", fmt.Sprintf("a revisão deve ser um inteiro de 0 a %d", c.Revisao), v})
-			}
-			var b string
-			if err := tx.QueryRowContext(ctx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, c.ID, n).Scan(&b); err != nil {
-				return err
-			}
-			out = doc{}
-			json.Unmarshal([]byte(b), &out)
-		}
-		pix, err := pixOfCharge(ctx, tx, c.ID)
 		if err != nil {
 			return err
 		}
-		if len(pix) > 0 {
-			out["pix"] = pix
+		if v := r.URL.Query().Get("revisao"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > revisao {
+				return invalid(k.consultaInvalida, violation{"revisao", fmt.Sprintf("a revisão deve ser um inteiro de 0 a %d", revisao), v})
+			}
+			if err := tx.QueryRowContext(ctx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, id, n).Scan(&body); err != nil {
+				return err
+			}
 		}
-		return nil
+		pix, err = pixOfCharge(ctx, tx, id)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	if len(pix) == 0 {
+		return httpx.OK(json.RawMessage(body)), nil
+	}
+	var out doc
+	if err := json.Unmarshal([]byte(body), &out); err != nil {
+		return nil, err
+	}
+	out["pix"] = pix
 	return httpx.OK(out), nil
 }
 

@@ -82,11 +82,40 @@ func (s *Service) RegisterJobs() {
 // partner sent them (after validation), so nothing they said is lost.
 type doc = map[string]any
 
+// clone deep-copies a JSON document (maps, lists and scalars).
 func clone(d doc) doc {
-	b, _ := json.Marshal(d)
-	var out doc
-	json.Unmarshal(b, &out)
-	return out
+	if d == nil {
+		return nil
+	}
+	return cloneValue(d).(map[string]any)
+}
+
+func cloneValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, v := range x {
+			m[k] = cloneValue(v)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, v := range x {
+			l[i] = cloneValue(v)
+		}
+		return l
+	case []doc:
+		l := make([]any, len(x))
+		for i, v := range x {
+			l[i] = cloneValue(map[string]any(v))
+		}
+		return l
+	case int:
+		return float64(x)
+	case int64:
+		return float64(x)
+	}
+	return v
 }
 
 func marshal(v any) string {

@@ -119,10 +119,13 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.Log = os.Stderr
 	}
 	s := &Server{Config: cfg, streamEnd: make(chan struct{})}
-	switch cfg.LogFormat {
-	case "", "text":
+	switch {
+	case cfg.Log == io.Discard:
+		// Formatting access-log lines for nobody cost a tenth of a GET.
+		s.Log = slog.New(slog.DiscardHandler)
+	case cfg.LogFormat == "" || cfg.LogFormat == "text":
 		s.Log = slog.New(slog.NewTextHandler(cfg.Log, nil))
-	case "json":
+	case cfg.LogFormat == "json":
 		s.Log = slog.New(slog.NewJSONHandler(cfg.Log, nil))
 	default:
 		return nil, fmt.Errorf("log format %q: want text or json", cfg.LogFormat)

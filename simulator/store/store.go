@@ -37,11 +37,13 @@ type DB struct {
 // Open opens the database at path, or an in-memory one when path is "" or
 // ":memory:", and applies every migration not yet applied.
 func Open(ctx context.Context, path string) (*DB, error) {
-	dsn := "file::memory:?_foreign_keys=on"
+	// The statement cache keeps prepared statements on the connection:
+	// preparing was half of the database time of a request (pixbench).
+	dsn := "file::memory:?_foreign_keys=on&_stmt_cache_size=256"
 	if path != "" && path != ":memory:" {
 		// WAL lets a reader (a backup, sqlite3 in a shell) look while the
 		// sandbox writes; foreign keys are off by default in SQLite.
-		dsn = "file:" + path + "?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=5000&_synchronous=NORMAL"
+		dsn = "file:" + path + "?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=5000&_synchronous=NORMAL&_stmt_cache_size=256"
 	}
 	sqldb, err := sql.Open("sqlite3", dsn)
 	if err != nil {
@@ -140,9 +142,16 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 	return nil
 }
 
-// Read runs fn in a read-only transaction.
+// Read runs fn in a transaction that only reads. It does not take the
+// writers' mutex (there is no after-commit hook to order), so a read waits
+// only for the connection, never behind a queue of writers.
 func (db *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
-	return db.Tx(ctx, fn)
+	sqltx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin read: %w", err)
+	}
+	defer sqltx.Rollback()
+	return fn(&Tx{Tx: sqltx})
 }
 
 // IDSource makes identifiers; tests inject a deterministic one.
