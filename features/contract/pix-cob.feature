@@ -499,3 +499,82 @@ Feature: Pix immediate charges (cob), locations, received Pix, refunds and webho
       """
     Then the response status is 400
     And the response field "violacoes.0.propriedade" is "cob.chave"
+
+  Scenario: A receiver that was down gets the /pix callback again, from the delivery log
+    Given a webhook receiver answering 503
+    When I send "PUT" to "/pix/v2/webhook/52998224725" with JSON:
+      """
+      {"webhookUrl": "${receiverUrl}"}
+      """
+    And I send "PUT" to "/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1" with JSON:
+      """
+      {"valor": {"original": "10.00"}, "chave": "52998224725"}
+      """
+    And I send "POST" to "/sandbox/pix/payments" with JSON:
+      """
+      {"txid": "7978c0c97ea847e78e8849634473c1f1"}
+      """
+    Then the receiver gets a Pix callback within 5 seconds
+    When the receiver starts answering 200
+    And I advance the clock by "1m"
+    Then the receiver gets 2 Pix callbacks within 5 seconds
+    And the event's signature is valid
+    And the event field "pix.0.txid" is "7978c0c97ea847e78e8849634473c1f1"
+    When I send "GET" to "/sandbox/deliveries?type=pix.recebido"
+    Then the response field "deliveries.0.status" is "delivered"
+    And the response field "deliveries.0.attempts" has 2 items
+    And the response field "deliveries.0.url" is "${receiverUrl}/pix"
+
+  Scenario: Keys added in the portal can receive charges; keys must be DICT keys
+    Given a company "Corretora Sul" with CNPJ "11444777000161" and an app "backend"
+    When I send "POST" to "/portal/apps/${app.id}/pix-keys" with JSON:
+      """
+      {"chave": "11444777000161"}
+      """
+    Then the response status is 201
+    And the response field "tipo" is "CNPJ"
+    When I send "POST" to "/portal/apps/${app.id}/pix-keys" with JSON:
+      """
+      {"chave": "not a key"}
+      """
+    Then the response status is 400
+    And the response field "errors.0.field" is "chave"
+    When I send "POST" to "/portal/apps/${app.id}/pix-keys" with JSON:
+      """
+      {"chave": "52998224725"}
+      """
+    Then the response status is 409
+    When I send "GET" to "/portal/apps/${app.id}/pix-keys"
+    Then the response field "chaves" has 1 item
+    When I obtain a token
+    And I send "PUT" to "/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1" with JSON:
+      """
+      {"valor": {"original": "10.00"}, "chave": "11444777000161"}
+      """
+    Then the response status is 201
+
+  Scenario: A Pix Saque refunds its purchase and its withdrawal separately
+    When I send "PUT" to "/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1" with JSON:
+      """
+      {"valor": {"original": "0.00", "retirada": {"saque": {"valor": "50.00", "modalidadeAgente": "AGPSS", "prestadorDoServicoDeSaque": "12345678"}}},
+       "chave": "52998224725"}
+      """
+    Then the response status is 201
+    When I send "POST" to "/sandbox/pix/payments" with JSON:
+      """
+      {"txid": "7978c0c97ea847e78e8849634473c1f1"}
+      """
+    Then the response field "valor" is "50.00"
+    And the response field "componentesValor.saque.valor" is "50.00"
+    And I remember the response field "endToEndId" as "e2e"
+    When I send "PUT" to "/pix/v2/pix/${e2e}/devolucao/D1" with JSON:
+      """
+      {"valor": "1.00", "natureza": "ORIGINAL"}
+      """
+    Then the response status is 400
+    When I send "PUT" to "/pix/v2/pix/${e2e}/devolucao/D2" with JSON:
+      """
+      {"valor": "50.00", "natureza": "RETIRADA"}
+      """
+    Then the response status is 201
+    And the response field "natureza" is "RETIRADA"

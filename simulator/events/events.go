@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"homologa/simulator/clock"
@@ -67,6 +68,26 @@ type Bus struct {
 	Backoff []time.Duration
 	// Secret returns the signing secret and webhook URL of an app.
 	App func(ctx context.Context, tx *store.Tx, appID string) (webhookURL, secret string, err error)
+
+	// seq is the last sequence number handed out. Emit runs inside write
+	// transactions, which the store serialises; a rolled-back event leaves
+	// a gap, which resuming clients do not mind.
+	seqMu   sync.Mutex
+	seq     int64
+	seqInit bool
+}
+
+func (b *Bus) nextSeq(ctx context.Context, tx *store.Tx) (int64, error) {
+	b.seqMu.Lock()
+	defer b.seqMu.Unlock()
+	if !b.seqInit {
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events`).Scan(&b.seq); err != nil {
+			return 0, err
+		}
+		b.seqInit = true
+	}
+	b.seq++
+	return b.seq, nil
 }
 
 // DefaultBackoff is the wait before each retry of a failed delivery, on the
@@ -105,9 +126,11 @@ func (b *Bus) Emit(ctx context.Context, tx *store.Tx, ev Event) (Envelope, error
 	if key == "" {
 		key = "event:" + env.ID
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM events`).Scan(&env.Sequence); err != nil {
+	seq, err := b.nextSeq(ctx, tx)
+	if err != nil {
 		return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
 	}
+	env.Sequence = seq
 	body, err := json.Marshal(env)
 	if err != nil {
 		return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)

@@ -31,6 +31,15 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func writeJSON(w http.ResponseWriter, contentType string, status int, body any) {
+	// A body already encoded (a stored answer) is written as it is:
+	// json.Marshal would parse and compact it again.
+	if raw, ok := body.(json.RawMessage); ok {
+		w.Header().Set("Content-Type", contentType)
+		w.WriteHeader(status)
+		w.Write(raw)
+		w.Write([]byte("\n"))
+		return
+	}
 	b, err := json.Marshal(body)
 	if err != nil {
 		status, b = http.StatusInternalServerError, []byte(`{"title":"response encoding failed"}`)

@@ -74,6 +74,8 @@ type charge struct {
 	LoteID    sql.NullInt64
 	CreatedAt time.Time
 	Body      doc
+	loc       *loc   // the location, when this request already has it in hand
+	raw       string // Body as stored
 }
 
 func principal(r *http.Request) auth.Principal {
@@ -95,6 +97,7 @@ func loadCharge(ctx context.Context, tx *store.Tx, companyID, txid string) (*cha
 		return nil, err
 	}
 	c.CreatedAt = time.Unix(0, created).UTC()
+	c.raw = body
 	if err := json.Unmarshal([]byte(body), &c.Body); err != nil {
 		return nil, err
 	}
@@ -142,13 +145,17 @@ func (s *Service) putCharge(r *http.Request, k kindInfo, txid string) (*httpx.Re
 			out, err = s.revise(ctx, tx, r.Host, p, k, prev, req, true)
 			return err
 		}
-		var item string
-		err = tx.QueryRowContext(ctx, `SELECT status FROM pix_lote_items WHERE company_id = ? AND txid = ?`, p.CompanyID, txid).Scan(&item)
-		if err == nil {
-			return invalid(k.opInvalida, violation{k.kind + ".txid", "o txid pertence a um lote em que está " + item, txid})
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
+		if has, err := s.hasLotes(ctx, tx, p.CompanyID); err != nil {
 			return err
+		} else if has {
+			var item string
+			err = tx.QueryRowContext(ctx, `SELECT status FROM pix_lote_items WHERE company_id = ? AND txid = ?`, p.CompanyID, txid).Scan(&item)
+			if err == nil {
+				return invalid(k.opInvalida, violation{k.kind + ".txid", "o txid pertence a um lote em que está " + item, txid})
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
 		}
 		created = true
 		out, err = s.create(ctx, tx, r.Host, k, p, txid, req, 0)
@@ -187,12 +194,13 @@ func (s *Service) create(ctx context.Context, tx *store.Tx, host string, k kindI
 	if err != nil {
 		return nil, err
 	}
-	if err := s.save(ctx, tx, c, body, true); err != nil {
+	encoded, err := s.save(ctx, tx, c, body, 0)
+	if err != nil {
 		return nil, err
 	}
 	_, err = s.Bus.Emit(ctx, tx, events.Event{
 		AppID: c.AppID, CNPJ: p.CNPJ, Type: "pix." + k.kind + ".criada", Name: "Cobrança Criada",
-		Subject: doc{"txid": txid}, SubjectKey: "txid:" + txid, Data: body, Targets: []events.Target{},
+		Subject: doc{"txid": txid}, SubjectKey: "txid:" + txid, Data: encoded, Targets: []events.Target{},
 	})
 	return body, err
 }
@@ -217,6 +225,7 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 	delete(old, "loc")
 	withoutLoc := clone(next)
 	delete(withoutLoc, "loc")
+	oldRevisao := c.Revisao
 	if !reflect.DeepEqual(old, withoutLoc) {
 		c.Revisao++
 	}
@@ -229,12 +238,13 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 	if err != nil {
 		return nil, err
 	}
-	if err := s.save(ctx, tx, c, body, true); err != nil {
+	encoded, err := s.save(ctx, tx, c, body, oldRevisao)
+	if err != nil {
 		return nil, err
 	}
 	_, err = s.Bus.Emit(ctx, tx, events.Event{
 		AppID: c.AppID, CNPJ: p.CNPJ, Type: "pix." + k.kind + ".revisada", Name: "Cobrança Revisada",
-		Subject: doc{"txid": c.TxID}, SubjectKey: "txid:" + c.TxID, Data: body, Targets: []events.Target{},
+		Subject: doc{"txid": c.TxID}, SubjectKey: "txid:" + c.TxID, Data: encoded, Targets: []events.Target{},
 	})
 	return body, err
 }
@@ -273,18 +283,24 @@ func merge(dst, patch doc) {
 	}
 }
 
-// save writes the charge's current body and, when it is a new revision,
-// keeps it for GET ?revisao=.
-func (s *Service) save(ctx context.Context, tx *store.Tx, c *charge, body doc, revision bool) error {
+// save writes the charge's current body and returns it encoded. The body
+// of the current revision lives in pix_cobs; when a change starts a new
+// revision, the last body of the old one is archived for GET ?revisao=.
+func (s *Service) save(ctx context.Context, tx *store.Tx, c *charge, body doc, oldRevisao int) (json.RawMessage, error) {
 	b := marshal(body)
 	cpf, cnpj := str(body, "devedor", "cpf"), str(body, "devedor", "cnpj")
 	_, err := tx.ExecContext(ctx, `UPDATE pix_cobs SET status = ?, revisao = ?, loc_id = ?, devedor_cpf = ?, devedor_cnpj = ?, updated_at = ?, body = ? WHERE id = ?`,
 		c.Status, c.Revisao, c.LocID, cpf, cnpj, s.Clock.Now().UnixNano(), b, c.ID)
-	if err != nil || !revision {
-		return err
+	if err != nil {
+		return nil, err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO pix_cob_revisions (cob_id, revisao, body) VALUES (?, ?, ?)`, c.ID, c.Revisao, b)
-	return err
+	if c.Revisao != oldRevisao && c.raw != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO pix_cob_revisions (cob_id, revisao, body) VALUES (?, ?, ?)`, c.ID, oldRevisao, c.raw); err != nil {
+			return nil, err
+		}
+	}
+	c.raw = b
+	return json.RawMessage(b), nil
 }
 
 // render builds the answer (CobGerada / CobVGerada) from the request part.
@@ -310,9 +326,12 @@ func (s *Service) render(ctx context.Context, tx *store.Tx, c *charge, d doc) (d
 	delete(body, "location")
 	delete(body, "pixCopiaECola")
 	if c.LocID.Valid {
-		l, err := loadLoc(ctx, tx, c.CompanyID, c.LocID.Int64)
-		if err != nil {
-			return nil, err
+		l := c.loc
+		if l == nil || l.ID != c.LocID.Int64 {
+			var err error
+			if l, err = loadLoc(ctx, tx, c.CompanyID, c.LocID.Int64); err != nil {
+				return nil, err
+			}
 		}
 		body["loc"] = doc{"id": l.ID, "txid": c.TxID, "location": l.Location, "tipoCob": l.TipoCob, "criacao": rfc3339(l.CreatedAt)}
 		body["location"] = l.Location
@@ -373,7 +392,7 @@ func (s *Service) rules(ctx context.Context, tx *store.Tx, k kindInfo, p auth.Pr
 		}
 	}
 	chave := str(d, "chave")
-	if ok, err := ownsKey(ctx, tx, p.AppID, chave); err != nil || !ok {
+	if ok, err := s.ownsKey(ctx, tx, p.AppID, chave); err != nil || !ok {
 		vs = append(vs, violation{e + ".chave", "a chave não pertence ao usuário recebedor (cadastre-a no portal)", chave})
 	}
 	if k.kind == "cobv" {
@@ -412,8 +431,10 @@ func (s *Service) getCharge(r *http.Request, k kindInfo) (*httpx.Reply, error) {
 			if err != nil || n < 0 || n > revisao {
 				return invalid(k.consultaInvalida, violation{"revisao", fmt.Sprintf("a revisão deve ser um inteiro de 0 a %d", revisao), v})
 			}
-			if err := tx.QueryRowContext(ctx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, id, n).Scan(&body); err != nil {
-				return err
+			if n < revisao {
+				if err := tx.QueryRowContext(ctx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, id, n).Scan(&body); err != nil {
+					return err
+				}
 			}
 		}
 		pix, err = pixOfCharge(ctx, tx, id)
@@ -479,22 +500,24 @@ func (s *Service) patchCharge(r *http.Request, k kindInfo) (*httpx.Reply, error)
 func (s *Service) move(ctx context.Context, tx *store.Tx, c *charge, to string, byUser bool) (doc, error) {
 	from := c.Status
 	body := clone(c.Body)
-	var cnpj string
-	if err := tx.QueryRowContext(ctx, `SELECT cnpj FROM companies WHERE id = ?`, c.CompanyID).Scan(&cnpj); err != nil {
+	co, err := s.company(ctx, tx, c.CompanyID)
+	if err != nil {
 		return nil, err
 	}
-	_, err := s.Machines.Apply(ctx, tx, statemachine.Move{
-		Machine: machines[c.Kind], From: from, To: to, AppID: c.AppID, CNPJ: cnpj,
+	_, err = s.Machines.Apply(ctx, tx, statemachine.Move{
+		Machine: machines[c.Kind], From: from, To: to, AppID: c.AppID, CNPJ: co.CNPJ,
 		Subject: doc{"txid": c.TxID}, SubjectKey: "txid:" + c.TxID,
 		Data:    doc{"statusAnterior": from, "statusAtual": to},
 		Targets: []events.Target{},
 		Store: func(ctx context.Context, tx *store.Tx) error {
+			old := c.Revisao
 			c.Status = to
 			if byUser {
 				c.Revisao++
 			}
 			body["status"], body["revisao"] = to, c.Revisao
-			return s.save(ctx, tx, c, body, byUser)
+			_, err := s.save(ctx, tx, c, body, old)
+			return err
 		},
 	})
 	if err != nil {

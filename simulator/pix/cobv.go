@@ -23,12 +23,12 @@ var sandboxAddress = doc{"logradouro": "Rua da Homologação, 100", "cidade": "S
 
 // recebedor is CobVGerada.recebedor.
 func (s *Service) recebedor(ctx context.Context, tx *store.Tx, companyID string) (doc, error) {
-	var cnpj, nome string
-	if err := tx.QueryRowContext(ctx, `SELECT cnpj, name FROM companies WHERE id = ?`, companyID).Scan(&cnpj, &nome); err != nil {
+	co, err := s.company(ctx, tx, companyID)
+	if err != nil {
 		return nil, err
 	}
 	d := clone(sandboxAddress)
-	d["cnpj"], d["nome"] = cnpj, nome
+	d["cnpj"], d["nome"] = co.CNPJ, co.Name
 	return d, nil
 }
 
@@ -36,11 +36,11 @@ func (s *Service) recebedor(ctx context.Context, tx *store.Tx, companyID string)
 // amount unless the payer may change it; a due-date charge's amount depends
 // on the payment date, so the payer's app reads it from the location.
 func (s *Service) brCode(ctx context.Context, tx *store.Tx, c *charge, body doc, location string) (string, error) {
-	var nome string
-	if err := tx.QueryRowContext(ctx, `SELECT name FROM companies WHERE id = ?`, c.CompanyID).Scan(&nome); err != nil {
+	co, err := s.company(ctx, tx, c.CompanyID)
+	if err != nil {
 		return "", err
 	}
-	p := brcode.Payload{URL: location, MerchantName: nome, MerchantCity: str(sandboxAddress, "cidade"), PostalCode: str(sandboxAddress, "cep")}
+	p := brcode.Payload{URL: location, MerchantName: co.Name, MerchantCity: str(sandboxAddress, "cidade"), PostalCode: str(sandboxAddress, "cep")}
 	valor := sub(body, "valor")
 	if c.Kind == "cob" && valor["modalidadeAlteracao"] != float64(1) && sub(valor, "retirada") == nil {
 		p.Amount = str(valor, "original")

@@ -87,6 +87,7 @@ func (s *Service) AddKey(ctx context.Context, appID, chave string) (Key, error) 
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO pix_keys (chave, tipo, app_id, company_id, created_at) VALUES (?, ?, ?, ?, ?)`,
 			chave, tipo, a.ID, a.CompanyID, k.CreatedAt.UnixNano())
+		tx.AfterCommit(func() { s.keys.Delete(a.ID) })
 		return err
 	})
 	if err != nil {
@@ -118,11 +119,30 @@ func (s *Service) Keys(ctx context.Context, appID string) ([]Key, error) {
 	return keys, err
 }
 
-// ownsKey reports whether chave is a key of the app.
-func ownsKey(ctx context.Context, tx *store.Tx, appID, chave string) (bool, error) {
-	var n int
-	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM pix_keys WHERE chave = ? AND app_id = ?`, chave, appID).Scan(&n)
-	return n > 0, err
+// ownsKey reports whether chave is a key of the app. Every charge asks, so
+// an app's keys are kept in memory after the first read; AddKey forgets them.
+func (s *Service) ownsKey(ctx context.Context, tx *store.Tx, appID, chave string) (bool, error) {
+	if keys, ok := s.keys.Load(appID); ok {
+		return keys.(map[string]bool)[chave], nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT chave FROM pix_keys WHERE app_id = ?`, appID)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	keys := map[string]bool{}
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return false, err
+		}
+		keys[k] = true
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	s.keys.Store(appID, keys)
+	return keys[chave], nil
 }
 
 // RegisterPortal adds the portal's key routes: GET and POST

@@ -31,17 +31,17 @@ type loc struct {
 // host plus this path and a token, without scheme, as PSPs write it.
 const QRPath = "/qr/v2/"
 
-func newLoc(ctx context.Context, tx *store.Tx, host, companyID, appID, tipoCob string, now time.Time) (*loc, error) {
+func newLoc(ctx context.Context, tx *store.Tx, host, companyID, appID, tipoCob string, now time.Time, cobID sql.NullInt64) (*loc, error) {
 	var b [16]byte
 	rand.Read(b[:])
-	l := &loc{CompanyID: companyID, TipoCob: tipoCob, Token: hex.EncodeToString(b[:]), CreatedAt: now}
+	l := &loc{CompanyID: companyID, TipoCob: tipoCob, Token: hex.EncodeToString(b[:]), CreatedAt: now, CobID: cobID}
 	path := QRPath
 	if tipoCob == "cobv" {
 		path += "cobv/"
 	}
 	l.Location = host + path + l.Token
-	res, err := tx.ExecContext(ctx, `INSERT INTO pix_locs (company_id, app_id, tipo_cob, token, location, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		companyID, appID, tipoCob, l.Token, l.Location, now.UnixNano())
+	res, err := tx.ExecContext(ctx, `INSERT INTO pix_locs (company_id, app_id, tipo_cob, token, location, cob_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		companyID, appID, tipoCob, l.Token, l.Location, cobID, now.UnixNano())
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (s *Service) attachLoc(ctx context.Context, tx *store.Tx, host string, k ki
 		return nil // a revision that names no loc keeps the current one
 	} else {
 		var err error
-		if l, err = newLoc(ctx, tx, host, c.CompanyID, c.AppID, k.kind, s.Clock.Now()); err != nil {
+		if l, err = newLoc(ctx, tx, host, c.CompanyID, c.AppID, k.kind, s.Clock.Now(), sql.NullInt64{Int64: c.ID, Valid: true}); err != nil {
 			return err
 		}
 	}
@@ -103,10 +103,13 @@ func (s *Service) attachLoc(ctx context.Context, tx *store.Tx, host string, k ki
 			return err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE pix_locs SET cob_id = ? WHERE id = ?`, c.ID, l.ID); err != nil {
-		return err
+	if !l.CobID.Valid || l.CobID.Int64 != c.ID {
+		if _, err := tx.ExecContext(ctx, `UPDATE pix_locs SET cob_id = ? WHERE id = ?`, c.ID, l.ID); err != nil {
+			return err
+		}
 	}
 	c.LocID = sql.NullInt64{Int64: l.ID, Valid: true}
+	c.loc = l
 	d["loc"] = doc{"id": l.ID}
 	return nil
 }
@@ -136,7 +139,7 @@ func (s *Service) postLoc(r *http.Request) (*httpx.Reply, error) {
 	}
 	var out doc
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		l, err := newLoc(ctx, tx, r.Host, p.CompanyID, p.AppID, in.TipoCob, s.Clock.Now())
+		l, err := newLoc(ctx, tx, r.Host, p.CompanyID, p.AppID, in.TipoCob, s.Clock.Now(), sql.NullInt64{})
 		if err != nil {
 			return err
 		}

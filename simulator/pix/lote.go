@@ -86,6 +86,9 @@ func (s *Service) putLote(r *http.Request) (*httpx.Reply, error) {
 				p.CompanyID, id, p.AppID, in.Descricao, r.Host, now.UnixNano()); err != nil {
 				return err
 			}
+			// Set now, not after commit: a charge racing this batch must
+			// look at its items (a rollback leaves a harmless true).
+			s.lotes.Store(p.CompanyID, true)
 		} else {
 			if !sameSet(existing, txids) {
 				return invalid("LoteCobVOperacaoInvalida", violation{"loteCobV.cobsv", "um lote não pode ganhar nem perder cobranças: reenvie exatamente os mesmos txid", ""})

@@ -1,9 +1,11 @@
 package pix
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
@@ -26,7 +28,40 @@ type Service struct {
 	Schemas  *schema.Registry
 	Log      *slog.Logger
 
-	sign signer
+	sign      signer
+	companies sync.Map // company id → company, whose name and CNPJ never change
+	keys      sync.Map // app id → its DICT keys (map[string]bool)
+	lotes     sync.Map // company id → whether it has ever sent a batch
+}
+
+// hasLotes reports whether a company has sent a batch: only then can a txid
+// be held by a batch item, and creating a charge needs to look.
+func (s *Service) hasLotes(ctx context.Context, tx *store.Tx, companyID string) (bool, error) {
+	if v, ok := s.lotes.Load(companyID); ok {
+		return v.(bool), nil
+	}
+	var has bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pix_lotes WHERE company_id = ?)`, companyID).Scan(&has); err != nil {
+		return false, err
+	}
+	s.lotes.Store(companyID, has)
+	return has, nil
+}
+
+type company struct{ CNPJ, Name string }
+
+// company returns a company's CNPJ and name, from memory after the first
+// read: charges render them on every change.
+func (s *Service) company(ctx context.Context, tx *store.Tx, id string) (company, error) {
+	if c, ok := s.companies.Load(id); ok {
+		return c.(company), nil
+	}
+	var c company
+	if err := tx.QueryRowContext(ctx, `SELECT cnpj, name FROM companies WHERE id = ?`, id).Scan(&c.CNPJ, &c.Name); err != nil {
+		return company{}, err
+	}
+	s.companies.Store(id, c)
+	return c, nil
 }
 
 // Route registers one partner route under /pix/v2 with its scope.

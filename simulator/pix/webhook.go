@@ -33,7 +33,7 @@ func (s *Service) putWebhook(r *http.Request) (*httpx.Reply, error) {
 		if _, err := KeyType(chave); err != nil {
 			return invalid("WebhookOperacaoInvalida", violation{"chave", "a chave não existe no DICT: " + err.Error(), chave})
 		}
-		ok, err := ownsKey(ctx, tx, p.AppID, chave)
+		ok, err := s.ownsKey(ctx, tx, p.AppID, chave)
 		if err != nil {
 			return err
 		}

@@ -15,8 +15,20 @@ import (
 	"strings"
 	"sync"
 
-	_ "github.com/mattn/go-sqlite3" // the database/sql driver "sqlite3"
+	sqlite3 "github.com/mattn/go-sqlite3"
 )
+
+// driverName is mattn/go-sqlite3 with a hook that sets up every new
+// connection: temporary B-trees (ORDER BY, DISTINCT) live in memory, where
+// SQLite's default puts each in a temporary file, a file per sorted query.
+const driverName = "sqlite3_homologa"
+
+func init() {
+	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		_, err := c.Exec("PRAGMA temp_store = MEMORY", nil)
+		return err
+	}})
+}
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -45,7 +57,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		// sandbox writes; foreign keys are off by default in SQLite.
 		dsn = "file:" + path + "?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=5000&_synchronous=NORMAL&_stmt_cache_size=256"
 	}
-	sqldb, err := sql.Open("sqlite3", dsn)
+	sqldb, err := sql.Open(driverName, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database %q: %w", path, err)
 	}
