@@ -143,8 +143,10 @@ func (w *World) do(method, path string, body []byte, contentType string) error {
 	}
 	defer resp.Body.Close()
 	w.resp = resp
-	w.body, err = io.ReadAll(resp.Body)
-	return err
+	if w.body, err = io.ReadAll(resp.Body); err != nil {
+		return err
+	}
+	return w.checkContract(method, req.URL.Path, resp.StatusCode, w.body)
 }
 
 func (w *World) mustResponse() error {

@@ -1,0 +1,80 @@
+package harness
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// contract maps an operation (method and path) to the schema of its answer.
+type contract struct {
+	methods string
+	path    *regexp.Regexp
+	schema  string
+}
+
+var seg = `[^/]+`
+
+// contracts are the answers the harness validates on every request, so no
+// feature can forget to: each official Pix operation's 2xx body.
+var contracts = []contract{
+	{"PUT POST PATCH", regexp.MustCompile(`^/pix/v2/cob(/` + seg + `)?$`), "pix/cob"},
+	{"GET", regexp.MustCompile(`^/pix/v2/cob/` + seg + `$`), "pix/cob.completa"},
+	{"GET", regexp.MustCompile(`^/pix/v2/cob$`), "pix/cob.list"},
+	{"PUT POST PATCH", regexp.MustCompile(`^/pix/v2/cobv/` + seg + `$`), "pix/cobv"},
+	{"GET", regexp.MustCompile(`^/pix/v2/cobv/` + seg + `$`), "pix/cobv.completa"},
+	{"GET", regexp.MustCompile(`^/pix/v2/cobv$`), "pix/cobv.list"},
+	{"GET", regexp.MustCompile(`^/pix/v2/lotecobv/` + seg + `$`), "pix/lotecobv"},
+	{"GET", regexp.MustCompile(`^/pix/v2/lotecobv$`), "pix/lotecobv.list"},
+	{"POST", regexp.MustCompile(`^/pix/v2/loc$`), "pix/loc"},
+	{"GET", regexp.MustCompile(`^/pix/v2/loc/` + seg + `$`), "pix/loc"},
+	{"DELETE", regexp.MustCompile(`^/pix/v2/loc/` + seg + `/txid$`), "pix/loc"},
+	{"GET", regexp.MustCompile(`^/pix/v2/loc$`), "pix/loc.list"},
+	{"GET", regexp.MustCompile(`^/pix/v2/pix/` + seg + `$`), "pix/pix"},
+	{"GET", regexp.MustCompile(`^/pix/v2/pix$`), "pix/pix.list"},
+	{"PUT GET", regexp.MustCompile(`^/pix/v2/pix/` + seg + `/devolucao/` + seg + `$`), "pix/devolucao"},
+	{"GET", regexp.MustCompile(`^/pix/v2/webhook/` + seg + `$`), "pix/webhook"},
+	{"GET", regexp.MustCompile(`^/pix/v2/webhook$`), "pix/webhook.list"},
+	{"POST", regexp.MustCompile(`^/sandbox/pix/payments$`), "pix/pix"},
+	{"POST", regexp.MustCompile(`^/portal/companies$`), "platform/company"},
+	{"POST", regexp.MustCompile(`^/portal/apps$`), "platform/app"},
+	{"GET", regexp.MustCompile(`^/portal/apps/` + seg + `$`), "platform/app"},
+	{"POST", regexp.MustCompile(`^/oauth/token$`), "platform/token"},
+	{"GET", regexp.MustCompile(`^/sandbox/clock$`), "platform/clock"},
+}
+
+// checkContract validates an answer against its operation's schema: the
+// 2xx body of a known operation, and every error body in the dialect of
+// its API. A body that breaks its schema fails the step that sent it.
+func (w *World) checkContract(method, path string, status int, body []byte) error {
+	name := ""
+	switch {
+	case status >= 400 && strings.HasPrefix(path, "/pix/v2/"):
+		name = "pix/problema"
+	case status >= 400 && strings.HasPrefix(path, "/oauth/token"):
+		name = "platform/oauth-error"
+	case status >= 400 && (strings.HasPrefix(path, "/portal/") || strings.HasPrefix(path, "/sandbox/")):
+		name = "platform/problem"
+	case status >= 400 && strings.HasPrefix(path, "/insurer/"):
+		name = "platform/insurer-envelope"
+	case status >= 200 && status < 300 && len(body) > 0:
+		for _, c := range contracts {
+			if strings.Contains(" "+c.methods+" ", " "+method+" ") && c.path.MatchString(path) {
+				name = c.schema
+				break
+			}
+		}
+	}
+	if name == "" || method == http.MethodHead {
+		return nil
+	}
+	vs, err := w.Schemas.Validate(name, body)
+	if err != nil {
+		return fmt.Errorf("validate %s %s against %s: %w", method, path, name, err)
+	}
+	if len(vs) > 0 {
+		return fmt.Errorf("%s %s answered %d with a body that breaks schema %s: %+v\n%s", method, path, status, name, vs, body)
+	}
+	return nil
+}
