@@ -573,12 +573,7 @@ func (s *Service) listCharges(r *http.Request, k kindInfo) (*httpx.Reply, error)
 	}
 	var out doc
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var total int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM pix_cobs WHERE `+where, args...).Scan(&total); err != nil {
-			return err
-		}
-		params, limit, offset := lq.page(total)
-		rows, err := tx.QueryContext(ctx, `SELECT id, body FROM pix_cobs WHERE `+where+` ORDER BY created_at, id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+		params, rows, err := lq.pageRows(ctx, tx, "pix_cobs", "id, body", where, "created_at, id", args)
 		if err != nil {
 			return err
 		}

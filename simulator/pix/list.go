@@ -1,10 +1,13 @@
 package pix
 
 import (
+	"context"
+	"database/sql"
 	"net/http"
 	"strconv"
 	"time"
 
+	"homologa/simulator/store"
 	"homologa/simulator/taxid"
 )
 
@@ -121,6 +124,19 @@ func (lq *listQuery) page(total int) (doc, int, int) {
 	p := clone(lq.params)
 	p["paginacao"] = doc{"paginaAtual": lq.Page, "itensPorPagina": lq.PerPage, "quantidadeDePaginas": pages, "quantidadeTotalDeItens": total}
 	return p, lq.PerPage, lq.Page * lq.PerPage
+}
+
+// pageRows runs a list query: it counts the rows of table matching where,
+// completes parametros with the paginacao, and returns the page's rows in
+// order, for the caller to scan and close.
+func (lq *listQuery) pageRows(ctx context.Context, tx *store.Tx, table, columns, where, order string, args []any) (doc, *sql.Rows, error) {
+	var total int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+table+` WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, nil, err
+	}
+	params, limit, offset := lq.page(total)
+	rows, err := tx.QueryContext(ctx, `SELECT `+columns+` FROM `+table+` WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	return params, rows, err
 }
 
 // rfc3339 formats a time as the spec's examples do, to the millisecond.

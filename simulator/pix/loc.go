@@ -255,12 +255,7 @@ func (s *Service) listLocs(r *http.Request) (*httpx.Reply, error) {
 	}
 	var out doc
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var total int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM pix_locs WHERE `+where, args...).Scan(&total); err != nil {
-			return err
-		}
-		params, limit, offset := lq.page(total)
-		rows, err := tx.QueryContext(ctx, `SELECT `+locColumns+` FROM pix_locs WHERE `+where+` ORDER BY created_at, id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+		params, rows, err := lq.pageRows(ctx, tx, "pix_locs", locColumns, where, "created_at, id", args)
 		if err != nil {
 			return err
 		}

@@ -379,12 +379,7 @@ func (s *Service) listLotes(r *http.Request) (*httpx.Reply, error) {
 	args := []any{p.CompanyID, lq.Inicio.UnixNano(), lq.Fim.UnixNano()}
 	var out doc
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var total int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM pix_lotes WHERE `+where, args...).Scan(&total); err != nil {
-			return err
-		}
-		params, limit, offset := lq.page(total)
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM pix_lotes WHERE `+where+` ORDER BY created_at, id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+		params, rows, err := lq.pageRows(ctx, tx, "pix_lotes", "id", where, "created_at, id", args)
 		if err != nil {
 			return err
 		}

@@ -185,12 +185,7 @@ func (s *Service) listPix(r *http.Request) (*httpx.Reply, error) {
 	cond := strings.Join(where, " AND ")
 	var out doc
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var total int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM pix_received WHERE `+cond, args...).Scan(&total); err != nil {
-			return err
-		}
-		params, limit, offset := lq.page(total)
-		rows, err := tx.QueryContext(ctx, `SELECT `+receivedColumns+` FROM pix_received WHERE `+cond+` ORDER BY horario, e2eid LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+		params, rows, err := lq.pageRows(ctx, tx, "pix_received", receivedColumns, cond, "horario, e2eid", args)
 		if err != nil {
 			return err
 		}

@@ -135,13 +135,7 @@ func (s *Service) listWebhooks(r *http.Request) (*httpx.Reply, error) {
 	args := []any{p.CompanyID, lq.Inicio.UnixNano(), lq.Fim.UnixNano()}
 	var out doc
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var total int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM pix_webhooks WHERE `+where, args...).Scan(&total); err != nil {
-			return err
-		}
-		params, limit, offset := lq.page(total)
-		rows, err := tx.QueryContext(ctx, `SELECT chave, url, app_id, created_at FROM pix_webhooks WHERE `+where+` ORDER BY created_at, chave LIMIT ? OFFSET ?`,
-			append(args, limit, offset)...)
+		params, rows, err := lq.pageRows(ctx, tx, "pix_webhooks", "chave, url, app_id, created_at", where, "created_at, chave", args)
 		if err != nil {
 			return err
 		}
