@@ -20,6 +20,7 @@ import (
 type loc struct {
 	ID        int64
 	CompanyID string
+	AppID     string
 	TipoCob   string
 	Token     string
 	Location  string
@@ -31,35 +32,45 @@ type loc struct {
 // host plus this path and a token, without scheme, as PSPs write it.
 const QRPath = "/qr/v2/"
 
-func newLoc(ctx context.Context, tx *store.Tx, host, companyID, appID, tipoCob string, now time.Time, cobID sql.NullInt64) (*loc, error) {
+func (s *Service) newLoc(ctx context.Context, tx *store.Tx, host, companyID, appID, tipoCob string, now time.Time, cobID sql.NullInt64) (*loc, error) {
+	id, err := s.locIDs.next(ctx, tx, "pix_locs")
+	if err != nil {
+		return nil, err
+	}
+	l := makeLoc(id, host, companyID, appID, tipoCob, now, cobID)
+	return l, insertLoc(ctx, tx, l)
+}
+
+// makeLoc builds a location with a fresh token; nothing is stored yet.
+func makeLoc(id int64, host, companyID, appID, tipoCob string, now time.Time, cobID sql.NullInt64) *loc {
 	var b [16]byte
 	rand.Read(b[:])
-	l := &loc{CompanyID: companyID, TipoCob: tipoCob, Token: hex.EncodeToString(b[:]), CreatedAt: now, CobID: cobID}
+	l := &loc{ID: id, CompanyID: companyID, AppID: appID, TipoCob: tipoCob, Token: hex.EncodeToString(b[:]), CreatedAt: now, CobID: cobID}
 	path := QRPath
 	if tipoCob == "cobv" {
 		path += "cobv/"
 	}
 	l.Location = host + path + l.Token
-	res, err := tx.ExecContext(ctx, `INSERT INTO pix_locs (company_id, app_id, tipo_cob, token, location, cob_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		companyID, appID, tipoCob, l.Token, l.Location, cobID, now.UnixNano())
-	if err != nil {
-		return nil, err
-	}
-	l.ID, err = res.LastInsertId()
-	return l, err
+	return l
+}
+
+func insertLoc(ctx context.Context, tx *store.Tx, l *loc) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO pix_locs (id, company_id, app_id, tipo_cob, token, location, cob_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		l.ID, l.CompanyID, l.AppID, l.TipoCob, l.Token, l.Location, l.CobID, l.CreatedAt.UnixNano())
+	return err
 }
 
 func scanLoc(row interface{ Scan(...any) error }) (*loc, error) {
 	var l loc
 	var at int64
-	if err := row.Scan(&l.ID, &l.CompanyID, &l.TipoCob, &l.Token, &l.Location, &l.CobID, &at); err != nil {
+	if err := row.Scan(&l.ID, &l.CompanyID, &l.AppID, &l.TipoCob, &l.Token, &l.Location, &l.CobID, &at); err != nil {
 		return nil, err
 	}
 	l.CreatedAt = time.Unix(0, at).UTC()
 	return &l, nil
 }
 
-const locColumns = `id, company_id, tipo_cob, token, location, cob_id, created_at`
+const locColumns = `id, company_id, app_id, tipo_cob, token, location, cob_id, created_at`
 
 func loadLoc(ctx context.Context, tx *store.Tx, companyID string, id int64) (*loc, error) {
 	l, err := scanLoc(tx.QueryRowContext(ctx, `SELECT `+locColumns+` FROM pix_locs WHERE company_id = ? AND id = ?`, companyID, id))
@@ -94,7 +105,7 @@ func (s *Service) attachLoc(ctx context.Context, tx *store.Tx, host string, k ki
 		return nil // a revision that names no loc keeps the current one
 	} else {
 		var err error
-		if l, err = newLoc(ctx, tx, host, c.CompanyID, c.AppID, k.kind, s.Clock.Now(), sql.NullInt64{Int64: c.ID, Valid: true}); err != nil {
+		if l, err = s.newLoc(ctx, tx, host, c.CompanyID, c.AppID, k.kind, s.Clock.Now(), sql.NullInt64{Int64: c.ID, Valid: true}); err != nil {
 			return err
 		}
 	}
@@ -139,7 +150,7 @@ func (s *Service) postLoc(r *http.Request) (*httpx.Reply, error) {
 	}
 	var out doc
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		l, err := newLoc(ctx, tx, r.Host, p.CompanyID, p.AppID, in.TipoCob, s.Clock.Now(), sql.NullInt64{})
+		l, err := s.newLoc(ctx, tx, r.Host, p.CompanyID, p.AppID, in.TipoCob, s.Clock.Now(), sql.NullInt64{})
 		if err != nil {
 			return err
 		}

@@ -3,9 +3,11 @@ package pix
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
@@ -32,6 +34,41 @@ type Service struct {
 	companies sync.Map // company id → company, whose name and CNPJ never change
 	keys      sync.Map // app id → its DICT keys (map[string]bool)
 	lotes     sync.Map // company id → whether it has ever sent a batch
+	locIDs    idSeq    // ids of pix_locs
+	cobIDs    idSeq    // ids of pix_cobs
+}
+
+// idSeq hands out the ids of one table from memory, so that a charge and
+// its location can be rendered before the write transaction starts (see
+// createFast). It is seeded from MAX(id) by the first write transaction that
+// needs an id; from then on every insert into the table takes its id here
+// (one process owns the database). Ids skipped by a rolled-back
+// transaction leave gaps, as a real PSP's do.
+type idSeq struct {
+	ready atomic.Bool
+	last  atomic.Int64
+}
+
+// next returns a fresh id; tx is a write transaction, which serialises the
+// seeding.
+func (q *idSeq) next(ctx context.Context, tx *store.Tx, table string) (int64, error) {
+	if !q.ready.Load() {
+		var max int64
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM `+table).Scan(&max); err != nil {
+			return 0, fmt.Errorf("seed %s ids: %w", table, err)
+		}
+		q.last.Store(max)
+		q.ready.Store(true)
+	}
+	return q.last.Add(1), nil
+}
+
+// tryNext returns a fresh id without the database, once seeded.
+func (q *idSeq) tryNext() (int64, bool) {
+	if !q.ready.Load() {
+		return 0, false
+	}
+	return q.last.Add(1), true
 }
 
 // hasLotes reports whether a company has sent a batch: only then can a txid
