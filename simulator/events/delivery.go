@@ -72,10 +72,34 @@ func (b *Bus) deliverJob(ctx context.Context, j jobs.Job) error {
 	if d.Status != statusPending {
 		return nil // replayed to success, or a duplicate job after a crash
 	}
-	a := b.attempt(ctx, d, secret, len(d.Attempts)+1, false)
+	var f *WebhookFault
+	if b.Faults != nil {
+		f = b.Faults.Webhook(d.AppID, d.EventType)
+	}
+	if f != nil && (f.Drop || f.Delay > 0 || f.OutOfOrder) {
+		return b.DB.Tx(ctx, func(tx *store.Tx) error { return b.disturb(ctx, tx, d, f) })
+	}
+	n := len(d.Attempts) + 1
+	var tries []Attempt
+	switch {
+	case f != nil && f.BadSignature:
+		tries = append(tries, b.attempt(ctx, d, "whsec_wrong_secret_injected_by_homologa", n, false))
+	case f != nil && f.Duplicate:
+		tries = append(tries, b.attempt(ctx, d, secret, n, false), b.attempt(ctx, d, secret, n+1, false))
+	default:
+		tries = append(tries, b.attempt(ctx, d, secret, n, false))
+	}
+	a := tries[len(tries)-1]
 	return b.DB.Tx(ctx, func(tx *store.Tx) error {
-		if err := b.recordAttempt(ctx, tx, d.ID, a); err != nil {
-			return err
+		for _, t := range tries {
+			if err := b.recordAttempt(ctx, tx, d.ID, t); err != nil {
+				return err
+			}
+		}
+		if f != nil {
+			if err := b.markInjected(ctx, tx, d.ID, f.Name); err != nil {
+				return err
+			}
 		}
 		now := b.Clock.Now()
 		switch {
@@ -94,12 +118,76 @@ func (b *Bus) deliverJob(ctx context.Context, j jobs.Job) error {
 	})
 }
 
+// WebhookFaults is where the dispatcher asks whether to disturb a
+// delivery; the scenario engine answers.
+type WebhookFaults interface {
+	Webhook(appID, eventType string) *WebhookFault
+}
+
+// WebhookFault is what an injected fault does to one delivery. Name says
+// which fault, for the delivery log.
+type WebhookFault struct {
+	Name         string
+	Drop         bool
+	Delay        time.Duration
+	Duplicate    bool
+	OutOfOrder   bool
+	BadSignature bool
+}
+
+// holdOutOfOrder is how long, on the sandbox clock, an out-of-order
+// delivery waits so that the one after it arrives first.
+const holdOutOfOrder = time.Minute
+
+// Dropped is the status of a delivery an injected fault lost: the sandbox
+// acts as if it had been sent, and the partner never hears of it.
+const statusDropped = "dropped"
+
+// disturb applies a fault that changes when (or whether) a delivery goes.
+func (b *Bus) disturb(ctx context.Context, tx *store.Tx, d Delivery, f *WebhookFault) error {
+	if err := b.markInjected(ctx, tx, d.ID, f.Name); err != nil {
+		return err
+	}
+	now := b.Clock.Now()
+	if f.Drop {
+		if err := b.recordAttempt(ctx, tx, d.ID, Attempt{N: len(d.Attempts) + 1, At: now, WallAt: time.Now().UTC(), Error: "dropped by an injected fault: " + f.Name}); err != nil {
+			return err
+		}
+		return b.finish(ctx, tx, d, statusDropped)
+	}
+	hold := f.Delay
+	if f.OutOfOrder {
+		hold = holdOutOfOrder
+		// What waits behind it on its subject goes first.
+		if err := b.release(ctx, tx, d); err != nil {
+			return err
+		}
+	}
+	next := now.Add(hold)
+	if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET next_at = ?, updated_at = ? WHERE id = ?`, next.UnixNano(), now.UnixNano(), d.ID); err != nil {
+		return err
+	}
+	_, err := b.Jobs.Schedule(ctx, tx, JobDeliver, next, deliverPayload{DeliveryID: d.ID})
+	return err
+}
+
+func (b *Bus) markInjected(ctx context.Context, tx *store.Tx, id, name string) error {
+	_, err := tx.ExecContext(ctx, `UPDATE deliveries SET injected = CASE WHEN injected = '' THEN ? ELSE injected || '; ' || ? END WHERE id = ?`, name, name, id)
+	return err
+}
+
 // finish ends a delivery and releases the next one queued on its subject.
 func (b *Bus) finish(ctx context.Context, tx *store.Tx, d Delivery, status string) error {
 	now := b.Clock.Now()
 	if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET status = ?, next_at = NULL, updated_at = ? WHERE id = ?`, status, now.UnixNano(), d.ID); err != nil {
 		return err
 	}
+	return b.release(ctx, tx, d)
+}
+
+// release makes the next delivery queued behind d on its subject pending.
+func (b *Bus) release(ctx context.Context, tx *store.Tx, d Delivery) error {
+	now := b.Clock.Now()
 	var next string
 	err := tx.QueryRowContext(ctx, `SELECT id FROM deliveries WHERE app_id = ? AND subject_key = ? AND status = 'queued' ORDER BY event_seq, created_at LIMIT 1`,
 		d.AppID, d.SubjectKey).Scan(&next)

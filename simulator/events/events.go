@@ -68,6 +68,8 @@ type Bus struct {
 	Backoff []time.Duration
 	// Secret returns the signing secret and webhook URL of an app.
 	App func(ctx context.Context, tx *store.Tx, appID string) (webhookURL, secret string, err error)
+	// Faults, when set, may disturb a delivery (the scenario engine).
+	Faults WebhookFaults
 
 	// seq is the last sequence number handed out. Emit runs inside write
 	// transactions, which the store serialises; a rolled-back event leaves

@@ -17,6 +17,7 @@ import (
 	"homologa/simulator/auth"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
+	"homologa/simulator/scenario"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
@@ -128,7 +129,8 @@ func (s *Service) putCharge(r *http.Request, k kindInfo, txid string) (*httpx.Re
 	if err := decode(r, s.Schemas, k.request, k.kind, k.opInvalida, &req); err != nil {
 		return nil, err
 	}
-	if out, ok, err := s.createFast(ctx, r.Host, k, p, txid, req); err != nil {
+	named := r.Header.Get(scenario.Header)
+	if out, ok, err := s.createFast(ctx, r.Host, k, p, txid, req, named); err != nil {
 		return nil, err
 	} else if ok {
 		return httpx.Created(out), nil
@@ -163,7 +165,7 @@ func (s *Service) putCharge(r *http.Request, k kindInfo, txid string) (*httpx.Re
 			}
 		}
 		created = true
-		out, err = s.create(ctx, tx, r.Host, k, p, txid, req, 0)
+		out, err = s.create(ctx, tx, r.Host, k, p, txid, req, 0, named)
 		return err
 	})
 	if err != nil {
@@ -176,7 +178,7 @@ func (s *Service) putCharge(r *http.Request, k kindInfo, txid string) (*httpx.Re
 }
 
 // create stores a new charge from a validated request.
-func (s *Service) create(ctx context.Context, tx *store.Tx, host string, k kindInfo, p auth.Principal, txid string, req doc, loteID int64) (doc, error) {
+func (s *Service) create(ctx context.Context, tx *store.Tx, host string, k kindInfo, p auth.Principal, txid string, req doc, loteID int64, named string) (doc, error) {
 	now := s.Clock.Now()
 	d := clone(req)
 	if vs := s.rules(ctx, tx, k, p, d, now); len(vs) > 0 {
@@ -203,6 +205,9 @@ func (s *Service) create(ctx context.Context, tx *store.Tx, host string, k kindI
 	} else if !inserted { // a batch item whose txid a PUT took meanwhile
 		return nil, invalid(k.opInvalida, violation{k.kind + ".txid", "o txid já identifica outra cobrança", txid})
 	}
+	if err := s.bind(ctx, tx, scenario.Resource{Kind: k.kind, Key: chargeKey(c.CompanyID, txid), AppID: c.AppID, Named: named, Body: req}); err != nil {
+		return nil, err
+	}
 	return body, s.emitCreated(ctx, tx, p, c, encoded)
 }
 
@@ -216,7 +221,7 @@ var errTxidTaken = errors.New("txid taken")
 // company, no batches), no location is named, and the txid is new;
 // otherwise it reports false and putCharge takes the general path, which
 // gives the precise answer (revision, conflict, violation).
-func (s *Service) createFast(ctx context.Context, host string, k kindInfo, p auth.Principal, txid string, req doc) (doc, bool, error) {
+func (s *Service) createFast(ctx context.Context, host string, k kindInfo, p auth.Principal, txid string, req doc, named string) (doc, bool, error) {
 	_, keys := s.keys.Load(p.AppID)
 	_, co := s.companies.Load(p.CompanyID)
 	lotes, known := s.lotes.Load(p.CompanyID)
@@ -250,6 +255,9 @@ func (s *Service) createFast(ctx context.Context, host string, k kindInfo, p aut
 			return err
 		} else if !inserted {
 			return errTxidTaken
+		}
+		if err := s.bind(ctx, tx, scenario.Resource{Kind: k.kind, Key: chargeKey(c.CompanyID, txid), AppID: c.AppID, Named: named, Body: req}); err != nil {
+			return err
 		}
 		return s.emitCreated(ctx, tx, p, c, encoded)
 	})
@@ -322,7 +330,10 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 		AppID: c.AppID, CNPJ: p.CNPJ, Type: "pix." + k.kind + ".revisada", Name: "Cobrança Revisada",
 		Subject: doc{"txid": c.TxID}, SubjectKey: "txid:" + c.TxID, Data: encoded, Targets: []events.Target{},
 	})
-	return body, err
+	if err != nil {
+		return nil, err
+	}
+	return body, s.trigger(ctx, tx, c, "revised")
 }
 
 // requestPart extracts from a stored answer what the partner controls.
@@ -559,8 +570,10 @@ func (s *Service) patchCharge(r *http.Request, k kindInfo) (*httpx.Reply, error)
 			if c.Status != Ativa {
 				return invalid(k.opInvalida, violation{k.kind + ".status", "a cobrança está " + c.Status + " e não pode ser alterada", c.Status})
 			}
-			out, err = s.move(ctx, tx, c, status, true)
-			return err
+			if out, err = s.move(ctx, tx, c, status, true); err != nil {
+				return err
+			}
+			return s.trigger(ctx, tx, c, "removed")
 		}
 		out, err = s.revise(ctx, tx, r.Host, p, k, c, req, false)
 		return err

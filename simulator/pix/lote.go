@@ -220,7 +220,7 @@ func (s *Service) processLote(ctx context.Context, j jobs.Job) error {
 			if _, err := tx.ExecContext(ctx, `SAVEPOINT lote_item`); err != nil {
 				return err
 			}
-			_, cerr := s.create(ctx, tx, host, cobvKind, p, it.txid, req, lp.ID)
+			_, cerr := s.create(ctx, tx, host, cobvKind, p, it.txid, req, lp.ID, "")
 			status, problema := itemCreated, ""
 			if cerr != nil {
 				var e *httpx.Error

@@ -131,6 +131,12 @@ func (s *Service) payCharge(ctx context.Context, tx *store.Tx, in Payment) (doc,
 	if c == nil {
 		return nil, httpx.Invalidf("txid", "no charge with txid %q", in.TxID)
 	}
+	return s.payLoaded(ctx, tx, c, in)
+}
+
+// payLoaded pays a charge already found: the control API's payer and the
+// scenario steps pay the same way.
+func (s *Service) payLoaded(ctx context.Context, tx *store.Tx, c *charge, in Payment) (doc, error) {
 	if c.Status != Ativa {
 		return nil, httpx.Errorf(httpx.Unprocessable, "charge %s is %s: it accepts no payment", c.TxID, c.Status)
 	}
@@ -164,6 +170,9 @@ func (s *Service) payCharge(ctx context.Context, tx *store.Tx, in Payment) (doc,
 		return nil, err
 	}
 	if err := s.notify(ctx, tx, p, "pix.recebido", "Pix Recebido", nil); err != nil {
+		return nil, err
+	}
+	if err := s.trigger(ctx, tx, c, "paid"); err != nil {
 		return nil, err
 	}
 	return p.Body, nil

@@ -12,7 +12,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"homologa/simulator/httpx"
-	"homologa/simulator/jobs"
+	"homologa/simulator/scenario"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
 )
@@ -32,20 +32,8 @@ var refundMachine = &statemachine.Machine{
 	Edges:    map[string][]statemachine.Edge{EmProcessamento: {{To: Devolvido}, {To: NaoRealizado}}},
 }
 
-// RefundDelay is how long, in sandbox time, a refund stays EM_PROCESSAMENTO
-// before it settles, unless the control API settles it first.
-const RefundDelay = 5 * time.Second
-
 // refundWindow is the 90 days after the Pix in which it can be refunded.
 const refundWindow = 90 * 24 * time.Hour
-
-// JobSettleRefund is the job kind that settles a refund.
-const JobSettleRefund = "pix.refund.settle"
-
-type settlePayload struct {
-	E2EID string `json:"e2eid"`
-	ID    string `json:"id"`
-}
 
 func refundsOf(ctx context.Context, tx *store.Tx, e2eid string) ([]doc, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT body FROM pix_refunds WHERE e2eid = ? ORDER BY created_at, id`, e2eid)
@@ -144,8 +132,20 @@ func (s *Service) putRefund(r *http.Request) (*httpx.Reply, error) {
 			e2eid, id, out["rtrId"], valor, in.Natureza, EmProcessamento, now.UnixNano(), marshal(out)); err != nil {
 			return err
 		}
-		_, err = s.Jobs.Schedule(ctx, tx, JobSettleRefund, now.Add(RefundDelay), settlePayload{E2EID: e2eid, ID: id})
-		return err
+		// What happens next is the refund's scenario: by default
+		// (scenarios/devolucao-padrao.yaml) DEVOLVIDO 5 s later.
+		if err := s.bind(ctx, tx, scenario.Resource{Kind: "devolucao", Key: refundKey(e2eid, id), AppID: p.AppID, Named: r.Header.Get(scenario.Header),
+			Body: doc{"valor": in.Valor, "natureza": in.Natureza, "descricao": in.Descricao}}); err != nil {
+			return err
+		}
+		if !p.CobID.Valid {
+			return nil
+		}
+		c := &charge{CompanyID: p.CompanyID}
+		if err := tx.QueryRowContext(ctx, `SELECT kind, txid FROM pix_cobs WHERE id = ?`, p.CobID.Int64).Scan(&c.Kind, &c.TxID); err != nil {
+			return err
+		}
+		return s.trigger(ctx, tx, c, "refund_requested")
 	})
 	if err != nil {
 		return nil, err
@@ -180,22 +180,9 @@ func (s *Service) getRefund(r *http.Request) (*httpx.Reply, error) {
 	return httpx.OK(out), nil
 }
 
-// settleJob settles a refund that is still processing when its delay ends.
-func (s *Service) settleJob(ctx context.Context, j jobs.Job) error {
-	var p settlePayload
-	if err := json.Unmarshal(j.Payload, &p); err != nil {
-		return err
-	}
-	return s.DB.Tx(ctx, func(tx *store.Tx) error {
-		_, err := s.settle(ctx, tx, p.E2EID, p.ID, Devolvido, "", true)
-		return err
-	})
-}
-
-// settle ends a refund in status to, and sends the /pix callback. With
-// ifPending, a refund already settled is left alone (the job after a manual
-// settlement).
-func (s *Service) settle(ctx context.Context, tx *store.Tx, e2eid, id, to, motivo string, ifPending bool) (doc, error) {
+// settle ends a refund in status to, and sends the /pix callback; a refund
+// already settled refuses (its machine has no move out of a final state).
+func (s *Service) settle(ctx context.Context, tx *store.Tx, e2eid, id, to, motivo string) (doc, error) {
 	var b, status, companyID string
 	err := tx.QueryRowContext(ctx, `SELECT d.body, d.status, p.company_id FROM pix_refunds d JOIN pix_received p ON p.e2eid = d.e2eid WHERE d.e2eid = ? AND d.id = ?`,
 		e2eid, id).Scan(&b, &status, &companyID)
@@ -204,9 +191,6 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, e2eid, id, to, motiv
 	}
 	if err != nil {
 		return nil, err
-	}
-	if status != EmProcessamento && ifPending {
-		return nil, nil
 	}
 	var d doc
 	jsonUnmarshal(b, &d)
@@ -248,7 +232,7 @@ func (s *Service) settleRefundNow(r *http.Request) (*httpx.Reply, error) {
 	var out doc
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
 		var err error
-		out, err = s.settle(ctx, tx, mux.Vars(r)["e2eid"], mux.Vars(r)["id"], in.Status, in.Motivo, false)
+		out, err = s.settle(ctx, tx, mux.Vars(r)["e2eid"], mux.Vars(r)["id"], in.Status, in.Motivo)
 		return err
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/jobs"
+	"homologa/simulator/scenario"
 	"homologa/simulator/schema"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
@@ -29,6 +30,9 @@ type Service struct {
 	Jobs     *jobs.Scheduler
 	Schemas  *schema.Registry
 	Log      *slog.Logger
+	// Scenarios drives charges and refunds after creation (nil: nothing
+	// moves on its own).
+	Scenarios *scenario.Engine
 
 	sign      signer
 	companies sync.Map // company id → company, whose name and CNPJ never change
@@ -146,7 +150,6 @@ func handler(f func(r *http.Request) (*httpx.Reply, error)) http.Handler { retur
 
 // RegisterJobs installs the Pix jobs on the scheduler.
 func (s *Service) RegisterJobs() {
-	s.Jobs.Handle(JobSettleRefund, s.settleJob)
 	s.Jobs.Handle(JobProcessLote, s.processLote)
 }
 

@@ -17,6 +17,10 @@ const usage = `homologa: a sandbox of the insurance and payment-collection servi
 
 Usage:
   homologa [serve] [flags]    start the sandbox (the default)
+  homologa scenario validate FILE...
+                              check scenario files; errors as file:line: field: message
+  homologa scenario list [--scenarios DIR]
+                              list the shipped scenarios (and a folder's)
   homologa version            print the version
 
 Flags of serve (each also read from the environment variable named):
@@ -33,6 +37,8 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	switch cmd {
 	case "serve":
 		return serve(ctx, args, getenv, stdout, stderr)
+	case "scenario":
+		return scenarioCmd(args, getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "homologa", Version)
 		return 0
@@ -61,6 +67,7 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	fs.StringVar(&cfg.DBPath, "db", env("HOMOLOGA_DB", ""), "SQLite file; state survives restarts (HOMOLOGA_DB; default in memory)")
 	fs.StringVar(&cfg.Clock, "clock", env("HOMOLOGA_CLOCK", "real"), "sandbox clock: real, frozen or <N>x such as 60x (HOMOLOGA_CLOCK)")
 	fs.StringVar(&cfg.AppsFile, "apps", env("HOMOLOGA_APPS", ""), "YAML of companies and apps to pre-register (HOMOLOGA_APPS)")
+	fs.StringVar(&cfg.ScenariosDir, "scenarios", env("HOMOLOGA_SCENARIOS", ""), "folder of scenario files beside the shipped ones; POST /sandbox/scenarios/reload rereads it (HOMOLOGA_SCENARIOS)")
 	fs.StringVar(&cfg.LogFormat, "log-format", env("HOMOLOGA_LOG_FORMAT", "text"), "log format: text or json (HOMOLOGA_LOG_FORMAT)")
 	fs.Func("webhook-allow", "comma-separated hosts, IPs or CIDRs webhooks may target, * for any (HOMOLOGA_WEBHOOK_ALLOW; default loopback)", func(v string) error {
 		cfg.WebhookAllow = splitList(v)

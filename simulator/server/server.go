@@ -19,6 +19,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/scenarios"
 	"homologa/schemas"
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
@@ -30,6 +31,7 @@ import (
 	"homologa/simulator/pix"
 	"homologa/simulator/portal"
 	"homologa/simulator/recorder"
+	"homologa/simulator/scenario"
 	"homologa/simulator/schema"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
@@ -57,6 +59,9 @@ type Config struct {
 	DeliveryTimeout      time.Duration
 	PingEvery            time.Duration
 	InteractionRetention int
+	// ScenariosDir is --scenarios: a folder of scenario files beside the
+	// shipped ones (same id: the folder's wins).
+	ScenariosDir string
 }
 
 // The demo company and app that a zero-configuration sandbox registers. The
@@ -99,8 +104,11 @@ type Server struct {
 	Keys     *idempotency.Keys
 	Schemas  *schema.Registry
 	Pix      *pix.Service
-	Router   *mux.Router
-	Handler  http.Handler
+	// Scenarios runs the scenario catalogue; Faults injects its faults.
+	Scenarios *scenario.Engine
+	Faults    *scenario.Faults
+	Router    *mux.Router
+	Handler   http.Handler
 	// Demo is the demo app, with its secret, once Start has run.
 	Demo *auth.App
 
@@ -187,8 +195,19 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s.Recorder = &recorder.Recorder{DB: s.logDB, Clock: s.Clock, Log: s.Log, Retention: cfg.InteractionRetention}
 	s.Recorder.Start()
 	s.Keys = &idempotency.Keys{DB: s.DB, Clock: s.Clock}
-	s.Pix = &pix.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Jobs: s.Jobs, Schemas: s.Schemas, Log: s.Log}
+	s.Faults = &scenario.Faults{Clock: s.Clock}
+	s.Scenarios = &scenario.Engine{DB: s.DB, Clock: s.Clock, Jobs: s.Jobs, Log: s.Log, Schemas: s.Schemas, Kinds: Kinds(),
+		Shipped: scenarios.FS, Dir: cfg.ScenariosDir, Faults: s.Faults}
+	s.Bus.Faults = s.Faults
+	s.Pix = &pix.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Jobs: s.Jobs, Schemas: s.Schemas, Log: s.Log, Scenarios: s.Scenarios}
 	s.Pix.RegisterJobs()
+	s.Pix.ScenarioRunners(s.Scenarios)
+	if err := s.Scenarios.Start(ctx); err != nil {
+		s.Recorder.Close()
+		s.logDB.Close()
+		s.DB.Close()
+		return nil, fmt.Errorf("scenarios:\n%w", err)
+	}
 	if cfg.AppsFile != "" {
 		if err := LoadApps(ctx, s.Auth, cfg.AppsFile); err != nil {
 			s.Recorder.Close()
@@ -224,7 +243,16 @@ func (s *Server) Route(r *mux.Router, method, path, scope string, h http.Handler
 	if method == http.MethodPost {
 		h = s.Keys.Wrap(h)
 	}
-	r.Handle(path, s.Auth.Require(scope, h)).Methods(method)
+	r.Handle(path, s.Auth.Require(scope, s.Faults.Middleware(s.Scenarios.Catalogue, h))).Methods(method)
+}
+
+// Kinds are the resource kinds scenarios can drive, from every domain.
+func Kinds() scenario.Kinds {
+	ks := scenario.Kinds{}
+	for name, k := range pix.ScenarioKinds {
+		ks[name] = k
+	}
+	return ks
 }
 
 func (s *Server) routes() {
@@ -263,6 +291,7 @@ func (s *Server) routes() {
 		sr.Handle(path, hh).Methods(method)
 	})
 	s.Pix.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, h).Methods(method) })
+	s.Scenarios.Register(func(method, path string, h httpx.HandlerFunc) { sr.Handle(path, s.Auth.Optional(h)).Methods(method) })
 
 	r.Handle("/events/ws", &events.Stream{
 		Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd,

@@ -1,0 +1,223 @@
+package scenario
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"homologa/simulator/httpx"
+	"homologa/simulator/store"
+)
+
+// Summary is a scenario in the catalogue listing.
+type Summary struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	AppliesTo string `json:"applies_to"`
+	Default   bool   `json:"default,omitempty"`
+	Trigger   string `json:"trigger"`
+	Steps     int    `json:"steps"`
+	Faults    int    `json:"faults"`
+	File      string `json:"file"`
+}
+
+// HowToTrigger says in one line how a scenario comes into play.
+func HowToTrigger(s *Scenario) string {
+	var ways []string
+	if s.Default {
+		ways = append(ways, "default for every "+s.AppliesTo)
+	}
+	if s.Select != nil {
+		if s.Select.Equals != nil {
+			ways = append(ways, s.Select.Field+" = "+text(s.Select.Equals))
+		} else {
+			var vs []string
+			for _, v := range s.Select.In {
+				vs = append(vs, text(v))
+			}
+			ways = append(ways, s.Select.Field+" in "+strings.Join(vs, ", "))
+		}
+	}
+	if len(s.Steps) > 0 {
+		ways = append(ways, Header+": "+s.ID, "POST /sandbox/scenarios/"+s.ID+"/bind")
+	} else if len(s.Faults) > 0 {
+		ways = append(ways, Header+": "+s.ID, "POST /sandbox/scenarios/"+s.ID+"/activate")
+	}
+	return strings.Join(ways, "; ")
+}
+
+func summarize(s *Scenario) Summary {
+	return Summary{ID: s.ID, Title: s.Title, AppliesTo: s.AppliesTo, Default: s.Default, Trigger: HowToTrigger(s), Steps: len(s.Steps), Faults: len(s.Faults), File: s.File}
+}
+
+// AsHTTP renders load problems as a 400 naming each file, line and field.
+func AsHTTP(err error) error {
+	var le *LoadError
+	if !errors.As(err, &le) {
+		return err
+	}
+	e := &httpx.Error{Code: httpx.Invalid, Message: "invalid scenario: " + strconv.Itoa(len(le.Problems)) + " problem(s); nothing was loaded"}
+	for _, p := range le.Problems {
+		e.Violations = append(e.Violations, httpx.Violation{Field: p.Field, Reason: p.String()})
+	}
+	return e
+}
+
+// Register adds the control routes under /sandbox.
+func (e *Engine) Register(route func(method, path string, h httpx.HandlerFunc)) {
+	route(http.MethodGet, "/scenarios", e.list)
+	route(http.MethodPost, "/scenarios", e.upload)
+	route(http.MethodPost, "/scenarios/reload", e.reload)
+	route(http.MethodGet, "/scenarios/bindings", e.bindings)
+	route(http.MethodGet, "/scenarios/{id}", e.show)
+	route(http.MethodDelete, "/scenarios/{id}", e.remove)
+	route(http.MethodPost, "/scenarios/{id}/bind", e.bind)
+	route(http.MethodPost, "/scenarios/{id}/activate", e.activate)
+	route(http.MethodDelete, "/scenarios/{id}/activate", e.deactivate)
+	route(http.MethodGet, "/faults", e.faults)
+}
+
+func (e *Engine) list(r *http.Request) (*httpx.Reply, error) {
+	out := []Summary{}
+	for _, s := range e.Catalogue().All() {
+		if k := r.URL.Query().Get("applies_to"); k != "" && s.AppliesTo != k {
+			continue
+		}
+		out = append(out, summarize(s))
+	}
+	return httpx.OK(map[string]any{"scenarios": out}), nil
+}
+
+func (e *Engine) get(r *http.Request) (*Scenario, error) {
+	id := mux.Vars(r)["id"]
+	s := e.Catalogue().Get(id)
+	if s == nil {
+		return nil, httpx.Errorf(httpx.NotFound, "no scenario %q; GET /sandbox/scenarios lists them", id)
+	}
+	return s, nil
+}
+
+func (e *Engine) show(r *http.Request) (*httpx.Reply, error) {
+	s, err := e.get(r)
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(map[string]any{"scenario": s, "trigger": HowToTrigger(s), "source": s.Source}), nil
+}
+
+// upload takes the YAML as the body (any text content type).
+func (e *Engine) upload(r *http.Request) (*httpx.Reply, error) {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	s, err := e.Upload(r.Context(), data)
+	if err != nil {
+		return nil, AsHTTP(err)
+	}
+	return httpx.Created(summarize(s)), nil
+}
+
+func (e *Engine) reload(r *http.Request) (*httpx.Reply, error) {
+	if err := e.Reload(r.Context()); err != nil {
+		return nil, AsHTTP(err)
+	}
+	return httpx.OK(map[string]any{"loaded": len(e.Catalogue().All())}), nil
+}
+
+func (e *Engine) remove(r *http.Request) (*httpx.Reply, error) {
+	if err := e.Remove(r.Context(), mux.Vars(r)["id"]); err != nil {
+		return nil, AsHTTP(err)
+	}
+	return httpx.NoContent(), nil
+}
+
+// bind is POST /sandbox/scenarios/{id}/bind {"clientId", "next": true} for
+// the app's next resource of the kind, or {"clientId", "txid"} (the
+// kind's own reference fields) for an existing one.
+func (e *Engine) bind(r *http.Request) (*httpx.Reply, error) {
+	s, err := e.get(r)
+	if err != nil {
+		return nil, err
+	}
+	in := map[string]any{}
+	if err := httpx.DecodeJSON(r, nil, "", &in); err != nil {
+		return nil, err
+	}
+	app, _ := in["clientId"].(string)
+	if app == "" {
+		app = httpx.InfoOf(r.Context()).AppID
+	}
+	if app == "" {
+		return nil, httpx.Invalidf("clientId", "name the app whose resource the scenario drives")
+	}
+	if next, _ := in["next"].(bool); next {
+		if err := e.BindNext(s.ID, app); err != nil {
+			return nil, err
+		}
+		return httpx.OK(map[string]any{"scenario": s.ID, "clientId": app, "next": s.AppliesTo}), nil
+	}
+	ref := map[string]string{}
+	for k, v := range in {
+		if str, ok := v.(string); ok && k != "clientId" {
+			ref[k] = str
+		}
+	}
+	var b *Binding
+	err = e.DB.Tx(r.Context(), func(tx *store.Tx) error {
+		var err error
+		b, err = e.BindExisting(r.Context(), tx, s.ID, app, ref)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return httpx.Created(b), nil
+}
+
+func (e *Engine) activate(r *http.Request) (*httpx.Reply, error) {
+	s, err := e.get(r)
+	if err != nil {
+		return nil, err
+	}
+	in := map[string]any{}
+	if err := httpx.DecodeJSON(r, nil, "", &in); err != nil {
+		return nil, err
+	}
+	app, _ := in["clientId"].(string)
+	if err := e.Faults.Activate(s, app); err != nil {
+		return nil, err
+	}
+	return httpx.OK(map[string]any{"active": e.Faults.List()}), nil
+}
+
+func (e *Engine) deactivate(r *http.Request) (*httpx.Reply, error) {
+	s, err := e.get(r)
+	if err != nil {
+		return nil, err
+	}
+	if !e.Faults.Deactivate(s.ID, r.URL.Query().Get("clientId")) {
+		return nil, httpx.Errorf(httpx.NotFound, "scenario %s is not active for %q", s.ID, r.URL.Query().Get("clientId"))
+	}
+	return httpx.NoContent(), nil
+}
+
+func (e *Engine) faults(r *http.Request) (*httpx.Reply, error) {
+	return httpx.OK(map[string]any{"active": e.Faults.List()}), nil
+}
+
+func (e *Engine) bindings(r *http.Request) (*httpx.Reply, error) {
+	q := r.URL.Query()
+	bs, err := e.Bindings(r.Context(), q.Get("kind"), q.Get("key"), 100)
+	if err != nil {
+		return nil, err
+	}
+	if bs == nil {
+		bs = []*Binding{}
+	}
+	return httpx.OK(map[string]any{"bindings": bs}), nil
+}

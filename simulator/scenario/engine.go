@@ -1,0 +1,541 @@
+package scenario
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"homologa/simulator/clock"
+	"homologa/simulator/httpx"
+	"homologa/simulator/jobs"
+	"homologa/simulator/schema"
+	"homologa/simulator/store"
+)
+
+// Header names the scenario of the resource a request creates.
+const Header = "X-Sandbox-Scenario"
+
+// JobStep is the job kind that runs one step of a binding.
+const JobStep = "scenario.step"
+
+// Binding statuses.
+const (
+	Running = "running"
+	Done    = "done"
+	Stopped = "stopped"
+)
+
+// Runner does a kind's steps; the domain package that owns the kind
+// provides it. Both run inside the step's write transaction.
+type Runner interface {
+	// Instant returns a named instant of the resource (Kind.Instants).
+	Instant(ctx context.Context, tx *store.Tx, b *Binding, name string) (time.Time, error)
+	// Do performs one step and says what happened. An *httpx.Error means
+	// the step cannot apply to the resource as it is now (a charge the
+	// partner removed cannot be paid): the binding stops, with the reason.
+	Do(ctx context.Context, tx *store.Tx, b *Binding, st Step) (string, error)
+}
+
+// Resolver finds the key of an existing resource from what a user names
+// in the control API (a txid, an e2eid and a refund id); optional.
+type Resolver interface {
+	Resolve(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error)
+}
+
+// Binding ties one resource to the scenario that drives it.
+type Binding struct {
+	ID         int64      `json:"id"`
+	ScenarioID string     `json:"scenario"`
+	Kind       string     `json:"kind"`
+	Key        string     `json:"key"`
+	AppID      string     `json:"appId"`
+	How        string     `json:"how"` // header, select, control, default
+	Seed       int64      `json:"seed"`
+	Next       int        `json:"nextStep"`
+	Waiting    string     `json:"waitingFor,omitempty"`
+	Status     string     `json:"status"`
+	Log        []LogEntry `json:"log"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	fired      string
+}
+
+// LogEntry is one step that ran (or could not).
+type LogEntry struct {
+	Step    int       `json:"step"`
+	Line    int       `json:"line"`
+	Verb    string    `json:"verb"`
+	At      time.Time `json:"at"`
+	Outcome string    `json:"outcome"`
+}
+
+// Resource is a resource being created, as the engine sees it.
+type Resource struct {
+	Kind  string
+	Key   string
+	AppID string
+	// Named is the X-Sandbox-Scenario header of the creating request.
+	Named string
+	// Body is the creating request, for select rules.
+	Body map[string]any
+}
+
+// Engine loads the catalogue and runs bindings.
+type Engine struct {
+	DB      *store.DB
+	Clock   *clock.Clock
+	Jobs    *jobs.Scheduler
+	Log     *slog.Logger
+	Schemas *schema.Registry
+	Kinds   Kinds
+	// Shipped holds the embedded scenarios; Dir is --scenarios.
+	Shipped fs.FS
+	Dir     string
+	Faults  *Faults
+
+	cat     atomic.Pointer[Catalogue]
+	runners map[string]Runner
+	mu      sync.Mutex
+	next    map[string]string // kind + "\x00" + app → scenario of the app's next resource
+}
+
+// Handle registers the runner of a kind.
+func (e *Engine) Handle(kind string, r Runner) {
+	if e.runners == nil {
+		e.runners = map[string]Runner{}
+	}
+	e.runners[kind] = r
+}
+
+// Start loads the catalogue and registers the step job.
+func (e *Engine) Start(ctx context.Context) error {
+	e.Jobs.Handle(JobStep, e.stepJob)
+	return e.Reload(ctx)
+}
+
+// Catalogue returns the loaded scenarios.
+func (e *Engine) Catalogue() *Catalogue { return e.cat.Load() }
+
+// Files gathers every source in override order: shipped, the folder, then
+// uploads.
+func (e *Engine) Files(ctx context.Context) ([]File, error) {
+	var files []File
+	if e.Shipped != nil {
+		fs, err := ReadFS(e.Shipped, "scenarios/")
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, fs...)
+	}
+	if e.Dir != "" {
+		fs, err := ReadDir(e.Dir)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, fs...)
+	}
+	err := e.DB.Read(ctx, func(tx *store.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, source FROM scenario_uploads ORDER BY uploaded_at, id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, src string
+			if err := rows.Scan(&id, &src); err != nil {
+				return err
+			}
+			files = append(files, File{Name: "upload/" + id + ".yaml", Data: []byte(src)})
+		}
+		return rows.Err()
+	})
+	return files, err
+}
+
+// Reload rebuilds the catalogue from every source; on any problem the
+// current one stays and every problem is returned.
+func (e *Engine) Reload(ctx context.Context) error {
+	files, err := e.Files(ctx)
+	if err != nil {
+		return err
+	}
+	c, err := Build(files, e.Kinds, e.Schemas)
+	if err != nil {
+		return err
+	}
+	e.cat.Store(c)
+	if e.Faults != nil {
+		e.Faults.refresh(c)
+	}
+	return nil
+}
+
+// Upload validates a scenario sent through the control API, stores it and
+// reloads; nothing changes when it or the resulting set is invalid.
+func (e *Engine) Upload(ctx context.Context, data []byte) (*Scenario, error) {
+	s, err := Parse("upload", data, e.Kinds, e.Schemas)
+	if err != nil {
+		return nil, err
+	}
+	if prev := e.Catalogue().Get(s.ID); prev != nil && !strings.HasPrefix(prev.File, "upload/") {
+		return nil, &LoadError{Problems: []Problem{{File: "upload", Line: lineOfID(data), Field: "id",
+			Message: fmt.Sprintf("id %q is a scenario of %s; choose another id (a --scenarios folder can override it)", s.ID, prev.File)}}}
+	}
+	files, err := e.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	files = slices.DeleteFunc(files, func(f File) bool { return f.Name == "upload/"+s.ID+".yaml" })
+	files = append(files, File{Name: "upload/" + s.ID + ".yaml", Data: data})
+	c, err := Build(files, e.Kinds, e.Schemas)
+	if err != nil {
+		return nil, err
+	}
+	err = e.DB.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO scenario_uploads (id, source, uploaded_at) VALUES (?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET source = excluded.source, uploaded_at = excluded.uploaded_at`, s.ID, string(data), e.Clock.Now().UnixNano())
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.cat.Store(c)
+	if e.Faults != nil {
+		e.Faults.refresh(c)
+	}
+	return c.Get(s.ID), nil
+}
+
+// Remove deletes an uploaded scenario.
+func (e *Engine) Remove(ctx context.Context, id string) error {
+	s := e.Catalogue().Get(id)
+	if s == nil {
+		return httpx.Errorf(httpx.NotFound, "no scenario %q", id)
+	}
+	if !strings.HasPrefix(s.File, "upload/") {
+		return httpx.Errorf(httpx.Conflict, "scenario %s comes from %s; only uploaded scenarios can be removed", id, s.File)
+	}
+	err := e.DB.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM scenario_uploads WHERE id = ?`, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return e.Reload(ctx)
+}
+
+// BindNext makes scenario id drive the next resource of its kind that app
+// creates.
+func (e *Engine) BindNext(id, appID string) error {
+	s := e.Catalogue().Get(id)
+	if s == nil {
+		return httpx.Errorf(httpx.NotFound, "no scenario %q", id)
+	}
+	if _, ok := e.Kinds[s.AppliesTo]; !ok || len(s.Steps) == 0 {
+		return httpx.Errorf(httpx.Conflict, "scenario %s drives no resource (it applies to %s and has no steps); activate its faults instead", id, s.AppliesTo)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.next == nil {
+		e.next = map[string]string{}
+	}
+	e.next[s.AppliesTo+"\x00"+appID] = id
+	return nil
+}
+
+// Bind chooses the scenario of a resource being created (the header, a
+// control-API binding for the app's next resource, a select rule, or the
+// kind's default) and starts it, in the creating transaction. A default
+// with no steps stores nothing, so plain creations cost nothing here.
+func (e *Engine) Bind(ctx context.Context, tx *store.Tx, r Resource) error {
+	cat := e.Catalogue()
+	var s *Scenario
+	how := ""
+	if r.Named != "" {
+		s, how = cat.Get(r.Named), "header"
+		switch {
+		case s == nil:
+			return httpx.Invalidf(Header, "no scenario %q; GET /sandbox/scenarios lists them", r.Named)
+		case len(s.Steps) == 0:
+			return nil // a fault-only scenario: the fault middleware activated it
+		case s.AppliesTo != r.Kind:
+			return httpx.Invalidf(Header, "scenario %s drives a %s, not a %s", s.ID, s.AppliesTo, r.Kind)
+		}
+	}
+	if s == nil {
+		e.mu.Lock()
+		if id, ok := e.next[r.Kind+"\x00"+r.AppID]; ok {
+			delete(e.next, r.Kind+"\x00"+r.AppID)
+			s, how = cat.Get(id), "control"
+		}
+		e.mu.Unlock()
+	}
+	if s == nil && r.Body != nil {
+		s, how = cat.Selected(r.Kind, r.Body), "select"
+	}
+	if s == nil {
+		s, how = cat.Default(r.Kind), "default"
+	}
+	if s == nil || len(s.Steps) == 0 {
+		return nil
+	}
+	_, err := e.start(ctx, tx, s, r.Kind, r.Key, r.AppID, how)
+	return err
+}
+
+// BindExisting starts scenario id on an existing resource; earlier
+// bindings of the resource stop.
+func (e *Engine) BindExisting(ctx context.Context, tx *store.Tx, id, appID string, ref map[string]string) (*Binding, error) {
+	s := e.Catalogue().Get(id)
+	if s == nil {
+		return nil, httpx.Errorf(httpx.NotFound, "no scenario %q", id)
+	}
+	res, ok := e.runners[s.AppliesTo].(Resolver)
+	if !ok || len(s.Steps) == 0 {
+		return nil, httpx.Errorf(httpx.Conflict, "scenario %s drives no resource that can be named here", id)
+	}
+	key, err := res.Resolve(ctx, tx, appID, ref)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE scenario_bindings SET status = ?, waiting = '', updated_at = ? WHERE kind = ? AND key = ? AND status = ?`,
+		Stopped, e.Clock.Now().UnixNano(), s.AppliesTo, key, Running); err != nil {
+		return nil, err
+	}
+	return e.start(ctx, tx, s, s.AppliesTo, key, appID, "control")
+}
+
+func (e *Engine) start(ctx context.Context, tx *store.Tx, s *Scenario, kind, key, appID, how string) (*Binding, error) {
+	now := e.Clock.Now()
+	b := &Binding{ScenarioID: s.ID, Kind: kind, Key: key, AppID: appID, How: how, Seed: s.Seed, Next: -1, Status: Running, Log: []LogEntry{}, CreatedAt: now}
+	res, err := tx.ExecContext(ctx, `INSERT INTO scenario_bindings (scenario_id, kind, key, app_id, how, seed, next_step, status, log, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, -1, ?, '[]', ?, ?)`, s.ID, kind, key, appID, how, s.Seed, Running, now.UnixNano(), now.UnixNano())
+	if err != nil {
+		return nil, fmt.Errorf("bind %s to %s %s: %w", s.ID, kind, key, err)
+	}
+	b.ID, _ = res.LastInsertId()
+	return b, e.advance(ctx, tx, s, b)
+}
+
+// advance moves b to its next step: done after the last, waiting when the
+// step has a trigger that has not fired, scheduled otherwise.
+func (e *Engine) advance(ctx context.Context, tx *store.Tx, s *Scenario, b *Binding) error {
+	b.Next++
+	fired := strings.Fields(b.fired)
+	b.fired = ""
+	if b.Next >= len(s.Steps) {
+		b.Status = Done
+		return e.save(ctx, tx, b)
+	}
+	st := s.Steps[b.Next]
+	if st.When != "" && !slices.Contains(fired, st.When) {
+		b.Waiting = st.When
+		return e.save(ctx, tx, b)
+	}
+	if err := e.schedule(ctx, tx, b, st); err != nil {
+		return err
+	}
+	return e.save(ctx, tx, b)
+}
+
+// schedule puts the job of b's next step at its time: the named instant or
+// now, plus after, plus the seeded jitter.
+func (e *Engine) schedule(ctx context.Context, tx *store.Tx, b *Binding, st Step) error {
+	base := e.Clock.Now()
+	if st.At != "" {
+		r, ok := e.runners[b.Kind]
+		if !ok {
+			return fmt.Errorf("no runner for %s", b.Kind)
+		}
+		t, err := r.Instant(ctx, tx, b, st.At)
+		if err != nil {
+			return fmt.Errorf("instant %s of %s %s: %w", st.At, b.Kind, b.Key, err)
+		}
+		base = t
+	}
+	at := base.Add(st.After + jitter(b.Seed, b.Key, b.Next, st.Jitter))
+	_, err := e.Jobs.Schedule(ctx, tx, JobStep, at, stepPayload{Binding: b.ID, Step: b.Next})
+	return err
+}
+
+// jitter is a reproducible offset in [0, max]: the same seed, resource and
+// step give the same delay on every run.
+func jitter(seed int64, key string, step int, max time.Duration) time.Duration {
+	if max <= 0 {
+		return 0
+	}
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	r := rand.New(rand.NewPCG(uint64(seed), h.Sum64()^uint64(step)))
+	return time.Duration(r.Int64N(int64(max) + 1)).Truncate(time.Millisecond)
+}
+
+type stepPayload struct {
+	Binding int64 `json:"binding"`
+	Step    int   `json:"step"`
+}
+
+// stepJob runs one step. A step that cannot apply stops the binding with
+// the reason, and nothing of the step is kept.
+func (e *Engine) stepJob(ctx context.Context, j jobs.Job) error {
+	var p stepPayload
+	if err := json.Unmarshal(j.Payload, &p); err != nil {
+		return fmt.Errorf("scenario step payload: %w", err)
+	}
+	return e.DB.Tx(ctx, func(tx *store.Tx) error {
+		b, err := e.load(ctx, tx, p.Binding)
+		if err != nil || b == nil || b.Status != Running || b.Next != p.Step || b.Waiting != "" {
+			return err // gone, stopped, or a stale job: nothing to do
+		}
+		s := e.Catalogue().Get(b.ScenarioID)
+		if s == nil || p.Step >= len(s.Steps) {
+			b.Status = Stopped
+			b.Log = append(b.Log, LogEntry{Step: p.Step, At: e.Clock.Now(), Outcome: "stopped: scenario " + b.ScenarioID + " is no longer loaded (or lost this step)"})
+			return e.save(ctx, tx, b)
+		}
+		st := s.Steps[p.Step]
+		entry := LogEntry{Step: p.Step, Line: st.Line, Verb: st.Verb, At: e.Clock.Now()}
+		if _, err := tx.ExecContext(ctx, `SAVEPOINT scenario_step`); err != nil {
+			return err
+		}
+		outcome, err := e.do(ctx, tx, b, st)
+		var he *httpx.Error
+		if err != nil && errors.As(err, &he) {
+			if _, err := tx.ExecContext(ctx, `ROLLBACK TO scenario_step`); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `RELEASE scenario_step`); err != nil {
+				return err
+			}
+			entry.Outcome = "stopped: " + he.Message
+			b.Log = append(b.Log, entry)
+			b.Status = Stopped
+			e.Log.Info("scenario stopped", "scenario", b.ScenarioID, "kind", b.Kind, "key", b.Key, "step", p.Step, "reason", he.Message)
+			return e.save(ctx, tx, b)
+		}
+		if err != nil {
+			return fmt.Errorf("scenario %s step %d on %s %s: %w", b.ScenarioID, p.Step, b.Kind, b.Key, err)
+		}
+		if _, err := tx.ExecContext(ctx, `RELEASE scenario_step`); err != nil {
+			return err
+		}
+		// What the step fired on its own resource (a payment fires paid)
+		// is in the row now; read it back before advancing.
+		var fired string
+		if err := tx.QueryRowContext(ctx, `SELECT fired FROM scenario_bindings WHERE id = ?`, b.ID).Scan(&fired); err != nil {
+			return err
+		}
+		b.fired = fired
+		entry.Outcome = outcome
+		b.Log = append(b.Log, entry)
+		return e.advance(ctx, tx, s, b)
+	})
+}
+
+func (e *Engine) do(ctx context.Context, tx *store.Tx, b *Binding, st Step) (string, error) {
+	r, ok := e.runners[b.Kind]
+	if !ok {
+		return "", fmt.Errorf("no runner for %s", b.Kind)
+	}
+	return r.Do(ctx, tx, b, st)
+}
+
+// Trigger tells the running bindings of a resource that something
+// happened to it: a binding waiting for it schedules its step; the others
+// remember it for a later step that waits for it.
+func (e *Engine) Trigger(ctx context.Context, tx *store.Tx, kind, key, name string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT `+bindingColumns+` FROM scenario_bindings WHERE kind = ? AND key = ? AND status = ?`, kind, key, Running)
+	if err != nil {
+		return err
+	}
+	var bs []*Binding
+	for rows.Next() {
+		b, err := scanBinding(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		bs = append(bs, b)
+	}
+	rows.Close()
+	cat := e.Catalogue()
+	for _, b := range bs {
+		s := cat.Get(b.ScenarioID)
+		if b.Waiting == name && s != nil && b.Next < len(s.Steps) {
+			b.Waiting = ""
+			if err := e.schedule(ctx, tx, b, s.Steps[b.Next]); err != nil {
+				return err
+			}
+		} else {
+			b.fired = strings.TrimSpace(b.fired + " " + name)
+		}
+		if err := e.save(ctx, tx, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const bindingColumns = `id, scenario_id, kind, key, app_id, how, seed, next_step, waiting, fired, status, log, created_at`
+
+func scanBinding(row interface{ Scan(...any) error }) (*Binding, error) {
+	var b Binding
+	var log string
+	var at int64
+	if err := row.Scan(&b.ID, &b.ScenarioID, &b.Kind, &b.Key, &b.AppID, &b.How, &b.Seed, &b.Next, &b.Waiting, &b.fired, &b.Status, &log, &at); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(log), &b.Log); err != nil {
+		return nil, fmt.Errorf("binding %d log: %w", b.ID, err)
+	}
+	b.CreatedAt = time.Unix(0, at).UTC()
+	return &b, nil
+}
+
+func (e *Engine) load(ctx context.Context, tx *store.Tx, id int64) (*Binding, error) {
+	b, err := scanBinding(tx.QueryRowContext(ctx, `SELECT `+bindingColumns+` FROM scenario_bindings WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return b, err
+}
+
+func (e *Engine) save(ctx context.Context, tx *store.Tx, b *Binding) error {
+	log, _ := json.Marshal(b.Log)
+	_, err := tx.ExecContext(ctx, `UPDATE scenario_bindings SET next_step = ?, waiting = ?, fired = ?, status = ?, log = ?, updated_at = ? WHERE id = ?`,
+		b.Next, b.Waiting, b.fired, b.Status, string(log), e.Clock.Now().UnixNano(), b.ID)
+	return err
+}
+
+// Bindings lists bindings, newest first, optionally of one kind and key.
+func (e *Engine) Bindings(ctx context.Context, kind, key string, limit int) ([]*Binding, error) {
+	var out []*Binding
+	err := e.DB.Read(ctx, func(tx *store.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+bindingColumns+` FROM scenario_bindings
+			WHERE (? = '' OR kind = ?) AND (? = '' OR key = ?) ORDER BY id DESC LIMIT ?`, kind, kind, key, key, limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			b, err := scanBinding(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, b)
+		}
+		return rows.Err()
+	})
+	return out, err
+}

@@ -1,0 +1,388 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"homologa/simulator/clock"
+	"homologa/simulator/events"
+	"homologa/simulator/httpx"
+)
+
+// Faults holds the active fault scenarios (globally or for one app) and
+// injects them: into requests through Middleware, into deliveries through
+// Webhook. Activations live in memory: a restart starts clean.
+type Faults struct {
+	Clock *clock.Clock
+
+	mu     sync.Mutex
+	active []*activation
+}
+
+type activation struct {
+	s     *Scenario
+	app   string // "" for every app
+	since time.Time
+	used  []int // per fault
+}
+
+// Activation is an active fault scenario as the control API shows it.
+type Activation struct {
+	Scenario string        `json:"scenario"`
+	App      string        `json:"clientId,omitempty"`
+	Since    time.Time     `json:"since"`
+	Faults   []FaultStatus `json:"faults"`
+}
+
+// FaultStatus is one fault of an activation.
+type FaultStatus struct {
+	Index  int    `json:"index"`
+	Line   int    `json:"line"`
+	Action string `json:"action"`
+	Used   int    `json:"used"`
+	Times  int    `json:"times,omitempty"`
+	Spent  bool   `json:"spent"`
+}
+
+// Activate turns on the faults of s for app ("" for all); activating again
+// restarts its counters.
+func (f *Faults) Activate(s *Scenario, app string) error {
+	if len(s.Faults) == 0 {
+		return httpx.Errorf(httpx.Conflict, "scenario %s has no faults to activate", s.ID)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.remove(s.ID, app)
+	f.active = append(f.active, &activation{s: s, app: app, since: f.Clock.Now(), used: make([]int, len(s.Faults))})
+	return nil
+}
+
+// activateOnce activates s for app unless it already is: the header
+// X-Sandbox-Scenario activates a scenario's faults on first sight, and a
+// retry carrying the same header must not rearm them.
+func (f *Faults) activateOnce(s *Scenario, app string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, a := range f.active {
+		if a.s.ID == s.ID && a.app == app {
+			return
+		}
+	}
+	f.active = append(f.active, &activation{s: s, app: app, since: f.Clock.Now(), used: make([]int, len(s.Faults))})
+}
+
+// Deactivate turns off s for app; it reports whether it was on.
+func (f *Faults) Deactivate(id, app string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.remove(id, app)
+}
+
+func (f *Faults) remove(id, app string) bool {
+	n := len(f.active)
+	kept := f.active[:0]
+	for _, a := range f.active {
+		if !(a.s.ID == id && a.app == app) {
+			kept = append(kept, a)
+		}
+	}
+	f.active = kept
+	return len(kept) != n
+}
+
+// refresh points activations at the reloaded scenarios and drops the ones
+// whose scenario is gone.
+func (f *Faults) refresh(c *Catalogue) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	kept := f.active[:0]
+	for _, a := range f.active {
+		if s := c.Get(a.s.ID); s != nil && len(s.Faults) > 0 {
+			if len(s.Faults) != len(a.used) {
+				a.used = make([]int, len(s.Faults))
+			}
+			a.s = s
+			kept = append(kept, a)
+		}
+	}
+	f.active = kept
+}
+
+// List shows the activations.
+func (f *Faults) List() []Activation {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := []Activation{}
+	for _, a := range f.active {
+		act := Activation{Scenario: a.s.ID, App: a.app, Since: a.since}
+		for i, ft := range a.s.Faults {
+			act.Faults = append(act.Faults, FaultStatus{Index: i, Line: ft.Line, Action: ft.Action(), Used: a.used[i], Times: ft.Times, Spent: f.spent(a, i)})
+		}
+		out = append(out, act)
+	}
+	return out
+}
+
+func (f *Faults) spent(a *activation, i int) bool {
+	ft := a.s.Faults[i]
+	if ft.Times > 0 && a.used[i] >= ft.Times {
+		return true
+	}
+	return ft.Window > 0 && f.Clock.Now().After(a.since.Add(ft.Window))
+}
+
+// take finds the first live fault that ok accepts, counts one use of it and
+// names it for the logs.
+func (f *Faults) take(app string, ok func(*Fault) bool) (*Fault, string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, a := range f.active {
+		if a.app != "" && a.app != app {
+			continue
+		}
+		for i := range a.s.Faults {
+			ft := &a.s.Faults[i]
+			if f.spent(a, i) || !ok(ft) {
+				continue
+			}
+			a.used[i]++
+			return ft, fmt.Sprintf("%s#faults.%d (%s:%d): %s", a.s.ID, i, a.s.File, ft.Line, ft.Action())
+		}
+	}
+	return nil, ""
+}
+
+func (f *Faults) needsBody() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, a := range f.active {
+		for _, ft := range a.s.Faults {
+			if ft.Match != nil && ft.Match.Body != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (f *Faults) empty() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.active) == 0
+}
+
+// PathMatch matches a path against a pattern whose * is one segment and
+// ** any number of segments.
+func PathMatch(pattern, p string) bool {
+	return segMatch(strings.Split(strings.Trim(pattern, "/"), "/"), strings.Split(strings.Trim(p, "/"), "/"))
+}
+
+func segMatch(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(segs); i++ {
+				if segMatch(pat[1:], segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 || !globMatch(pat[0], segs[0]) {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+// globMatch matches one segment: * is any run of characters.
+func globMatch(pat, s string) bool {
+	if !strings.Contains(pat, "*") {
+		return pat == s
+	}
+	parts := strings.Split(pat, "*")
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	for _, part := range parts[1 : len(parts)-1] {
+		i := strings.Index(s, part)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(part):]
+	}
+	return strings.HasSuffix(s, parts[len(parts)-1])
+}
+
+// Middleware injects the HTTP faults into the requests of an API. It sits
+// inside authentication (the app is known) and outside idempotency, so a
+// response lost "after" the work leaves the stored answer a retry with the
+// same Idempotency-Key gets. The header X-Sandbox-Scenario activates the
+// named scenario's faults for the app on first sight.
+func (f *Faults) Middleware(cat func() *Catalogue, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := httpx.InfoOf(r.Context())
+		if name := r.Header.Get(Header); name != "" {
+			if s := cat().Get(name); s != nil && len(s.Faults) > 0 {
+				f.activateOnce(s, info.AppID)
+			}
+		}
+		if f.empty() {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var body map[string]any
+		if f.needsBody() && r.Body != nil {
+			raw, err := io.ReadAll(r.Body)
+			if err != nil {
+				httpx.WriteError(w, r, err)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(raw))
+			json.Unmarshal(raw, &body)
+		}
+		ft, name := f.take(info.AppID, func(ft *Fault) bool { return ft.Match != nil && matchRequest(ft.Match, r, info.AppID, body) })
+		if ft == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		info.Injected = name + " (" + ft.Phase + ")"
+		if ft.Phase == "after" {
+			// The work is done; the answer never reaches the client.
+			next.ServeHTTP(&discard{h: http.Header{}}, r)
+		}
+		if ft.Latency > 0 && !sleep(r, ft.Latency) {
+			return
+		}
+		switch {
+		case ft.Respond != nil:
+			respond(w, r, ft.Respond)
+		case ft.Reset:
+			reset(w)
+		case ft.Timeout > 0:
+			sleep(r, ft.Timeout)
+			reset(w)
+		default: // latency alone: the answer comes, late
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+func matchRequest(m *Match, r *http.Request, app string, body map[string]any) bool {
+	if m.Method != "" && m.Method != r.Method {
+		return false
+	}
+	if m.App != "" && m.App != app {
+		return false
+	}
+	for k, v := range m.Header {
+		if r.Header.Get(k) != v {
+			return false
+		}
+	}
+	if m.Body != nil && (body == nil || !m.Body.Match(body)) {
+		return false
+	}
+	return PathMatch(m.Path, r.URL.Path)
+}
+
+// respond answers in the called API's dialect, or with the scenario's own
+// body when it gives one.
+func respond(w http.ResponseWriter, r *http.Request, rs *Respond) {
+	if rs.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((rs.RetryAfter+time.Second-1)/time.Second)))
+	}
+	if rs.Body != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(rs.Status)
+		json.NewEncoder(w).Encode(rs.Body)
+		return
+	}
+	msg := rs.Message
+	if msg == "" {
+		msg = http.StatusText(rs.Status)
+	}
+	httpx.WriteError(w, r, &httpx.Error{Code: codeOf(rs.Status), Status: rs.Status, Message: msg})
+}
+
+func codeOf(status int) httpx.Code {
+	switch {
+	case status == 503:
+		return httpx.Unavailable
+	case status == 504:
+		return httpx.Timeout
+	case status == 429:
+		return httpx.TooManyRequests
+	case status == 409:
+		return httpx.Conflict
+	case status == 404:
+		return httpx.NotFound
+	case status == 403:
+		return httpx.Forbidden
+	case status == 401:
+		return httpx.Unauthorized
+	case status == 422:
+		return httpx.Unprocessable
+	case status >= 500:
+		return httpx.Internal
+	}
+	return httpx.Invalid
+}
+
+// reset closes the connection without an answer; with SO_LINGER 0 the
+// client sees a reset, not an orderly close.
+func reset(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		tcp.SetLinger(0)
+	}
+	conn.Close()
+}
+
+// sleep waits d of wall time (latency is felt by the client, not the
+// sandbox clock) unless the client goes away first.
+func sleep(r *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+// discard is the writer of a response that is lost.
+type discard struct{ h http.Header }
+
+func (d *discard) Header() http.Header         { return d.h }
+func (d *discard) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discard) WriteHeader(int)             {}
+
+// Webhook returns the fault to apply to a delivery of eventType to app, if
+// any, counting one use.
+func (f *Faults) Webhook(app, eventType string) *events.WebhookFault {
+	if f.empty() {
+		return nil
+	}
+	ft, name := f.take(app, func(ft *Fault) bool {
+		w := ft.Webhook
+		return w != nil && (w.App == "" || w.App == app) && (w.Event == "" || globMatch(w.Event, eventType))
+	})
+	if ft == nil {
+		return nil
+	}
+	return &events.WebhookFault{Name: name, Drop: ft.Drop, Delay: ft.Delay, Duplicate: ft.Duplicate, OutOfOrder: ft.OutOfOrder, BadSignature: ft.BadSignature}
+}

@@ -1,0 +1,98 @@
+package server
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"homologa/scenarios"
+	"homologa/simulator/scenario"
+)
+
+// scenarioCmd is "homologa scenario validate FILE…" and "homologa scenario
+// list": the same checks the sandbox makes when it loads scenarios, without
+// starting it. Validation checks each file alone and then the set (ids,
+// one default per kind) together with the shipped scenarios.
+func scenarioCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: homologa scenario validate FILE... | homologa scenario list [--scenarios DIR]")
+		return 2
+	}
+	reg, err := embeddedSchemas()
+	if err != nil {
+		fmt.Fprintln(stderr, "homologa:", err)
+		return 1
+	}
+	shipped, err := scenario.ReadFS(scenarios.FS, "scenarios/")
+	if err != nil {
+		fmt.Fprintln(stderr, "homologa:", err)
+		return 1
+	}
+	switch args[0] {
+	case "validate":
+		if len(args) < 2 {
+			fmt.Fprintln(stderr, "usage: homologa scenario validate FILE...")
+			return 2
+		}
+		var files []scenario.File
+		for _, name := range args[1:] {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", name, err)
+				return 1
+			}
+			files = append(files, scenario.File{Name: name, Data: b})
+		}
+		if _, err := scenario.Build(append(shipped, files...), Kinds(), reg); err != nil {
+			return report(err, stderr)
+		}
+		for _, f := range files {
+			fmt.Fprintf(stdout, "%s: ok\n", f.Name)
+		}
+		return 0
+	case "list":
+		fs := flag.NewFlagSet("scenario list", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		dir := fs.String("scenarios", getenv("HOMOLOGA_SCENARIOS"), "folder of scenario files beside the shipped ones")
+		if err := fs.Parse(args[1:]); err != nil {
+			return 2
+		}
+		files := shipped
+		if *dir != "" {
+			more, err := scenario.ReadDir(*dir)
+			if err != nil {
+				fmt.Fprintln(stderr, "homologa:", err)
+				return 1
+			}
+			files = append(files, more...)
+		}
+		cat, err := scenario.Build(files, Kinds(), reg)
+		if err != nil {
+			return report(err, stderr)
+		}
+		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "ID\tAPPLIES TO\tTRIGGER\tTITLE")
+		for _, s := range cat.All() {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", s.ID, s.AppliesTo, scenario.HowToTrigger(s), s.Title)
+		}
+		w.Flush()
+		return 0
+	}
+	fmt.Fprintf(stderr, "homologa scenario: unknown subcommand %q (validate, list)\n", args[0])
+	return 2
+}
+
+func report(err error, stderr io.Writer) int {
+	var le *scenario.LoadError
+	if errors.As(err, &le) {
+		for _, p := range le.Problems {
+			fmt.Fprintln(stderr, p.String())
+		}
+		return 1
+	}
+	fmt.Fprintln(stderr, "homologa:", err)
+	return 1
+}
