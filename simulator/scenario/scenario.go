@@ -16,14 +16,14 @@ import (
 
 // Scenario is one loaded file.
 type Scenario struct {
-	ID          string `json:"id"`
-	Title       string `json:"title"`
-	Description string `json:"description,omitempty"`
-	AppliesTo   string `json:"applies_to"`
-	Default     bool   `json:"default,omitempty"`
-	Select      *Rule  `json:"select,omitempty"`
-	Seed        int64  `json:"seed,omitempty"`
-	Steps       []Step `json:"steps,omitempty"`
+	ID          string  `json:"id"`
+	Title       string  `json:"title"`
+	Description string  `json:"description,omitempty"`
+	AppliesTo   string  `json:"applies_to"`
+	Default     bool    `json:"default,omitempty"`
+	Select      *Rule   `json:"select,omitempty"`
+	Seed        int64   `json:"seed,omitempty"`
+	Steps       []Step  `json:"steps,omitempty"`
 	Faults      []Fault `json:"faults,omitempty"`
 	// File is where it was loaded from ("embedded:x.yaml", a path, or
 	// "upload"); Source is the YAML as written.
