@@ -2,6 +2,7 @@ package harness
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -61,6 +62,30 @@ var Steps = []Step{
 	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE|HEAD)" to "([^"]*)"$`,
 		Doc: "Send a request without a body. Paths are relative to the sandbox; ${name} expands.", Example: `When I send "GET" to "/portal/apps/${app.id}"`,
 		Func: func(w *World) any { return func(m, p string) error { return w.do(m, p, nil, "") } }},
+	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE)" to "([^"]*)" with JSON and get no answer:$`,
+		Doc:     "Send the docstring as JSON and expect the connection to end without a response (an injected reset or timeout).",
+		Example: "When I send \"PUT\" to \"/pix/v2/cob/${txid}\" with JSON and get no answer:\n  \"\"\"\n  {\"valor\": {\"original\": \"1.00\"}, \"chave\": \"52998224725\"}\n  \"\"\"",
+		Func: func(w *World) any {
+			return func(m, p string, body *godog.DocString) error {
+				b, err := w.expand(body.Content)
+				if err != nil {
+					return err
+				}
+				// A fresh connection: on a reused one, net/http itself
+				// retries a request that carries an Idempotency-Key.
+				saved := w.client
+				w.client = &http.Client{Timeout: saved.Timeout, Transport: &http.Transport{DisableKeepAlives: true}}
+				err = w.do(m, p, []byte(b), "application/json")
+				w.client = saved
+				if err == nil {
+					return fmt.Errorf("got an answer: %s", w.describe())
+				}
+				if !isTransport(err) {
+					return err
+				}
+				return nil
+			}
+		}},
 	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE)" to "([^"]*)" with JSON:$`,
 		Doc:     "Send the docstring as an application/json body; ${name} expands in it.",
 		Example: "When I send \"POST\" to \"/portal/companies\" with JSON:\n  \"\"\"\n  {\"cnpj\": \"11444777000161\", \"name\": \"Corretora Sul\"}\n  \"\"\"",
@@ -207,6 +232,18 @@ var Steps = []Step{
 	{Group: "Webhooks", Pattern: `^the event's signature is valid$`,
 		Doc: "The current event's Homologa-Signature verifies with the app's webhook secret, within 5 minutes of now.", Example: `And the event's signature is valid`,
 		Func: func(w *World) any { return w.signatureValid }},
+	{Group: "Webhooks", Pattern: `^the event's signature is not valid$`,
+		Doc: "The current event's Homologa-Signature does not verify with the app's webhook secret (an injected bad_signature fault).", Example: `And the event's signature is not valid`,
+		Func: func(w *World) any {
+			return func() error {
+				if err := w.signatureValid(); err == nil {
+					return fmt.Errorf("the signature verifies: %s", w.event.Header.Get(events.SignatureHeader))
+				} else if w.event == nil {
+					return err
+				}
+				return nil
+			}
+		}},
 	{Group: "Webhooks", Pattern: `^the event field "([^"]*)" is "([^"]*)"$`,
 		Doc: "A field of the current event (webhook or stream) equals the value.", Example: `And the event field "data.message" is "hello"`,
 		Func: func(w *World) any { return w.eventFieldIs }},
@@ -581,4 +618,11 @@ func (w *World) streamQuiet(secs int) error {
 		return err
 	}
 	return nil
+}
+
+// isTransport reports whether err is the connection failing (reset, EOF,
+// closed) rather than a step's own complaint.
+func isTransport(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue)
 }

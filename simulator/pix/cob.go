@@ -305,6 +305,10 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 	if vs := s.rules(ctx, tx, k, p, next, c.CreatedAt); len(vs) > 0 {
 		return nil, invalid(k.opInvalida, vs...)
 	}
+	// The stored part carries the defaults the answer showed; a request
+	// that leaves them out asks for the same thing (a partner retrying an
+	// identical PUT makes no new revision).
+	withDefaults(next, k)
 	oldLoc, newLoc := sub(old, "loc"), sub(next, "loc")
 	delete(old, "loc")
 	withoutLoc := clone(next)
@@ -334,6 +338,22 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 		return nil, err
 	}
 	return body, s.trigger(ctx, tx, c, "revised")
+}
+
+// withDefaults fills in the calendario defaults render would show.
+func withDefaults(d doc, k kindInfo) {
+	cal := sub(d, "calendario")
+	if cal == nil {
+		cal = doc{}
+		d["calendario"] = cal
+	}
+	if k.kind == "cob" {
+		if _, ok := cal["expiracao"]; !ok {
+			cal["expiracao"] = float64(defaultExpiracao)
+		}
+	} else if _, ok := cal["validadeAposVencimento"]; !ok {
+		cal["validadeAposVencimento"] = float64(30)
+	}
 }
 
 // requestPart extracts from a stored answer what the partner controls.

@@ -209,7 +209,7 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000, IdempotencyKey: req.Header.Get("Idempotency-Key"),
 			Injected: info.Injected,
 		}
-		if it.Status == 0 {
+		if it.Status == 0 && it.Injected == "" { // an injected reset answers nothing: 0 stays
 			it.Status = http.StatusOK
 		}
 		select {

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"database/sql"
 	"errors"
 	"io"
 	"net/http"
@@ -148,9 +149,12 @@ func (e *Engine) bind(r *http.Request) (*httpx.Reply, error) {
 	if err := httpx.DecodeJSON(r, nil, "", &in); err != nil {
 		return nil, err
 	}
-	app, _ := in["clientId"].(string)
-	if app == "" {
-		app = httpx.InfoOf(r.Context()).AppID
+	client, _ := in["clientId"].(string)
+	app := httpx.InfoOf(r.Context()).AppID
+	if client != "" {
+		if app, err = e.appID(r, client); err != nil {
+			return nil, err
+		}
 	}
 	if app == "" {
 		return nil, httpx.Invalidf("clientId", "name the app whose resource the scenario drives")
@@ -159,7 +163,7 @@ func (e *Engine) bind(r *http.Request) (*httpx.Reply, error) {
 		if err := e.BindNext(s.ID, app); err != nil {
 			return nil, err
 		}
-		return httpx.OK(map[string]any{"scenario": s.ID, "clientId": app, "next": s.AppliesTo}), nil
+		return httpx.OK(map[string]any{"scenario": s.ID, "clientId": client, "next": s.AppliesTo}), nil
 	}
 	ref := map[string]string{}
 	for k, v := range in {
@@ -188,7 +192,12 @@ func (e *Engine) activate(r *http.Request) (*httpx.Reply, error) {
 	if err := httpx.DecodeJSON(r, nil, "", &in); err != nil {
 		return nil, err
 	}
-	app, _ := in["clientId"].(string)
+	app := ""
+	if client, _ := in["clientId"].(string); client != "" {
+		if app, err = e.appID(r, client); err != nil {
+			return nil, err
+		}
+	}
 	if err := e.Faults.Activate(s, app); err != nil {
 		return nil, err
 	}
@@ -200,10 +209,28 @@ func (e *Engine) deactivate(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !e.Faults.Deactivate(s.ID, r.URL.Query().Get("clientId")) {
+	app := ""
+	if client := r.URL.Query().Get("clientId"); client != "" {
+		if app, err = e.appID(r, client); err != nil {
+			return nil, err
+		}
+	}
+	if !e.Faults.Deactivate(s.ID, app) {
 		return nil, httpx.Errorf(httpx.NotFound, "scenario %s is not active for %q", s.ID, r.URL.Query().Get("clientId"))
 	}
 	return httpx.NoContent(), nil
+}
+
+// appID resolves a client id named in the control API.
+func (e *Engine) appID(r *http.Request, client string) (string, error) {
+	var id string
+	err := e.DB.Read(r.Context(), func(tx *store.Tx) error {
+		return tx.QueryRowContext(r.Context(), `SELECT id FROM apps WHERE client_id = ?`, client).Scan(&id)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", httpx.Invalidf("clientId", "no app with client id %q", client)
+	}
+	return id, err
 }
 
 func (e *Engine) faults(r *http.Request) (*httpx.Reply, error) {

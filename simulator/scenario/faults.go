@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"homologa/simulator/clock"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
+	"homologa/simulator/store"
 )
 
 // Faults holds the active fault scenarios (globally or for one app) and
@@ -22,9 +24,30 @@ import (
 // Webhook. Activations live in memory: a restart starts clean.
 type Faults struct {
 	Clock *clock.Clock
+	DB    *store.DB
 
-	mu     sync.Mutex
-	active []*activation
+	mu      sync.Mutex
+	active  []*activation
+	clients sync.Map // app id → client id
+}
+
+// clientID returns the client id of an app: scenarios name apps as their
+// users know them, requests and deliveries carry the app's id.
+func (f *Faults) clientID(appID string) string {
+	if appID == "" || f.DB == nil {
+		return ""
+	}
+	if c, ok := f.clients.Load(appID); ok {
+		return c.(string)
+	}
+	var c string
+	f.DB.Read(context.Background(), func(tx *store.Tx) error {
+		return tx.QueryRowContext(context.Background(), `SELECT client_id FROM apps WHERE id = ?`, appID).Scan(&c)
+	})
+	if c != "" {
+		f.clients.Store(appID, c)
+	}
+	return c
 }
 
 type activation struct {
@@ -122,7 +145,7 @@ func (f *Faults) List() []Activation {
 	defer f.mu.Unlock()
 	out := []Activation{}
 	for _, a := range f.active {
-		act := Activation{Scenario: a.s.ID, App: a.app, Since: a.since}
+		act := Activation{Scenario: a.s.ID, App: f.clientID(a.app), Since: a.since}
 		for i, ft := range a.s.Faults {
 			act.Faults = append(act.Faults, FaultStatus{Index: i, Line: ft.Line, Action: ft.Action(), Used: a.used[i], Times: ft.Times, Spent: f.spent(a, i)})
 		}
@@ -166,6 +189,19 @@ func (f *Faults) needsBody() bool {
 	for _, a := range f.active {
 		for _, ft := range a.s.Faults {
 			if ft.Match != nil && ft.Match.Body != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (f *Faults) needsClient() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, a := range f.active {
+		for _, ft := range a.s.Faults {
+			if ft.Match != nil && ft.Match.App != "" {
 				return true
 			}
 		}
@@ -250,7 +286,11 @@ func (f *Faults) Middleware(cat func() *Catalogue, next http.Handler) http.Handl
 			r.Body = io.NopCloser(bytes.NewReader(raw))
 			json.Unmarshal(raw, &body)
 		}
-		ft, name := f.take(info.AppID, func(ft *Fault) bool { return ft.Match != nil && matchRequest(ft.Match, r, info.AppID, body) })
+		client := ""
+		if f.needsClient() {
+			client = f.clientID(info.AppID)
+		}
+		ft, name := f.take(info.AppID, func(ft *Fault) bool { return ft.Match != nil && matchRequest(ft.Match, r, client, body) })
 		if ft == nil {
 			next.ServeHTTP(w, r)
 			return
@@ -277,11 +317,11 @@ func (f *Faults) Middleware(cat func() *Catalogue, next http.Handler) http.Handl
 	})
 }
 
-func matchRequest(m *Match, r *http.Request, app string, body map[string]any) bool {
+func matchRequest(m *Match, r *http.Request, client string, body map[string]any) bool {
 	if m.Method != "" && m.Method != r.Method {
 		return false
 	}
-	if m.App != "" && m.App != app {
+	if m.App != "" && m.App != client {
 		return false
 	}
 	for k, v := range m.Header {
@@ -379,7 +419,7 @@ func (f *Faults) Webhook(app, eventType string) *events.WebhookFault {
 	}
 	ft, name := f.take(app, func(ft *Fault) bool {
 		w := ft.Webhook
-		return w != nil && (w.App == "" || w.App == app) && (w.Event == "" || globMatch(w.Event, eventType))
+		return w != nil && (w.App == "" || w.App == f.clientID(app)) && (w.Event == "" || globMatch(w.Event, eventType))
 	})
 	if ft == nil {
 		return nil

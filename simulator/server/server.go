@@ -195,7 +195,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s.Recorder = &recorder.Recorder{DB: s.logDB, Clock: s.Clock, Log: s.Log, Retention: cfg.InteractionRetention}
 	s.Recorder.Start()
 	s.Keys = &idempotency.Keys{DB: s.DB, Clock: s.Clock}
-	s.Faults = &scenario.Faults{Clock: s.Clock}
+	s.Faults = &scenario.Faults{Clock: s.Clock, DB: s.DB}
 	s.Scenarios = &scenario.Engine{DB: s.DB, Clock: s.Clock, Jobs: s.Jobs, Log: s.Log, Schemas: s.Schemas, Kinds: Kinds(),
 		Shipped: scenarios.FS, Dir: cfg.ScenariosDir, Faults: s.Faults}
 	s.Bus.Faults = s.Faults
