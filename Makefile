@@ -31,9 +31,10 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 	$(GO) run ./simulator/cmd/pixbench
 
-## steps: regenerate the step reference in harness/README.md
+## steps: regenerate the step reference in harness/README.md and the scenario catalogue
 steps:
 	$(GO) test ./harness -run TestStepReference -update
+	$(GO) test ./simulator/server -run TestCatalogueTable -update
 
 clean:
 	rm -rf bin reports

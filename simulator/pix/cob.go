@@ -121,7 +121,7 @@ func (s *Service) putCharge(r *http.Request, k kindInfo, txid string) (*httpx.Re
 	p := principal(r)
 	generated := txid == ""
 	if generated {
-		txid = NewTxID()
+		txid = NewTxID(s.DB.IDs)
 	} else if !txidCreate.MatchString(txid) {
 		return nil, invalid(k.opInvalida, violation{k.kind + ".txid", "deve ter de 26 a 35 caracteres alfanuméricos ([a-zA-Z0-9]{26,35})", txid})
 	}
@@ -238,7 +238,7 @@ func (s *Service) createFast(ctx context.Context, host string, k kindInfo, p aut
 	if !ok1 || !ok2 {
 		return nil, false, nil
 	}
-	l := makeLoc(locID, host, p.CompanyID, p.AppID, k.kind, now, sql.NullInt64{Int64: cobID, Valid: true})
+	l := makeLoc(s.DB.IDs, locID, host, p.CompanyID, p.AppID, k.kind, now, sql.NullInt64{Int64: cobID, Valid: true})
 	c := &charge{ID: cobID, CompanyID: p.CompanyID, AppID: p.AppID, Kind: k.kind, TxID: txid, Status: Ativa, CreatedAt: now,
 		LocID: sql.NullInt64{Int64: locID, Valid: true}, loc: l}
 	d["loc"] = doc{"id": locID}

@@ -5,9 +5,11 @@
 package pix
 
 import (
-	"crypto/rand"
+	"encoding/hex"
 	"regexp"
 	"time"
+
+	"homologa/simulator/store"
 )
 
 // The identifier patterns of the spec, anchored (the published ones are not).
@@ -28,9 +30,10 @@ const (
 
 const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
-func randomAlnum(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
+// randomAlnum draws from the sandbox's id source, so a deterministic
+// sandbox (tests, golden files) gives the same txids and endToEndIds.
+func randomAlnum(ids store.IDSource, n int) string {
+	b, _ := hex.DecodeString(ids.Token(n))
 	for i := range b {
 		b[i] = alnum[int(b[i])%len(alnum)]
 	}
@@ -39,17 +42,17 @@ func randomAlnum(n int) string {
 
 // NewTxID generates a txid for POST /cob: 32 alphanumerics, inside the
 // 26..35 the spec allows for charges.
-func NewTxID() string { return randomAlnum(32) }
+func NewTxID(ids store.IDSource) string { return randomAlnum(ids, 32) }
 
 // NewEndToEndID makes an endToEndId the way the SPI does: "E", the payer
 // PSP's ISPB, the sandbox time to the minute (yyyyMMddHHmm) and 11
 // alphanumerics: 32 characters.
-func NewEndToEndID(ispb string, at time.Time) string {
-	return "E" + ispb + at.UTC().Format("200601021504") + randomAlnum(11)
+func NewEndToEndID(ids store.IDSource, ispb string, at time.Time) string {
+	return "E" + ispb + at.UTC().Format("200601021504") + randomAlnum(ids, 11)
 }
 
 // NewRtrID makes the rtrId of a refund: "D" (a devolução), the receiving
 // PSP's ISPB, the time to the minute, and 11 alphanumerics.
-func NewRtrID(at time.Time) string {
-	return "D" + ISPB + at.UTC().Format("200601021504") + randomAlnum(11)
+func NewRtrID(ids store.IDSource, at time.Time) string {
+	return "D" + ISPB + at.UTC().Format("200601021504") + randomAlnum(ids, 11)
 }

@@ -2,9 +2,7 @@ package pix
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"strconv"
@@ -37,15 +35,13 @@ func (s *Service) newLoc(ctx context.Context, tx *store.Tx, host, companyID, app
 	if err != nil {
 		return nil, err
 	}
-	l := makeLoc(id, host, companyID, appID, tipoCob, now, cobID)
+	l := makeLoc(s.DB.IDs, id, host, companyID, appID, tipoCob, now, cobID)
 	return l, insertLoc(ctx, tx, l)
 }
 
 // makeLoc builds a location with a fresh token; nothing is stored yet.
-func makeLoc(id int64, host, companyID, appID, tipoCob string, now time.Time, cobID sql.NullInt64) *loc {
-	var b [16]byte
-	rand.Read(b[:])
-	l := &loc{ID: id, CompanyID: companyID, AppID: appID, TipoCob: tipoCob, Token: hex.EncodeToString(b[:]), CreatedAt: now, CobID: cobID}
+func makeLoc(ids store.IDSource, id int64, host, companyID, appID, tipoCob string, now time.Time, cobID sql.NullInt64) *loc {
+	l := &loc{ID: id, CompanyID: companyID, AppID: appID, TipoCob: tipoCob, Token: ids.Token(16), CreatedAt: now, CobID: cobID}
 	path := QRPath
 	if tipoCob == "cobv" {
 		path += "cobv/"

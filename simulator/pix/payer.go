@@ -211,7 +211,7 @@ func (s *Service) credit(ctx context.Context, tx *store.Tx, in Payment) (doc, er
 }
 
 func (s *Service) insertReceived(ctx context.Context, tx *store.Tx, in Payment, companyID, appID, chave string, c *charge, valor int64, components doc, now time.Time) (*received, error) {
-	p := &received{E2EID: NewEndToEndID(in.ISPB, now), CompanyID: companyID, AppID: appID, Chave: chave, Valor: valor, Horario: now}
+	p := &received{E2EID: NewEndToEndID(s.DB.IDs, in.ISPB, now), CompanyID: companyID, AppID: appID, Chave: chave, Valor: valor, Horario: now}
 	p.Body = doc{"endToEndId": p.E2EID, "valor": formatCents(valor), "chave": chave, "horario": rfc3339(now), "componentesValor": components}
 	if c != nil {
 		p.TxID, p.CobID = c.TxID, sql.NullInt64{Int64: c.ID, Valid: true}

@@ -123,7 +123,7 @@ func (s *Service) putRefund(r *http.Request) (*httpx.Reply, error) {
 			return invalid("PixDevolucaoInvalida", violation{"valor",
 				fmt.Sprintf("a soma das devoluções (%s já pedidos + %s) excede o valor devolvível de %s (%s)", formatCents(done), in.Valor, formatCents(limit), in.Natureza), in.Valor})
 		}
-		out = doc{"id": id, "rtrId": NewRtrID(now), "valor": in.Valor, "natureza": in.Natureza,
+		out = doc{"id": id, "rtrId": NewRtrID(s.DB.IDs, now), "valor": in.Valor, "natureza": in.Natureza,
 			"horario": doc{"solicitacao": rfc3339(now)}, "status": EmProcessamento}
 		if in.Descricao != "" {
 			out["descricao"] = in.Descricao

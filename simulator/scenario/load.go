@@ -250,8 +250,13 @@ func (c *checker) checkStep(k Kind, st Step, state, field string) string {
 			c.problem(field+".status", "%s has no state %q; states: %s", k.Name, to, strings.Join(k.Machine.States(), ", "))
 			return state
 		}
-		if _, ok := k.Verbs["status"]; !ok {
+		only, ok := k.Verbs["status"]
+		if !ok {
 			c.problem(field+".status", "%s does not take status steps; it takes: %s", k.Name, strings.Join(sortedKeys(k.Verbs), ", "))
+			return state
+		}
+		if only != "" && only != to {
+			c.problem(field+".status", "status steps of %s can only move to %s (the other states have their own actions: %s)", k.Name, only, strings.Join(sortedKeys(k.Verbs), ", "))
 			return state
 		}
 	case "emit":

@@ -1,0 +1,154 @@
+package scenario_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"homologa/schemas"
+	"homologa/simulator/pix"
+	"homologa/simulator/scenario"
+	"homologa/simulator/schema"
+)
+
+func registry(t *testing.T) *schema.Registry {
+	t.Helper()
+	reg, err := schema.Load(schemas.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// Every bad file is refused with the file, the line and the field of the
+// problem.
+func TestParseRefusesBadFiles(t *testing.T) {
+	reg := registry(t)
+	const head = "id: x-y\ntitle: T\napplies_to: cob\n"
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"malformed YAML", "id: [x\n", "f.yaml:1: malformed YAML"},
+		{"empty file", "", "f.yaml:1: the file is empty"},
+		{"unknown field", head + "speed: 2\nsteps:\n  - after: 1s\n    pay: true\n", "f.yaml:4: speed: Additional property speed is not allowed"},
+		{"unknown field in a step", head + "steps:\n  - after: 1s\n    pay: true\n    colour: red\n", "f.yaml:7: steps.0.colour: Additional property colour is not allowed"},
+		{"unknown state", head + "steps:\n  - status: PAGA\n", "f.yaml:5: steps.0.status: cob has no state \"PAGA\""},
+		{"impossible transition", head + "steps:\n  - status: REMOVIDA_PELO_PSP\n  - after: 1m\n    pay: true\n", "f.yaml:6: steps.1: impossible transition: cob is REMOVIDA_PELO_PSP, a final state; it cannot move to CONCLUIDA"},
+		{"status the kind may not set", head + "steps:\n  - status: CONCLUIDA\n", "f.yaml:5: steps.0.status: status steps of cob can only move to REMOVIDA_PELO_PSP"},
+		{"negative delay", head + "steps:\n  - after: -5m\n    pay: true\n", "f.yaml:5: steps.0.after: a duration cannot be negative"},
+		{"not a duration", head + "steps:\n  - after: soon\n    pay: true\n", "f.yaml:5: steps.0.after: \"soon\" is not a duration"},
+		{"two actions", head + "steps:\n  - pay: true\n    status: REMOVIDA_PELO_PSP\n", "f.yaml:5: steps.0: a step has exactly one action"},
+		{"no action", head + "steps:\n  - after: 1m\n", "f.yaml:5: steps.0: a step has exactly one action"},
+		{"verb the kind does not take", head + "steps:\n  - pending: {code: DPS}\n", "f.yaml:5: steps.0.pending: cob does not take pending steps"},
+		{"unknown trigger", head + "steps:\n  - when: approved\n    pay: true\n", "f.yaml:5: steps.0.when: cob fires no trigger \"approved\""},
+		{"unknown instant", head + "steps:\n  - at: due\n    pay: true\n", "f.yaml:5: steps.0.at: cob has no instant \"due\"; instants: expiry"},
+		{"steps on something not a kind", "id: x-y\ntitle: T\napplies_to: boleto\nsteps:\n  - pay: true\n", "f.yaml:3: applies_to: \"boleto\" is not a resource kind"},
+		{"a fault matching nothing", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - times: 1\n    reset: true\n", "f.yaml:5: faults.0: a fault needs match (requests) or webhook (deliveries)"},
+		{"an HTTP fault doing two things", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    reset: true\n    timeout: 1s\n", "f.yaml:5: faults.0: an HTTP fault does one thing"},
+		{"a webhook action on a request", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    drop: true\n", "are webhook faults: use webhook, not match"},
+		{"an answer lost with nothing to lose it", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    phase: after\n    latency: 1s\n", "f.yaml:6: faults.0.phase: a fault after the work loses the answer"},
+		{"neither steps nor faults", "id: x-y\ntitle: T\napplies_to: pix\n", "f.yaml:1: a scenario needs steps or faults"},
+		{"select with both equals and in", head + "select: {field: a, equals: 1, in: [2]}\nsteps:\n  - pay: true\n", "f.yaml:4: select: give exactly one of equals and in"},
+		{"two documents", head + "steps:\n  - pay: true\n---\nid: z\n", "f.yaml:6: one scenario per file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := scenario.Parse("f.yaml", []byte(tt.yaml), pix.ScenarioKinds, reg)
+			if err == nil {
+				t.Fatalf("loaded; want %q", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error\n%v\nwant it to contain\n%s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseReadsEveryPart(t *testing.T) {
+	src := `id: demo
+title: Demo
+applies_to: cob
+select: {field: valor.original, in: ["1.01", 2]}
+seed: 7
+steps:
+  - after: 1m
+    jitter: 10s
+    pay: {valor: "1.00", divergent: true}
+  - when: paid
+    emit: {type: x.y, data: {a: 1}}
+  - at: expiry
+    after: 1d
+    emit: {type: x.z}
+faults:
+  - match: {method: PUT, path: "/pix/v2/cob/*", body: {field: valor.original, equals: "1.01"}}
+    phase: after
+    times: 2
+    reset: true
+  - webhook: {event: "pix.*"}
+    window: 1h
+    delay: 5m
+`
+	s, err := scenario.Parse("demo.yaml", []byte(src), pix.ScenarioKinds, registry(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Seed != 7 || len(s.Steps) != 3 || len(s.Faults) != 2 {
+		t.Fatalf("parsed %+v", s)
+	}
+	if st := s.Steps[0]; st.After != time.Minute || st.Jitter != 10*time.Second || st.Verb != "pay" || st.Args["valor"] != "1.00" || st.Line != 7 {
+		t.Errorf("step 0 = %+v", st)
+	}
+	if st := s.Steps[2]; st.At != "expiry" || st.After != 24*time.Hour || st.Verb != "emit" || st.Args["type"] != "x.z" {
+		t.Errorf("step 2 = %+v", st)
+	}
+	if f := s.Faults[0]; f.Phase != "after" || f.Times != 2 || !f.Reset || f.Match.Method != "PUT" {
+		t.Errorf("fault 0 = %+v", f)
+	}
+	if f := s.Faults[1]; f.Delay != 5*time.Minute || f.Window != time.Hour || f.Webhook.Event != "pix.*" {
+		t.Errorf("fault 1 = %+v", f)
+	}
+	if !s.Select.Match(map[string]any{"valor": map[string]any{"original": float64(2)}}) || s.Select.Match(map[string]any{"valor": map[string]any{"original": "3"}}) {
+		t.Error("select rule")
+	}
+}
+
+// The set is checked as a whole: ids unique per source, one default per
+// kind; nothing is returned when it fails.
+func TestBuildChecksTheSet(t *testing.T) {
+	reg := registry(t)
+	a := scenario.File{Name: "d/a.yaml", Data: []byte("id: aa\ntitle: A\napplies_to: cob\ndefault: true\n")}
+	b := scenario.File{Name: "d/b.yaml", Data: []byte("id: bb\ntitle: B\napplies_to: cob\ndefault: true\n")}
+	dup := scenario.File{Name: "d/c.yaml", Data: []byte("id: aa\ntitle: C\napplies_to: cob\nsteps:\n  - pay: true\n")}
+	if _, err := scenario.Build([]scenario.File{a, b}, pix.ScenarioKinds, reg); err == nil || !strings.Contains(err.Error(), "cob already has a default scenario: aa") {
+		t.Errorf("two defaults: %v", err)
+	}
+	if _, err := scenario.Build([]scenario.File{a, dup}, pix.ScenarioKinds, reg); err == nil || !strings.Contains(err.Error(), "d/c.yaml:1: id: id \"aa\" is already used by d/a.yaml") {
+		t.Errorf("duplicate id: %v", err)
+	}
+	over := scenario.File{Name: "mine/a.yaml", Data: dup.Data}
+	c, err := scenario.Build([]scenario.File{a, over}, pix.ScenarioKinds, reg)
+	if err != nil || c.Get("aa").File != "mine/a.yaml" {
+		t.Errorf("a folder overrides a shipped id: %v", err)
+	}
+}
+
+func TestPathMatch(t *testing.T) {
+	tests := []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"/pix/v2/cob/*", "/pix/v2/cob/abc", true},
+		{"/pix/v2/cob/*", "/pix/v2/cob", false},
+		{"/pix/v2/cob/*", "/pix/v2/cob/abc/x", false},
+		{"/pix/v2/cob/**", "/pix/v2/cob", true},
+		{"/pix/v2/cob/**", "/pix/v2/cob/a/b", true},
+		{"/pix/v2/**/devolucao/*", "/pix/v2/pix/E1/devolucao/D1", true},
+		{"/pix/v2/co*", "/pix/v2/cobv", true},
+		{"/pix/v2/co*", "/pix/v2/loc", false},
+	}
+	for _, tt := range tests {
+		if got := scenario.PathMatch(tt.pattern, tt.path); got != tt.want {
+			t.Errorf("PathMatch(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.want)
+		}
+	}
+}
