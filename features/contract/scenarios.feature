@@ -27,6 +27,9 @@ Feature: Scenarios drive resources through their states and inject faults
     Then the receiver gets a Pix callback within 5 seconds
     And the event field "pix.0.txid" is "cenariohdrcenariohdrcenario01"
     And the event field "pix.0.valor" is "25.00"
+    # The jitter comes from the scenario's seed and the txid: the same
+    # requests pay at the same instant in every sandbox, run after run.
+    And the event field "pix.0.horario" is "2026-01-05T12:00:38.521Z"
     When I send "GET" to "/pix/v2/cob/cenariohdrcenariohdrcenario01"
     Then the response field "status" is "CONCLUIDA"
     And the response field "pix" has 1 item
@@ -380,3 +383,39 @@ Feature: Scenarios drive resources through their states and inject faults
     When I send "GET" to "/sandbox/scenarios?applies_to=devolucao"
     Then the response field "scenarios" has 2 items
     And the response field "scenarios.1.default" is "true"
+
+  Scenario: The token endpoint can fail too; scenarios are shown, uploaded and removed
+    When I send "POST" to "/sandbox/scenarios" with a body of type "application/yaml":
+      """
+      id: token-indisponivel
+      title: The authorisation server answers 503 once
+      applies_to: oauth
+      faults:
+        - match: {method: POST, path: /oauth/token}
+          times: 1
+          respond: {status: 503, retry_after: 1s}
+      """
+    Then the response status is 201
+    And the response field "trigger" matches "POST /sandbox/scenarios/token-indisponivel/activate"
+    When I send "POST" to "/sandbox/scenarios/token-indisponivel/activate" with JSON:
+      """
+      {}
+      """
+    And I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+      """
+      grant_type=client_credentials&client_id=homologa-demo&client_secret=homologa-demo-secret
+      """
+    Then the response status is 503
+    And the response is valid against schema "platform/oauth-error"
+    And the response header "Retry-After" is "1"
+    When I obtain a token
+    And I send "GET" to "/sandbox/scenarios/token-indisponivel"
+    Then the response status is 200
+    And the response field "source" matches "^id: token-indisponivel"
+    And the response field "scenario.faults.0.line" is "5"
+    When I send "DELETE" to "/sandbox/scenarios/token-indisponivel"
+    Then the response status is 204
+    When I send "GET" to "/sandbox/faults"
+    Then the response field "active" has 0 items
+    When I send "DELETE" to "/sandbox/scenarios/devolucao-padrao"
+    Then the response status is 409

@@ -205,7 +205,7 @@ func (s *Service) create(ctx context.Context, tx *store.Tx, host string, k kindI
 	} else if !inserted { // a batch item whose txid a PUT took meanwhile
 		return nil, invalid(k.opInvalida, violation{k.kind + ".txid", "o txid já identifica outra cobrança", txid})
 	}
-	if err := s.bind(ctx, tx, scenario.Resource{Kind: k.kind, Key: chargeKey(c.CompanyID, txid), AppID: c.AppID, Named: named, Body: req}); err != nil {
+	if err := s.bind(ctx, tx, scenario.Resource{Kind: k.kind, Key: chargeKey(c.CompanyID, txid), Ref: txid, AppID: c.AppID, Named: named, Body: req}); err != nil {
 		return nil, err
 	}
 	return body, s.emitCreated(ctx, tx, p, c, encoded)
@@ -256,7 +256,7 @@ func (s *Service) createFast(ctx context.Context, host string, k kindInfo, p aut
 		} else if !inserted {
 			return errTxidTaken
 		}
-		if err := s.bind(ctx, tx, scenario.Resource{Kind: k.kind, Key: chargeKey(c.CompanyID, txid), AppID: c.AppID, Named: named, Body: req}); err != nil {
+		if err := s.bind(ctx, tx, scenario.Resource{Kind: k.kind, Key: chargeKey(c.CompanyID, txid), Ref: txid, AppID: c.AppID, Named: named, Body: req}); err != nil {
 			return err
 		}
 		return s.emitCreated(ctx, tx, p, c, encoded)

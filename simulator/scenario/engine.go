@@ -59,6 +59,7 @@ type Binding struct {
 	ScenarioID string     `json:"scenario"`
 	Kind       string     `json:"kind"`
 	Key        string     `json:"key"`
+	Ref        string     `json:"ref"`
 	AppID      string     `json:"appId"`
 	How        string     `json:"how"` // header, select, control, default
 	Seed       int64      `json:"seed"`
@@ -81,8 +82,12 @@ type LogEntry struct {
 
 // Resource is a resource being created, as the engine sees it.
 type Resource struct {
-	Kind  string
-	Key   string
+	Kind string
+	Key  string
+	// Ref is what the partner calls the resource (a txid): with the
+	// scenario's seed it fixes the jitter, so the same requests give the
+	// same times in any sandbox. Key when empty.
+	Ref   string
 	AppID string
 	// Named is the X-Sandbox-Scenario header of the creating request.
 	Named string
@@ -290,7 +295,7 @@ func (e *Engine) Bind(ctx context.Context, tx *store.Tx, r Resource) error {
 	if s == nil || len(s.Steps) == 0 {
 		return nil
 	}
-	_, err := e.start(ctx, tx, s, r.Kind, r.Key, r.AppID, how)
+	_, err := e.start(ctx, tx, s, r.Kind, r.Key, r.Ref, r.AppID, how)
 	return err
 }
 
@@ -313,14 +318,24 @@ func (e *Engine) BindExisting(ctx context.Context, tx *store.Tx, id, appID strin
 		Stopped, e.Clock.Now().UnixNano(), s.AppliesTo, key, Running); err != nil {
 		return nil, err
 	}
-	return e.start(ctx, tx, s, s.AppliesTo, key, appID, "control")
+	return e.start(ctx, tx, s, s.AppliesTo, key, ref["txid"]+ref["e2eid"]+refSep(ref)+ref["id"], appID, "control")
 }
 
-func (e *Engine) start(ctx context.Context, tx *store.Tx, s *Scenario, kind, key, appID, how string) (*Binding, error) {
+func refSep(ref map[string]string) string {
+	if ref["e2eid"] != "" && ref["id"] != "" {
+		return "/"
+	}
+	return ""
+}
+
+func (e *Engine) start(ctx context.Context, tx *store.Tx, s *Scenario, kind, key, ref, appID, how string) (*Binding, error) {
 	now := e.Clock.Now()
-	b := &Binding{ScenarioID: s.ID, Kind: kind, Key: key, AppID: appID, How: how, Seed: s.Seed, Next: -1, Status: Running, Log: []LogEntry{}, CreatedAt: now}
-	res, err := tx.ExecContext(ctx, `INSERT INTO scenario_bindings (scenario_id, kind, key, app_id, how, seed, next_step, status, log, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, -1, ?, '[]', ?, ?)`, s.ID, kind, key, appID, how, s.Seed, Running, now.UnixNano(), now.UnixNano())
+	if ref == "" {
+		ref = key
+	}
+	b := &Binding{ScenarioID: s.ID, Kind: kind, Key: key, Ref: ref, AppID: appID, How: how, Seed: s.Seed, Next: -1, Status: Running, Log: []LogEntry{}, CreatedAt: now}
+	res, err := tx.ExecContext(ctx, `INSERT INTO scenario_bindings (scenario_id, kind, key, ref, app_id, how, seed, next_step, status, log, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, -1, ?, '[]', ?, ?)`, s.ID, kind, key, ref, appID, how, s.Seed, Running, now.UnixNano(), now.UnixNano())
 	if err != nil {
 		return nil, fmt.Errorf("bind %s to %s %s: %w", s.ID, kind, key, err)
 	}
@@ -364,7 +379,7 @@ func (e *Engine) schedule(ctx context.Context, tx *store.Tx, b *Binding, st Step
 		}
 		base = t
 	}
-	at := base.Add(st.After + jitter(b.Seed, b.Key, b.Next, st.Jitter))
+	at := base.Add(st.After + jitter(b.Seed, b.Ref, b.Next, st.Jitter))
 	_, err := e.Jobs.Schedule(ctx, tx, JobStep, at, stepPayload{Binding: b.ID, Step: b.Next})
 	return err
 }
@@ -487,13 +502,13 @@ func (e *Engine) Trigger(ctx context.Context, tx *store.Tx, kind, key, name stri
 	return nil
 }
 
-const bindingColumns = `id, scenario_id, kind, key, app_id, how, seed, next_step, waiting, fired, status, log, created_at`
+const bindingColumns = `id, scenario_id, kind, key, ref, app_id, how, seed, next_step, waiting, fired, status, log, created_at`
 
 func scanBinding(row interface{ Scan(...any) error }) (*Binding, error) {
 	var b Binding
 	var log string
 	var at int64
-	if err := row.Scan(&b.ID, &b.ScenarioID, &b.Kind, &b.Key, &b.AppID, &b.How, &b.Seed, &b.Next, &b.Waiting, &b.fired, &b.Status, &log, &at); err != nil {
+	if err := row.Scan(&b.ID, &b.ScenarioID, &b.Kind, &b.Key, &b.Ref, &b.AppID, &b.How, &b.Seed, &b.Next, &b.Waiting, &b.fired, &b.Status, &log, &at); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(log), &b.Log); err != nil {

@@ -267,7 +267,9 @@ func globMatch(pat, s string) bool {
 func (f *Faults) Middleware(cat func() *Catalogue, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := httpx.InfoOf(r.Context())
-		if name := r.Header.Get(Header); name != "" {
+		// Only a known app activates by header: on the token endpoint the
+		// app is not known yet, and a header must not arm every app.
+		if name := r.Header.Get(Header); name != "" && info.AppID != "" {
 			if s := cat().Get(name); s != nil && len(s.Faults) > 0 {
 				f.activateOnce(s, info.AppID)
 			}

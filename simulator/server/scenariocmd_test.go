@@ -42,3 +42,34 @@ func TestScenarioCommand(t *testing.T) {
 		t.Fatalf("unknown subcommand = %d", code)
 	}
 }
+
+// A --scenarios folder is read at start and reread on POST
+// /sandbox/scenarios/reload; a bad file leaves the loaded set as it was
+// and the answer lists every problem.
+func TestScenariosFolderReload(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.yaml", "id: pasta-a\ntitle: A\napplies_to: cob\nsteps:\n  - after: 1m\n    pay: true\n")
+	s := startServer(t, server.Config{ScenariosDir: dir})
+	defer s.Close(context.Background())
+	list := func() string { return get(t, s.URL()+"/sandbox/scenarios") }
+	if !strings.Contains(list(), `"id":"pasta-a"`) {
+		t.Fatalf("the folder's scenario is not loaded: %s", list())
+	}
+	write("b.yaml", "id: pasta-b\ntitle: B\napplies_to: cob\nsteps:\n  - after: 1m\n    status: PAGA\n")
+	if body := post(t, s.URL()+"/sandbox/scenarios/reload", ``, 400); !strings.Contains(body, `b.yaml:6: steps.0.status: cob has no state \"PAGA\"`) {
+		t.Fatalf("reload with a bad file: %s", body)
+	}
+	if l := list(); !strings.Contains(l, `"id":"pasta-a"`) || strings.Contains(l, "pasta-b") {
+		t.Fatalf("a failed reload changed the set: %s", l)
+	}
+	write("b.yaml", "id: pasta-b\ntitle: B\napplies_to: cob\nsteps:\n  - after: 1m\n    status: REMOVIDA_PELO_PSP\n")
+	post(t, s.URL()+"/sandbox/scenarios/reload", ``, 200)
+	if !strings.Contains(list(), `"id":"pasta-b"`) {
+		t.Fatalf("reload did not load the fixed file: %s", list())
+	}
+}

@@ -262,7 +262,9 @@ func (s *Server) routes() {
 	r.MethodNotAllowedHandler = r.NotFoundHandler
 
 	r.Handle("/", httpx.HandlerFunc(s.index)).Methods(http.MethodGet)
-	r.Handle("/oauth/token", httpx.HandlerFunc(s.Auth.TokenHandler)).Methods(http.MethodPost)
+	// The token endpoint takes faults activated for every app (a 503 from
+	// the authorisation server is a classic).
+	r.Handle("/oauth/token", s.Faults.Middleware(s.Scenarios.Catalogue, httpx.HandlerFunc(s.Auth.TokenHandler))).Methods(http.MethodPost)
 
 	// Subrouters answer their own misses; without these a wrong method on
 	// a subrouter path would be a 404, not a 405.

@@ -6,6 +6,7 @@ CREATE TABLE scenario_bindings (
 	scenario_id TEXT NOT NULL,
 	kind        TEXT NOT NULL,
 	key         TEXT NOT NULL,
+	ref         TEXT NOT NULL,           -- what the partner calls it (txid): seeds the jitter
 	app_id      TEXT NOT NULL,
 	how         TEXT NOT NULL,           -- header | select | control | default
 	seed        INTEGER NOT NULL,
