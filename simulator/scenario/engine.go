@@ -65,10 +65,24 @@ type Binding struct {
 	Seed       int64      `json:"seed"`
 	Next       int        `json:"nextStep"`
 	Waiting    string     `json:"waitingFor,omitempty"`
+	// NextAt is when the next step is due (nil while it waits for a
+	// trigger, and once done); Pending lists the steps still to run.
+	NextAt  *time.Time `json:"nextAt,omitempty"`
+	Pending []Planned  `json:"pending,omitempty"`
 	Status     string     `json:"status"`
 	Log        []LogEntry `json:"log"`
 	CreatedAt  time.Time  `json:"createdAt"`
 	fired      string
+}
+
+// Planned is a step still to run, as the bindings listing shows it.
+type Planned struct {
+	Step  int    `json:"step"`
+	Line  int    `json:"line"`
+	Verb  string `json:"verb"`
+	After string `json:"after,omitempty"`
+	At    string `json:"at,omitempty"`
+	When  string `json:"when,omitempty"`
 }
 
 // LogEntry is one step that ran (or could not).
@@ -349,6 +363,7 @@ func (e *Engine) advance(ctx context.Context, tx *store.Tx, s *Scenario, b *Bind
 	b.Next++
 	fired := strings.Fields(b.fired)
 	b.fired = ""
+	b.NextAt = nil
 	if b.Next >= len(s.Steps) {
 		b.Status = Done
 		return e.save(ctx, tx, b)
@@ -380,6 +395,7 @@ func (e *Engine) schedule(ctx context.Context, tx *store.Tx, b *Binding, st Step
 		base = t
 	}
 	at := base.Add(st.After + jitter(b.Seed, b.Ref, b.Next, st.Jitter))
+	b.NextAt = &at
 	_, err := e.Jobs.Schedule(ctx, tx, JobStep, at, stepPayload{Binding: b.ID, Step: b.Next})
 	return err
 }
@@ -502,14 +518,19 @@ func (e *Engine) Trigger(ctx context.Context, tx *store.Tx, kind, key, name stri
 	return nil
 }
 
-const bindingColumns = `id, scenario_id, kind, key, ref, app_id, how, seed, next_step, waiting, fired, status, log, created_at`
+const bindingColumns = `id, scenario_id, kind, key, ref, app_id, how, seed, next_step, waiting, next_at, fired, status, log, created_at`
 
 func scanBinding(row interface{ Scan(...any) error }) (*Binding, error) {
 	var b Binding
 	var log string
 	var at int64
-	if err := row.Scan(&b.ID, &b.ScenarioID, &b.Kind, &b.Key, &b.Ref, &b.AppID, &b.How, &b.Seed, &b.Next, &b.Waiting, &b.fired, &b.Status, &log, &at); err != nil {
+	var next sql.NullInt64
+	if err := row.Scan(&b.ID, &b.ScenarioID, &b.Kind, &b.Key, &b.Ref, &b.AppID, &b.How, &b.Seed, &b.Next, &b.Waiting, &next, &b.fired, &b.Status, &log, &at); err != nil {
 		return nil, err
+	}
+	if next.Valid && b.Status == Running {
+		t := time.Unix(0, next.Int64).UTC()
+		b.NextAt = &t
 	}
 	if err := json.Unmarshal([]byte(log), &b.Log); err != nil {
 		return nil, fmt.Errorf("binding %d log: %w", b.ID, err)
@@ -528,8 +549,12 @@ func (e *Engine) load(ctx context.Context, tx *store.Tx, id int64) (*Binding, er
 
 func (e *Engine) save(ctx context.Context, tx *store.Tx, b *Binding) error {
 	log, _ := json.Marshal(b.Log)
-	_, err := tx.ExecContext(ctx, `UPDATE scenario_bindings SET next_step = ?, waiting = ?, fired = ?, status = ?, log = ?, updated_at = ? WHERE id = ?`,
-		b.Next, b.Waiting, b.fired, b.Status, string(log), e.Clock.Now().UnixNano(), b.ID)
+	var next sql.NullInt64
+	if b.NextAt != nil {
+		next = sql.NullInt64{Int64: b.NextAt.UnixNano(), Valid: true}
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE scenario_bindings SET next_step = ?, waiting = ?, next_at = ?, fired = ?, status = ?, log = ?, updated_at = ? WHERE id = ?`,
+		b.Next, b.Waiting, next, b.fired, b.Status, string(log), e.Clock.Now().UnixNano(), b.ID)
 	return err
 }
 
@@ -543,10 +568,21 @@ func (e *Engine) Bindings(ctx context.Context, kind, key string, limit int) ([]*
 			return err
 		}
 		defer rows.Close()
+		cat := e.Catalogue()
 		for rows.Next() {
 			b, err := scanBinding(rows)
 			if err != nil {
 				return err
+			}
+			if s := cat.Get(b.ScenarioID); s != nil && b.Status == Running {
+				for i := max(b.Next, 0); i < len(s.Steps); i++ {
+					st := s.Steps[i]
+					p := Planned{Step: i, Line: st.Line, Verb: st.Verb, At: st.At, When: st.When}
+					if st.After > 0 {
+						p.After = st.After.String()
+					}
+					b.Pending = append(b.Pending, p)
+				}
 			}
 			out = append(out, b)
 		}

@@ -256,7 +256,13 @@ func (c *checker) checkStep(k Kind, st Step, state, field string) string {
 			return state
 		}
 		if only != "" && only != to {
-			c.problem(field+".status", "status steps of %s can only move to %s (the other states have their own actions: %s)", k.Name, only, strings.Join(sortedKeys(k.Verbs), ", "))
+			var others []string
+			for _, v := range sortedKeys(k.Verbs) {
+				if v != "status" && k.Verbs[v] != "" {
+					others = append(others, v+" → "+k.Verbs[v])
+				}
+			}
+			c.problem(field+".status", "status steps of %s can only move to %s; the other states come from their own actions (%s)", k.Name, only, strings.Join(others, ", "))
 			return state
 		}
 	case "emit":

@@ -46,11 +46,20 @@ func scenarioCmd(args []string, getenv func(string) string, stdout, stderr io.Wr
 			}
 			files = append(files, scenario.File{Name: name, Data: b})
 		}
+		// Each file alone first, so the good ones say so beside the bad.
+		code := 0
+		for _, f := range files {
+			if _, err := scenario.Parse(f.Name, f.Data, Kinds(), reg); err != nil {
+				code = report(err, stderr)
+			} else {
+				fmt.Fprintf(stdout, "%s: ok\n", f.Name)
+			}
+		}
+		if code != 0 {
+			return code
+		}
 		if _, err := scenario.Build(append(shipped, files...), Kinds(), reg); err != nil {
 			return report(err, stderr)
-		}
-		for _, f := range files {
-			fmt.Fprintf(stdout, "%s: ok\n", f.Name)
 		}
 		return 0
 	case "list":

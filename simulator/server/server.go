@@ -446,7 +446,11 @@ func (s *Server) Banner(w io.Writer) {
 		clk = fmt.Sprintf("%gx", factor)
 	}
 	u := s.URL()
-	fmt.Fprintf(w, "Homologa sandbox on %s\n  clock: %s (now %s)\n  database: %s\n\n", u, clk, s.Clock.Now().Format(time.RFC3339), db)
+	scen := fmt.Sprintf("%d loaded (GET /sandbox/scenarios)", len(s.Scenarios.Catalogue().All()))
+	if s.Config.ScenariosDir != "" {
+		scen += ", with the folder " + s.Config.ScenariosDir
+	}
+	fmt.Fprintf(w, "Homologa sandbox on %s\n  clock: %s (now %s)\n  database: %s\n  scenarios: %s\n\n", u, clk, s.Clock.Now().Format(time.RFC3339), db, scen)
 	fmt.Fprintf(w, "Base URLs\n")
 	rows := [][2]string{
 		{"Insurer (sale cycle)", "/insurer/v1"}, {"Access management", "/access/v1"}, {"Benefits", "/benefits/v1"},

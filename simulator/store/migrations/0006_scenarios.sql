@@ -12,6 +12,7 @@ CREATE TABLE scenario_bindings (
 	seed        INTEGER NOT NULL,
 	next_step   INTEGER NOT NULL,
 	waiting     TEXT NOT NULL DEFAULT '', -- the trigger the next step waits for
+	next_at     INTEGER,                 -- when the next step is due, once scheduled
 	fired       TEXT NOT NULL DEFAULT '', -- triggers fired since the last step
 	status      TEXT NOT NULL,           -- running | done | stopped
 	log         TEXT NOT NULL,           -- JSON: the steps that ran
