@@ -8,5 +8,5 @@ import "embed"
 // "platform/company.create.json"). Each folder is named: a glob would also
 // take testdata/.
 //
-//go:embed platform/*.json pix/*.json scenario.json
+//go:embed platform/*.json pix/*.json insurance/*.json scenario.json
 var FS embed.FS

@@ -27,6 +27,8 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/idempotency"
+	"homologa/simulator/insurance"
+	"homologa/simulator/insurance/catalog"
 	"homologa/simulator/jobs"
 	"homologa/simulator/pix"
 	"homologa/simulator/portal"
@@ -104,6 +106,8 @@ type Server struct {
 	Keys     *idempotency.Keys
 	Schemas  *schema.Registry
 	Pix      *pix.Service
+	// Insurance is the sale cycle (insurer and access APIs).
+	Insurance *insurance.Service
 	// Scenarios runs the scenario catalogue; Faults injects its faults.
 	Scenarios *scenario.Engine
 	Faults    *scenario.Faults
@@ -202,6 +206,16 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s.Pix = &pix.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Jobs: s.Jobs, Schemas: s.Schemas, Log: s.Log, Scenarios: s.Scenarios}
 	s.Pix.RegisterJobs()
 	s.Pix.ScenarioRunners(s.Scenarios)
+	offers, err := insuranceCatalog()
+	if err != nil {
+		s.Recorder.Close()
+		s.logDB.Close()
+		s.DB.Close()
+		return nil, fmt.Errorf("insurance catalogue: %w", err)
+	}
+	s.Insurance = &insurance.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
+		Scenarios: s.Scenarios, Catalog: offers, Log: s.Log}
+	s.Insurance.ScenarioRunners(s.Scenarios)
 	if err := s.Scenarios.Start(ctx); err != nil {
 		s.Recorder.Close()
 		s.logDB.Close()
@@ -218,6 +232,18 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s.routes()
 	return s, nil
+}
+
+var catalogOnce struct {
+	sync.Once
+	c   *catalog.Catalog
+	err error
+}
+
+// insuranceCatalog loads the embedded offer catalogue once per process.
+func insuranceCatalog() (*catalog.Catalog, error) {
+	catalogOnce.Do(func() { catalogOnce.c, catalogOnce.err = catalog.Load() })
+	return catalogOnce.c, catalogOnce.err
 }
 
 var schemasOnce struct {
@@ -252,6 +278,9 @@ func Kinds() scenario.Kinds {
 	for name, k := range pix.ScenarioKinds {
 		ks[name] = k
 	}
+	for name, k := range insurance.ScenarioKinds {
+		ks[name] = k
+	}
 	return ks
 }
 
@@ -282,6 +311,7 @@ func (s *Server) routes() {
 		pr.Handle(path, hh).Methods(method)
 	})
 	s.Pix.RegisterPortal(pr)
+	s.Insurance.RegisterPortal(func(method, path string, h http.Handler) { pr.Handle(path, h).Methods(method) })
 
 	sr := sub("/sandbox")
 	ctl := &control.Handlers{Clock: s.Clock, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Inbox: &control.Inbox{}}
@@ -293,6 +323,7 @@ func (s *Server) routes() {
 		sr.Handle(path, hh).Methods(method)
 	})
 	s.Pix.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, h).Methods(method) })
+	s.Insurance.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, s.Auth.Optional(h)).Methods(method) })
 	s.Scenarios.Register(func(method, path string, h httpx.HandlerFunc) { sr.Handle(path, s.Auth.Optional(h)).Methods(method) })
 
 	r.Handle("/events/ws", &events.Stream{
@@ -319,6 +350,9 @@ func (s *Server) routes() {
 		}
 	}
 	s.Pix.Register(func(method, path, scope string, h http.Handler) { s.Route(s.apis["pix"], method, path, scope, h) })
+	s.Insurance.Register(
+		func(method, path, scope string, h http.Handler) { s.Route(s.apis["insurer"], method, path, scope, h) },
+		func(method, path, scope string, h http.Handler) { s.Route(s.apis["access"], method, path, scope, h) })
 	// The payload endpoints belong to the QR location's host, not to the
 	// API (SUMMARY §10): they are public and live under /qr/v2.
 	s.Pix.RegisterPayloads(r)

@@ -1,0 +1,566 @@
+// Package catalog is the insurer sandbox's catalogue: the offers
+// (ModeloProposta) of the fake MAG partner API, who may sell them, the
+// questionnaires behind them, and the pricing of POST /simulacao. The
+// catalogue is offers.yaml, embedded and validated by Load.
+//
+// # Pricing model
+//
+// Price is deterministic: the same offer, profile, capital and
+// periodicity always give the same quote, to the cent. It is a toy model
+// shaped like a real tariff, not MAG's. For each coverage of each product:
+//
+//	age         = full years between the birth date and the sandbox's now
+//	              (a 29 February birthday is reached on 1 March)
+//	ageFactor   = exp(0.085 × (age − 30))        1.00 at 30, ≈2.34 at 40,
+//	                                             ≈12.8 at 60, ≈0.36 at 18
+//	sexFactor   = 1.00 male (sexoId 1), 0.85 female (sexoId 2)
+//	smoker      = 1.00, or 1.50 for a smoker (Profile.Fumante)
+//	profession  = by the CBO major group (first digit): 0 armed forces,
+//	              police and military firefighters 1.50; 6 agriculture and
+//	              fishing 1.15; 7 and 8 industrial production 1.30;
+//	              9 maintenance and repair 1.15; every other group 1.00
+//	ufFactor    = 1.05 in AM, PA and RJ; 1.00 elsewhere
+//	premioBase  = taxaPor1000 × ageFactor × sexFactor × smoker
+//	              × profession × ufFactor       (per 1,000 of capital a
+//	              month, rounded to 8 decimals, as MAG's premioBase)
+//	monthly     = capital / 1000 × premioBase + custoFixo
+//	premio      = monthly × months × discount, rounded half-up to cents
+//	              months: 30 → 1, 90 → 3, 180 → 6, 360 → 12
+//	              discount: 0.95 for 360 (annual), else 1
+//
+// taxaPor1000 and custoFixo come from offers.yaml: the monthly rate for a
+// 30-year-old non-smoking man in a base-class profession, and a fixed
+// monthly cost. A fixed-capital coverage (capitalFixo, such as funeral
+// assistance) ignores the requested capital and insures its valorFixo. A
+// contribution coverage (tipo 2, pension plans) takes the capital as the
+// monthly contribution: premioBase is taxaPor1000 with no factor, and the
+// annual discount does not apply.
+//
+// # Limits
+//
+// Instead of a price, a coverage gets a Limit when the age is outside the
+// product's idadeMinima..idadeMaxima or the coverage's
+// idadeEntrada..idadeSaida; when the capital is below
+// valorMinimoCapitalContratacao or above valorLimiteCapitalReferencia; or
+// when it is above an acceptance-policy limit for one of the coverage's
+// causas: multiploRenda × annual income (12 × the monthly renda) for the
+// age band, the age band's maximum, or the profession's maximum. A
+// profession in profissoesRecusadas or a UF in ufsRecusadas refuses the
+// whole product. A product whose mandatory coverage is refused is left out;
+// an optional coverage is simply dropped. Each quoted coverage reports as
+// limite the lowest of those maxima for the profile.
+//
+// Finally, when the sum of the quoted monthly premiums is below the
+// offer's ticketMinimo, Price adds a Limit too but still returns the
+// quote, so the partner can see how far below it is.
+package catalog
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Pricing constants; the package comment explains them.
+const (
+	ageRate        = 0.085
+	femaleFactor   = 0.85
+	smokerFactor   = 1.5
+	annualDiscount = 0.95
+	capitalBase    = 1000
+)
+
+// Sex ids (sexoId).
+const (
+	SexoMasculino = 1
+	SexoFeminino  = 2
+)
+
+// professionFactors loads the premium by CBO major group (first digit).
+var professionFactors = map[byte]float64{'0': 1.5, '6': 1.15, '7': 1.3, '8': 1.3, '9': 1.15}
+
+// ufFactors loads the premium in a few states; the rest are 1.
+var ufFactors = map[string]float64{"AM": 1.05, "PA": 1.05, "RJ": 1.05}
+
+// periodicity is how a periodicidadeCobrancaId turns a monthly premium
+// into the premium charged.
+type periodicity struct {
+	months   int
+	discount float64
+}
+
+var periodicityTable = map[int]periodicity{30: {1, 1}, 90: {3, 1}, 180: {6, 1}, 360: {12, annualDiscount}}
+
+// Profile is who is being priced and when.
+type Profile struct {
+	BirthDate    time.Time
+	At           time.Time // the sandbox's now; the age is taken at this instant
+	SexoID       int       // 1 male, 2 female
+	Renda        float64   // monthly income
+	ProfissaoCBO string    // "2410-05" or "241005"
+	UF           string
+	Fumante      bool
+}
+
+// Limit codes.
+const (
+	LimitPeriodicidadeInvalida = "PERIODICIDADE_INVALIDA"
+	LimitCapitalInvalido       = "CAPITAL_INVALIDO"
+	LimitSexoInvalido          = "SEXO_INVALIDO"
+	LimitProfissaoInvalida     = "PROFISSAO_INVALIDA"
+	LimitUFInvalida            = "UF_INVALIDA"
+	LimitRendaInvalida         = "RENDA_INVALIDA"
+	LimitIdadeProduto          = "IDADE_FORA_DO_LIMITE_DO_PRODUTO"
+	LimitIdadeCobertura        = "IDADE_FORA_DO_LIMITE_DA_COBERTURA"
+	LimitProfissaoRecusada     = "PROFISSAO_RECUSADA"
+	LimitUFRecusada            = "UF_RECUSADA"
+	LimitCapitalMinimo         = "CAPITAL_ABAIXO_DO_MINIMO"
+	LimitCapitalMaximo         = "CAPITAL_ACIMA_DO_LIMITE"
+	LimitCapitalRenda          = "CAPITAL_ACIMA_DO_LIMITE_POR_RENDA"
+	LimitCapitalFaixaEtaria    = "CAPITAL_ACIMA_DO_LIMITE_POR_FAIXA_ETARIA"
+	LimitCapitalProfissao      = "CAPITAL_ACIMA_DO_LIMITE_POR_PROFISSAO"
+	LimitTicketMinimo          = "PREMIO_ABAIXO_DO_TICKET_MINIMO"
+)
+
+// Limit is why something was not priced (or, for the ticket, not
+// sellable). Field is the simulation request's field to change; Valor is
+// the bound that was crossed, when there is one.
+type Limit struct {
+	Code          string  `json:"codigo"`
+	Field         string  `json:"campo"`
+	Message       string  `json:"descricao"`
+	ProdutoID     int     `json:"idProduto,omitempty"`
+	ItemProdutoID int     `json:"itemProdutoId,omitempty"`
+	Valor         float64 `json:"valor,omitempty"`
+}
+
+// Simulation request fields that limits point at.
+const (
+	fieldPeriodicidade  = "periodicidadeCobrancaId"
+	fieldCapital        = "capitalSegurado"
+	fieldDataNascimento = "proponente.dataNascimento"
+	fieldSexo           = "proponente.sexoId"
+	fieldProfissao      = "proponente.profissaoCbo"
+	fieldUF             = "proponente.uf"
+	fieldRenda          = "proponente.renda"
+)
+
+// Quote is the priced simulation of one offer.
+type Quote struct {
+	CodigoModeloProposta    string         `json:"codigoModeloProposta"`
+	PeriodicidadeCobrancaID int            `json:"periodicidadeCobrancaId"`
+	Idade                   int            `json:"idade"`
+	CapitalSegurado         float64        `json:"capitalSegurado"`
+	TicketMinimo            float64        `json:"ticketMinimo"`
+	Produtos                []ProdutoQuote `json:"produtos"`
+	PremioMensal            float64        `json:"premioMensalTotal"`
+	Premio                  float64        `json:"premioTotal"` // for the periodicity
+}
+
+// ProdutoQuote is one priced product.
+type ProdutoQuote struct {
+	IDProduto          int              `json:"idProduto"`
+	Descricao          string           `json:"descricao"`
+	DescricaoComercial string           `json:"descricaoComercial"`
+	Coberturas         []CoberturaQuote `json:"coberturas"`
+	PremioMensal       float64          `json:"premioMensal"`
+	Premio             float64          `json:"premio"`
+}
+
+// CoberturaQuote is one priced coverage; the names follow MAG's simulation
+// response where it has them.
+type CoberturaQuote struct {
+	ID                            int     `json:"id"`
+	ItemProdutoID                 int     `json:"itemProdutoId"`
+	Descricao                     string  `json:"descricao"`
+	TipoID                        int     `json:"tipoId"`
+	CausaID                       int     `json:"causaId"`
+	Obrigatoria                   bool    `json:"obrigatoria"`
+	Capital                       float64 `json:"capital"`
+	CapitalBase                   float64 `json:"capitalBase"` // premioBase is per this much capital
+	Limite                        float64 `json:"limite"`      // highest capital allowed for the profile
+	PremioBase                    float64 `json:"premioBase"`  // monthly, per capitalBase
+	CustoFixo                     float64 `json:"custoFixo"`   // monthly
+	PremioMensal                  float64 `json:"premioMensal"`
+	Premio                        float64 `json:"premio"` // for the periodicity
+	ValorMinimoCapitalContratacao float64 `json:"valorMinimoCapitalContratacao"`
+	ValorLimiteCapitalReferencia  float64 `json:"valorLimiteCapitalReferencia"`
+}
+
+// Price quotes every coverage of every product of o for the profile, the
+// requested capital and the periodicity; see the package comment. Limits
+// list what could not be priced and why; a quote with a
+// PREMIO_ABAIXO_DO_TICKET_MINIMO limit is priced but not sellable.
+func Price(o *Offer, p Profile, capital float64, periodicidadeID int) (Quote, []Limit) {
+	age := Age(p.BirthDate, p.At)
+	q := Quote{
+		CodigoModeloProposta:    o.ID,
+		PeriodicidadeCobrancaID: periodicidadeID,
+		Idade:                   age,
+		CapitalSegurado:         capital,
+		TicketMinimo:            o.TicketMinimo,
+		Produtos:                []ProdutoQuote{},
+	}
+	per, limits := checkInput(o, p, capital, periodicidadeID)
+	if len(limits) > 0 {
+		return q, limits
+	}
+	pr := pricer{offer: o, profile: p, age: age, capital: capital, per: per, risk: riskFactor(p)}
+	for i := range o.Produtos {
+		pq, ls := pr.produto(&o.Produtos[i])
+		limits = append(limits, ls...)
+		if pq == nil {
+			continue
+		}
+		q.Produtos = append(q.Produtos, *pq)
+		q.PremioMensal += pq.PremioMensal
+		q.Premio += pq.Premio
+	}
+	// Sums of cents carry float noise (0.1 + 0.2); snap them back.
+	q.PremioMensal = roundCents(q.PremioMensal)
+	q.Premio = roundCents(q.Premio)
+	if len(q.Produtos) > 0 && q.PremioMensal < o.TicketMinimo {
+		limits = append(limits, Limit{
+			Code:  LimitTicketMinimo,
+			Field: fieldCapital,
+			Message: fmt.Sprintf("prêmio mensal de %s abaixo do ticket mínimo de %s do modelo de proposta %s",
+				brl(q.PremioMensal), brl(o.TicketMinimo), o.ID),
+			Valor: o.TicketMinimo,
+		})
+	}
+	return q, limits
+}
+
+// Age is the full years from birth to at, each read as a calendar date in
+// its own location.
+func Age(birth, at time.Time) int {
+	by, bm, bd := birth.Date()
+	ay, am, ad := at.Date()
+	age := ay - by
+	if am < bm || (am == bm && ad < bd) {
+		age--
+	}
+	return age
+}
+
+// AgeFactor is exp(0.085 × (age − 30)): about 8.9% more a year of age.
+func AgeFactor(age int) float64 {
+	return math.Exp(ageRate * float64(age-30))
+}
+
+// checkInput rejects what cannot be priced at all: a periodicity the offer
+// lacks and malformed profile fields.
+func checkInput(o *Offer, p Profile, capital float64, periodicidadeID int) (periodicity, []Limit) {
+	var limits []Limit
+	add := func(code, field, format string, args ...any) {
+		limits = append(limits, Limit{Code: code, Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+	per, known := periodicityTable[periodicidadeID]
+	offered := slices.ContainsFunc(o.Periodicidades, func(d Dominio) bool { return d.ID == periodicidadeID })
+	if !known || !offered {
+		add(LimitPeriodicidadeInvalida, fieldPeriodicidade,
+			"periodicidade %d não é oferecida pelo modelo de proposta %s", periodicidadeID, o.ID)
+	}
+	if math.IsNaN(capital) || math.IsInf(capital, 0) || capital < 0 {
+		add(LimitCapitalInvalido, fieldCapital, "o capital segurado deve ser um valor não negativo")
+	}
+	if p.SexoID != SexoMasculino && p.SexoID != SexoFeminino {
+		add(LimitSexoInvalido, fieldSexo, "sexoId %d inválido: use 1 (masculino) ou 2 (feminino)", p.SexoID)
+	}
+	if _, ok := normalizeCBO(p.ProfissaoCBO); !ok {
+		add(LimitProfissaoInvalida, fieldProfissao, "%q não é um código CBO (formato 0000-00)", p.ProfissaoCBO)
+	}
+	if !slices.Contains(ufs, normalizeUF(p.UF)) {
+		add(LimitUFInvalida, fieldUF, "UF %q desconhecida", p.UF)
+	}
+	if math.IsNaN(p.Renda) || math.IsInf(p.Renda, 0) || p.Renda < 0 {
+		add(LimitRendaInvalida, fieldRenda, "a renda deve ser um valor não negativo")
+	}
+	return per, limits
+}
+
+// normalizeCBO returns the CBO as "0000-00", accepting it with or without
+// the dash.
+func normalizeCBO(s string) (string, bool) {
+	digits := strings.Replace(strings.TrimSpace(s), "-", "", 1)
+	if len(digits) != 6 {
+		return "", false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return "", false
+		}
+	}
+	return digits[:4] + "-" + digits[4:], true
+}
+
+func normalizeUF(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
+
+// riskFactor is every factor of the profile but age, which varies per
+// coverage only through the age itself.
+func riskFactor(p Profile) float64 {
+	f := 1.0
+	if p.SexoID == SexoFeminino {
+		f *= femaleFactor
+	}
+	if p.Fumante {
+		f *= smokerFactor
+	}
+	if cbo, ok := normalizeCBO(p.ProfissaoCBO); ok {
+		if pf, ok := professionFactors[cbo[0]]; ok {
+			f *= pf
+		}
+	}
+	if uf, ok := ufFactors[normalizeUF(p.UF)]; ok {
+		f *= uf
+	}
+	return f
+}
+
+// pricer carries what every coverage of one Price call shares.
+type pricer struct {
+	offer   *Offer
+	profile Profile
+	age     int
+	capital float64
+	per     periodicity
+	risk    float64
+}
+
+// produto prices one product, or returns nil and why it cannot be sold.
+func (pr *pricer) produto(prod *Produto) (*ProdutoQuote, []Limit) {
+	if limits := pr.produtoLimits(prod); len(limits) > 0 {
+		return nil, limits
+	}
+	pq := &ProdutoQuote{
+		IDProduto:          prod.ID,
+		Descricao:          prod.Descricao,
+		DescricaoComercial: prod.DescricaoComercial,
+		Coberturas:         []CoberturaQuote{},
+	}
+	var limits []Limit
+	refused := false
+	for i := range prod.Coberturas {
+		c := &prod.Coberturas[i]
+		cq, ls := pr.cobertura(prod, c)
+		if len(ls) > 0 {
+			limits = append(limits, ls...)
+			refused = refused || c.Obrigatoria
+			continue
+		}
+		pq.Coberturas = append(pq.Coberturas, cq)
+		pq.PremioMensal += cq.PremioMensal
+		pq.Premio += cq.Premio
+	}
+	if refused {
+		return nil, limits
+	}
+	pq.PremioMensal = roundCents(pq.PremioMensal)
+	pq.Premio = roundCents(pq.Premio)
+	return pq, limits
+}
+
+// produtoLimits are the refusals of a whole product: age, profession, UF.
+func (pr *pricer) produtoLimits(prod *Produto) []Limit {
+	var limits []Limit
+	if pr.age < prod.IdadeMinima || pr.age > prod.IdadeMaxima {
+		limits = append(limits, Limit{
+			Code: LimitIdadeProduto, Field: fieldDataNascimento, ProdutoID: prod.ID,
+			Message: fmt.Sprintf("idade de %d anos fora do limite do produto %s (%d a %d anos)",
+				pr.age, prod.Descricao, prod.IdadeMinima, prod.IdadeMaxima),
+			Valor: float64(nearest(pr.age, prod.IdadeMinima, prod.IdadeMaxima)),
+		})
+	}
+	cbo, _ := normalizeCBO(pr.profile.ProfissaoCBO)
+	if slices.Contains(prod.ProfissoesRecusadas, cbo) {
+		limits = append(limits, Limit{
+			Code: LimitProfissaoRecusada, Field: fieldProfissao, ProdutoID: prod.ID,
+			Message: fmt.Sprintf("a profissão %s não é aceita no produto %s", cbo, prod.Descricao),
+		})
+	}
+	uf := normalizeUF(pr.profile.UF)
+	if slices.Contains(prod.UfsRecusadas, uf) {
+		limits = append(limits, Limit{
+			Code: LimitUFRecusada, Field: fieldUF, ProdutoID: prod.ID,
+			Message: fmt.Sprintf("o produto %s não é comercializado na UF %s", prod.Descricao, uf),
+		})
+	}
+	return limits
+}
+
+// nearest is the bound of lo..hi that v crossed.
+func nearest(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	return hi
+}
+
+// cobertura prices one coverage, or says why it cannot be priced.
+func (pr *pricer) cobertura(prod *Produto, c *Cobertura) (CoberturaQuote, []Limit) {
+	var limits []Limit
+	if pr.age < c.IdadeEntrada || pr.age > c.IdadeSaida {
+		limits = append(limits, Limit{
+			Code: LimitIdadeCobertura, Field: fieldDataNascimento, ProdutoID: prod.ID, ItemProdutoID: c.ItemProdutoID,
+			Message: fmt.Sprintf("idade de %d anos fora do limite da cobertura %s (%d a %d anos)",
+				pr.age, c.Descricao, c.IdadeEntrada, c.IdadeSaida),
+			Valor: float64(nearest(pr.age, c.IdadeEntrada, c.IdadeSaida)),
+		})
+	}
+	capital := pr.capital
+	if c.CapitalFixo {
+		capital = c.ValorFixo
+	}
+	limite, capLimits := pr.capitalLimits(prod, c, capital)
+	limits = append(limits, capLimits...)
+	if len(limits) > 0 {
+		return CoberturaQuote{}, limits
+	}
+	base := c.TaxaPor1000
+	months, discount := float64(pr.per.months), pr.per.discount
+	if c.Tipo.ID == TipoContribuicao {
+		discount = 1 // a contribution is savings: no risk, no discount
+	} else {
+		base = roundTo8(base * AgeFactor(pr.age) * pr.risk)
+	}
+	monthly := capital/capitalBase*base + c.CustoFixo
+	return CoberturaQuote{
+		ID:                            c.ID,
+		ItemProdutoID:                 c.ItemProdutoID,
+		Descricao:                     c.Descricao,
+		TipoID:                        c.Tipo.ID,
+		CausaID:                       c.Causas[0].ID,
+		Obrigatoria:                   c.Obrigatoria,
+		Capital:                       capital,
+		CapitalBase:                   capitalBase,
+		Limite:                        limite,
+		PremioBase:                    base,
+		CustoFixo:                     c.CustoFixo,
+		PremioMensal:                  roundCents(monthly),
+		Premio:                        roundCents(monthly * months * discount),
+		ValorMinimoCapitalContratacao: c.ValorMinimoCapitalContratacao,
+		ValorLimiteCapitalReferencia:  c.ValorLimiteCapitalReferencia,
+	}, nil
+}
+
+// capBound is one maximum capital and the limit crossing it raises.
+type capBound struct {
+	value float64
+	limit Limit
+}
+
+// capitalLimits returns the highest capital the coverage allows for the
+// profile (limite) and a Limit for each bound the capital breaks. A
+// fixed-capital coverage's value is the insurer's own: nothing to check.
+func (pr *pricer) capitalLimits(prod *Produto, c *Cobertura, capital float64) (float64, []Limit) {
+	if c.CapitalFixo {
+		return c.ValorFixo, nil
+	}
+	mk := func(code string, value float64, format string, args ...any) capBound {
+		return capBound{value: value, limit: Limit{
+			Code: code, Field: fieldCapital, ProdutoID: prod.ID, ItemProdutoID: c.ItemProdutoID,
+			Message: fmt.Sprintf(format, args...), Valor: value,
+		}}
+	}
+	var limits []Limit
+	if capital < c.ValorMinimoCapitalContratacao {
+		b := mk(LimitCapitalMinimo, c.ValorMinimoCapitalContratacao,
+			"capital de %s abaixo do mínimo de %s da cobertura %s",
+			brl(capital), brl(c.ValorMinimoCapitalContratacao), c.Descricao)
+		limits = append(limits, b.limit)
+	}
+	bounds := []capBound{mk(LimitCapitalMaximo, c.ValorLimiteCapitalReferencia,
+		"capital de %s acima do limite de %s da cobertura %s",
+		brl(capital), brl(c.ValorLimiteCapitalReferencia), c.Descricao)}
+	bounds = append(bounds, pr.policyBounds(c, capital, mk)...)
+	limite := math.Inf(1)
+	for _, b := range bounds {
+		limite = math.Min(limite, b.value)
+		if capital > b.value {
+			limits = append(limits, b.limit)
+		}
+	}
+	return limite, limits
+}
+
+// policyBounds are the acceptance policy's maxima that apply to the
+// coverage (by causa) and the profile (by age, income, profession).
+func (pr *pricer) policyBounds(c *Cobertura, capital float64,
+	mk func(string, float64, string, ...any) capBound) []capBound {
+	pol := &pr.offer.PoliticaAceitacao
+	var bounds []capBound
+	for _, l := range pol.LimitesOperacionaisPorRenda {
+		if c.HasCausa(l.Causa) && inBand(pr.age, l.IdadeInicial, l.IdadeFinal) {
+			annual := 12 * pr.profile.Renda
+			bounds = append(bounds, mk(LimitCapitalRenda, l.MultiploRenda*annual,
+				"capital de %s acima do limite de %s (%s vezes a renda anual de %s) da cobertura %s",
+				brl(capital), brl(l.MultiploRenda*annual), formatFactor(l.MultiploRenda), brl(annual), c.Descricao))
+		}
+	}
+	for _, l := range pol.LimitesOperacionaisPorFaixaEtaria {
+		if c.HasCausa(l.Causa) && inBand(pr.age, l.IdadeInicial, l.IdadeFinal) {
+			bounds = append(bounds, mk(LimitCapitalFaixaEtaria, l.ValorMaximoCapitalSegurado,
+				"capital de %s acima do limite de %s para a faixa de %d a %d anos da cobertura %s",
+				brl(capital), brl(l.ValorMaximoCapitalSegurado), l.IdadeInicial, l.IdadeFinal, c.Descricao))
+		}
+	}
+	cbo, _ := normalizeCBO(pr.profile.ProfissaoCBO)
+	for _, l := range pol.LimitesOperacionaisPorProfissao {
+		if c.HasCausa(l.Causa) && l.ProfissaoID == cbo {
+			bounds = append(bounds, mk(LimitCapitalProfissao, l.ValorMaximoCapitalSegurado,
+				"capital de %s acima do limite de %s para a profissão %s da cobertura %s",
+				brl(capital), brl(l.ValorMaximoCapitalSegurado), cbo, c.Descricao))
+		}
+	}
+	return bounds
+}
+
+func inBand(age, from, to int) bool { return age >= from && age <= to }
+
+// roundCents rounds half-up (half away from zero) to cents. It first snaps
+// the value to nanos, so binary noise (1.005 is stored as
+// 1.00499999999999989…) does not decide which way a half cent goes.
+func roundCents(x float64) float64 {
+	if x < 0 {
+		return -roundCents(-x)
+	}
+	if x >= 1e9 { // beyond int64 nanos; no premium gets here
+		return math.Round(x*100) / 100
+	}
+	nanos := int64(math.Round(x * 1e9))
+	cents := nanos / 10_000_000
+	if nanos%10_000_000 >= 5_000_000 {
+		cents++
+	}
+	return float64(cents) / 100
+}
+
+// roundTo8 rounds to 8 decimals, the precision of MAG's premioBase.
+func roundTo8(x float64) float64 { return math.Round(x*1e8) / 1e8 }
+
+// brl formats money the Brazilian way: R$ 1.234.567,89.
+func brl(v float64) string {
+	v = roundCents(v)
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	cents := int64(math.Round(v * 100))
+	whole := strconv.FormatInt(cents/100, 10)
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(r)
+	}
+	return fmt.Sprintf("%sR$ %s,%02d", sign, b.String(), cents%100)
+}
+
+// formatFactor writes a multiple with a decimal comma: 2,5.
+func formatFactor(f float64) string {
+	return strings.Replace(strconv.FormatFloat(f, 'f', -1, 64), ".", ",", 1)
+}
