@@ -216,6 +216,20 @@ var Steps = []Step{
 	{Group: "Webhooks", Pattern: `^the receiver gets an? "([^"]*)" event within (\d+) seconds?$`,
 		Doc: "Wait for an event of the type; it becomes the current event. Its envelope must match platform/event.", Example: `Then the receiver gets a "sandbox.ping" event within 5 seconds`,
 		Func: func(w *World) any { return w.receiverGets }},
+	{Group: "Webhooks", Pattern: `^the receiver gets an? "([^"]*)" event whose "([^"]*)" is "([^"]*)" within (\d+) seconds?$`,
+		Doc: "Wait for an event of the type whose field has the value (${name} expands); it becomes the current event.", Example: `Then the receiver gets a "proposta.status" event whose "data.statusAtual" is "EM_ANALISE" within 5 seconds`,
+		Func: func(w *World) any {
+			return func(typ, path, want string, secs int) error {
+				want, err := w.expand(want)
+				if err != nil {
+					return err
+				}
+				return w.receiverGetsWhere(typ, secs, func(raw []byte) bool {
+					v, ok, _ := field(raw, path)
+					return ok && text(v) == want
+				})
+			}
+		}},
 	{Group: "Webhooks", Pattern: `^the receiver has received (\d+) requests?$`,
 		Doc: "Count what the receiver got.", Example: `Then the receiver has received 3 requests`,
 		Func: func(w *World) any {
@@ -240,6 +254,39 @@ var Steps = []Step{
 					return fmt.Errorf("the signature verifies: %s", w.event.Header.Get(events.SignatureHeader))
 				} else if w.event == nil {
 					return err
+				}
+				return nil
+			}
+		}},
+	{Group: "Webhooks", Pattern: `^I remember the event field "([^"]*)" as "([^"]*)"$`,
+		Doc: "Keep a field of the current event for later steps as ${name}.", Example: `And I remember the event field "subject.pendenciaId" as "pendencia"`,
+		Func: func(w *World) any {
+			return func(path, name string) error {
+				if w.event == nil {
+					return fmt.Errorf("no event received yet")
+				}
+				v, ok, err := field(w.event.Raw, path)
+				if err != nil || !ok {
+					return fmt.Errorf("no event field %q: %s", path, w.event.Raw)
+				}
+				w.vars[name] = text(v)
+				return nil
+			}
+		}},
+	{Group: "Webhooks", Pattern: `^the event field "([^"]*)" matches "([^"]*)"$`,
+		Doc: "A field of the current event matches the regular expression.", Example: `And the event field "data.motivo" matches "^RISCO"`,
+		Func: func(w *World) any {
+			return func(path, expr string) error {
+				if w.event == nil {
+					return fmt.Errorf("no event received yet")
+				}
+				re, err := regexp.Compile(expr)
+				if err != nil {
+					return err
+				}
+				v, ok, _ := field(w.event.Raw, path)
+				if !ok || !re.MatchString(text(v)) {
+					return fmt.Errorf("event field %q is %v, does not match %q", path, v, expr)
 				}
 				return nil
 			}
@@ -528,12 +575,16 @@ func (w *World) pointWebhook() error {
 }
 
 func (w *World) receiverGets(typ string, secs int) error {
+	return w.receiverGetsWhere(typ, secs, func([]byte) bool { return true })
+}
+
+func (w *World) receiverGetsWhere(typ string, secs int, match func(body []byte) bool) error {
 	if w.receiver == nil {
 		return fmt.Errorf("no receiver started")
 	}
 	r, ok := w.receiver.WaitFor(time.Duration(secs)*time.Second, func(r Received) bool {
 		var e events.Envelope
-		return json.Unmarshal(r.Body, &e) == nil && e.Type == typ
+		return json.Unmarshal(r.Body, &e) == nil && e.Type == typ && match(r.Body)
 	})
 	if !ok {
 		return fmt.Errorf("no %q event reached the receiver within %ds; it got %d requests", typ, secs, len(w.receiver.Requests()))

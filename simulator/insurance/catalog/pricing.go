@@ -270,10 +270,12 @@ func checkInput(o *Offer, p Profile, capital float64, periodicidadeID int) (peri
 	if p.SexoID != SexoMasculino && p.SexoID != SexoFeminino {
 		add(LimitSexoInvalido, fieldSexo, "sexoId %d inválido: use 1 (masculino) ou 2 (feminino)", p.SexoID)
 	}
-	if _, ok := normalizeCBO(p.ProfissaoCBO); !ok {
+	// Profession and state are optional in the simulation request (v2
+	// Swagger): absent, they price as the base class and no state factor.
+	if _, ok := normalizeCBO(p.ProfissaoCBO); !ok && strings.TrimSpace(p.ProfissaoCBO) != "" {
 		add(LimitProfissaoInvalida, fieldProfissao, "%q não é um código CBO (formato 0000-00)", p.ProfissaoCBO)
 	}
-	if !slices.Contains(ufs, normalizeUF(p.UF)) {
+	if uf := normalizeUF(p.UF); uf != "" && !slices.Contains(ufs, uf) {
 		add(LimitUFInvalida, fieldUF, "UF %q desconhecida", p.UF)
 	}
 	if math.IsNaN(p.Renda) || math.IsInf(p.Renda, 0) || p.Renda < 0 {

@@ -1,0 +1,77 @@
+Feature: Insurance sale cycle: offer, simulation, signature token, proposal, analysis, implantation
+  The insurer API (/insurer/v1) and the access-management API
+  (/access/v1), in the insurer's envelope {Valor, Mensagens,
+  HouveErrosDuranteProcessamento}. The demo company (CNPJ 11222333000181)
+  may sell every offer of the catalogue. The clock is frozen at
+  2026-01-05T12:00:00Z.
+
+  Background:
+    Given I obtain a token
+    And a webhook receiver answering 200
+    And the app's webhook points to the receiver
+
+  Scenario: From the offer list to implantation, every event of the cycle signed
+    When I send "GET" to "/insurer/v1/modeloproposta?cnpj=11222333000181&completo=false&canalVenda=4"
+    Then the response status is 200
+    And the response field "HouveErrosDuranteProcessamento" is "false"
+    And the response field "Valor.0.id" is "105"
+    When I send "GET" to "/insurer/v1/modeloproposta/YZ?cnpj=11222333000181&completo=true"
+    Then the response status is 200
+    And the response field "Valor.produtos.0.id" is "511"
+    And the response field "Valor.produtos.0.coberturas.0.itemProdutoId" is "1001"
+    When I send "POST" to "/insurer/v1/simulacao?cnpj=11222333000181&codigoModeloProposta=YZ" with JSON:
+      """
+      {"simulacoes": [{"proponente": {"tipoRelacaoSeguradoId": 1, "nome": "Maria Souza", "cpf": "11144477735",
+        "dataNascimento": "1986-03-15", "profissaoCbo": "2410-05", "renda": 8000, "sexoId": 2, "uf": "SP", "declaracaoIRId": 1},
+        "periodicidadeCobrancaId": 30, "capitalSegurado": 200000}]}
+      """
+    Then the response status is 200
+    And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.itemProdutoId" is "1001"
+    And I remember the response field "Valor.simulacoes.0.produtos.0.coberturas.0.premio" as "premio"
+    When I send "POST" to "/access/v1/token/user" with JSON:
+      """
+      {"cpf": "11144477735", "output": "Email", "email": "maria@example.com", "timeoutInMinutes": "5", "tokenSize": "6"}
+      """
+    Then the response status is 201
+    And the response field "Valor.channel" is "Email"
+    When I send "GET" to "/sandbox/outbox?cpf=11144477735"
+    Then the response field "messages.0.destino" is "maria@example.com"
+    And I remember the response field "messages.0.codigo" as "codigo"
+    When I send "POST" to "/insurer/v1/proposta?empresa=11222333000181&codigoModeloProposta=YZ" with JSON:
+      """
+      {"PROPOSTA": {"NUMERO": "0", "DT_ASSINATURA": "2026-01-05",
+        "DADOS_PROPONENTE": {"NOME": "Maria Souza", "DT_NASCIMENTO": "1986-03-15", "SEXO": "FEMININO", "CPF": "11144477735",
+          "EMAIL": "maria@example.com", "RENDA_MENSAL": 8000,
+          "ENDERECOS": {"ENDERECO": [{"TIPO": "RESIDENCIAL", "LOGRADOURO": "Rua A", "NUMERO": "10", "CIDADE": "São Paulo", "ESTADO": "SP", "CEP": "01310100"}]},
+          "PROFISSAO": {"CODIGO": "2410-05", "DESCRICAO": "Advogada"}},
+        "PLANOS": {"VL_TOTAL": ${premio}, "PLANO": [{"CODIGO": 511, "NOME": "VIDA TEMPORÁRIA",
+          "COBERTURAS": {"COBERTURA": [{"CODIGO": 1001, "VL_CONTRIB": ${premio}, "VL_COBERTURA": 200000}]}}]},
+        "BENEFICIARIOS": {"BENEFICIARIO": [{"NOME": "João Souza", "PARENTESCO": "CONJUGE", "PARTICIPACAO": 60},
+                                           {"NOME": "Ana Souza", "PARENTESCO": "FILHA", "PARTICIPACAO": 40}]},
+        "DADOS_COBRANCA": {"PERIODICIDADE": "MENSAL", "TIPO_COBRANCA": "BOLETO", "DIA_VENCIMENTO": 10},
+        "ASSINATURA": {"TIPO": "TOKEN", "TOKEN": "${codigo}"}}}
+      """
+    Then the response status is 201
+    And the response field "Valor.status" is "RECEBIDA"
+    And I remember the response field "Valor.numeroProposta" as "numero"
+    And the receiver gets a "proposta.status" event within 5 seconds
+    And the event's signature is valid
+    And the event field "data.statusAtual" is "RECEBIDA"
+    When I advance the clock by "2m"
+    Then the receiver gets a "proposta.status" event whose "data.statusAtual" is "EM_ANALISE" within 5 seconds
+    And the event field "data.statusAnterior" is "RECEBIDA"
+    When I advance the clock by "1h"
+    And I advance the clock by "5m"
+    Then the receiver gets a "proposta.implantada" event within 5 seconds
+    And the event field "data.statusAtualCodigo" is "8"
+    And the event field "subject.numeroProposta" is "${numero}"
+    And I obtain a token
+    When I send "GET" to "/insurer/v1/proposta/${numero}"
+    Then the response field "Valor.status" is "IMPLANTADA"
+    And the response field "Valor.inscricoes" has 1 item
+    When I send "GET" to "/insurer/v1/inscricao?numeroProposta=${numero}"
+    Then the response field "Valor.0.status" is "ATIVA"
+    And the response field "Valor.0.coberturas.0.capitalSegurado" is "200000"
+    When I send "GET" to "/insurer/v1/proposta/${numero}/timeline"
+    Then the response field "Valor" has 4 items
+    And the response field "Valor.3.status" is "IMPLANTADA"
