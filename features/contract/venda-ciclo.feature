@@ -75,3 +75,47 @@ Feature: Insurance sale cycle: offer, simulation, signature token, proposal, ana
     When I send "GET" to "/insurer/v1/proposta/${numero}/timeline"
     Then the response field "Valor" has 4 items
     And the response field "Valor.3.status" is "IMPLANTADA"
+
+  Scenario: An offer carries what the forms widget renders; the reduced list only refs
+    When I send "GET" to "/insurer/v1/modeloproposta/YZ"
+    Then the response status is 200
+    And the response field "Valor.questionario.perguntas.0.tipoResposta" matches "^(SIM_NAO|TEXTO|VALOR|DOMINIO|DATA)$"
+    And the response field "Valor.politicaAceitacao.imcMaximoRecusa" exists
+    And the response field "Valor.formasPagamento" has 4 items
+    When I send "GET" to "/insurer/v1/modeloproposta?completo=false"
+    Then the response field "Valor.0.produtos.0.dataUltimaAlteracao" exists
+    And the response field "Valor.0.produtos.0.coberturas" does not exist
+    When I send "GET" to "/insurer/v1/questionario?codigoModeloProposta=YZ"
+    Then the response field "Valor.0.perguntas" exists
+    When I send "GET" to "/insurer/v1/modeloproposta?completo=talvez"
+    Then the response status is 400
+    And the response field "Mensagens.0.Campo" is "completo"
+
+  Scenario: A profile outside the offer's limits is told which limit, not a 500
+    When I send "POST" to "/insurer/v1/simulacao?codigoModeloProposta=YZ" with JSON:
+      """
+      {"simulacoes": [{"proponente": {"dataNascimento": "1940-01-01", "sexoId": 1, "renda": 3000, "profissaoCbo": "2153-05", "uf": "SP"},
+        "periodicidadeCobrancaId": 30, "capitalSegurado": 10000000}]}
+      """
+    Then the response status is 200
+    And the response field "Valor.simulacoes.0.produtos" has 0 items
+    And the response body contains "IDADE_FORA_DO_LIMITE"
+    And the response field "Mensagens.0.Campo" matches "^simulacoes\.0\."
+    When I send "POST" to "/insurer/v1/simulacao?codigoModeloProposta=YZ" with JSON:
+      """
+      {"simulacoes": [{"proponente": {"dataNascimento": "ontem", "sexoId": 1}}]}
+      """
+    Then the response status is 400
+    And the response field "Mensagens.0.Campo" is "simulacoes.0.proponente.dataNascimento"
+    When I send "POST" to "/insurer/v1/simulacao" with JSON:
+      """
+      {"simulacoes": [{"proponente": {"dataNascimento": "1980-01-01", "sexoId": 1}}]}
+      """
+    Then the response status is 400
+    And the response field "Mensagens.0.Campo" is "codigoModeloProposta"
+    When I send "POST" to "/insurer/v1/simulacao?codigoModeloProposta=YZ" with JSON:
+      """
+      {"simulacoes": [{"proponente": {"sexoId": 3}}]}
+      """
+    Then the response status is 400
+    And the response body contains "dataNascimento"

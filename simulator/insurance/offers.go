@@ -115,6 +115,9 @@ func (s *Service) getOffer(r *http.Request) (*httpx.Reply, error) {
 			return err
 		}
 		out = shape(s.Catalog, o, complete)
+		if complete {
+			out = fullOffer{Offer: o, Questionario: o.Questionario}
+		}
 		return nil
 	})
 	if err != nil {
@@ -123,11 +126,45 @@ func (s *Service) getOffer(r *http.Request) (*httpx.Reply, error) {
 	return ok(out), nil
 }
 
+// fullOffer is the complete shape of GET /modeloproposta/{id}: the offer
+// with its questionnaire's questions, which the forms widget renders (the
+// v2 list shows only refs; the single offer carries what a sale needs).
+type fullOffer struct {
+	*catalog.Offer
+	Questionario *catalog.Questionario `json:"questionario,omitempty"`
+}
+
 func shape(c *catalog.Catalog, o *catalog.Offer, complete bool) any {
 	if complete {
 		return o
 	}
 	return c.Reduced(o)
+}
+
+// questionnaires is GET /questionario?codigoModeloProposta= (v2
+// Questionario): the questions of an offer the caller may sell.
+func (s *Service) questionnaires(r *http.Request) (*httpx.Reply, error) {
+	ctx := r.Context()
+	code := r.URL.Query().Get("codigoModeloProposta")
+	if code == "" {
+		return nil, httpx.Invalidf("codigoModeloProposta", "informe o modelo de proposta (codigoModeloProposta)")
+	}
+	var out []*catalog.Questionario
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		o, err := s.offerFor(ctx, tx, r, code)
+		if err != nil {
+			return err
+		}
+		out = []*catalog.Questionario{}
+		if o.Questionario != nil {
+			out = append(out, o.Questionario)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ok(out), nil
 }
 
 // channelOK filters by canalVenda when given: every offer of the catalogue

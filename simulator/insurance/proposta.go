@@ -113,6 +113,10 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	prop := obj(body, "PROPOSTA")
+	// A date no layout reads is malformed input (400), not a broken rule.
+	if _, err := parseDate(str(obj(prop, "DADOS_PROPONENTE"), "DT_NASCIMENTO")); err != nil {
+		return nil, httpx.Invalidf("PROPOSTA.DADOS_PROPONENTE.DT_NASCIMENTO", "%v", err)
+	}
 	code := mux.Vars(r)["codigo"]
 	if code == "" {
 		code = r.URL.Query().Get("codigoModeloProposta")
@@ -250,7 +254,7 @@ func (s *Service) check(ctx context.Context, tx *store.Tx, o *catalog.Offer, pro
 	total := 0.0
 	planos := items(obj(prop, "PLANOS")["PLANO"])
 	for i, plano := range planos {
-		pf := fmt.Sprintf("PROPOSTA.PLANOS.PLANO[%d]", i)
+		pf := fmt.Sprintf("PROPOSTA.PLANOS.PLANO.%d", i)
 		pid, _ := intOf(plano["CODIGO"])
 		prod := productOf(o, pid)
 		if prod == nil {
@@ -260,7 +264,7 @@ func (s *Service) check(ctx context.Context, tx *store.Tx, o *catalog.Offer, pro
 		covs := items(obj(plano, "COBERTURAS")["COBERTURA"])
 		got := map[int]bool{}
 		for j, c := range covs {
-			cf := fmt.Sprintf("%s.COBERTURAS.COBERTURA[%d]", pf, j)
+			cf := fmt.Sprintf("%s.COBERTURAS.COBERTURA.%d", pf, j)
 			item, _ := intOf(c["CODIGO"])
 			cov := coverageOf(prod, item)
 			if cov == nil {

@@ -45,6 +45,7 @@ type Route func(method, path, scope string, h http.Handler)
 func (s *Service) Register(insurer, access Route) {
 	insurer(http.MethodGet, "/modeloproposta", "apiseguradora", httpx.HandlerFunc(s.listOffers))
 	insurer(http.MethodGet, "/modeloproposta/{id}", "apiseguradora", httpx.HandlerFunc(s.getOffer))
+	insurer(http.MethodGet, "/questionario", "apiseguradora", httpx.HandlerFunc(s.questionnaires))
 	insurer(http.MethodPost, "/simulacao", "apiseguradora", httpx.HandlerFunc(s.simulate))
 	insurer(http.MethodPost, "/simulacao/", "apiseguradora", httpx.HandlerFunc(s.simulate))
 	insurer(http.MethodPost, "/proposals/{codigo}/next-number", "apiunderwriting", httpx.HandlerFunc(s.reserveNumber))

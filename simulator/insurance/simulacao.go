@@ -43,7 +43,7 @@ func (s *Service) simulate(r *http.Request) (*httpx.Reply, error) {
 	env := envelope(nil)
 	var out []map[string]any
 	for i, sim := range in.Simulacoes {
-		prefix := fmt.Sprintf("simulacoes[%d].", i)
+		prefix := fmt.Sprintf("simulacoes.%d.", i)
 		prop, _ := sim["proponente"].(map[string]any)
 		if cpf := str(prop, "cpf"); cpf != "" {
 			if err := taxid.CheckCPF(cpf); err != nil {

@@ -157,13 +157,13 @@ func useToken(ctx context.Context, tx *store.Tx, companyID, cpf, code string, nu
 		companyID, cpf, code).Scan(&id, &expires, &used)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return rule("ASSINATURA.TOKEN", "ASSINATURA_INVALIDA", "token inválido: nenhum código %s foi emitido para o CPF %s do proponente", code, cpf)
+		return rule("PROPOSTA.ASSINATURA.TOKEN", "ASSINATURA_INVALIDA", "token inválido: nenhum código %s foi emitido para o CPF %s do proponente", code, cpf)
 	case err != nil:
 		return httpx.AsError(err)
 	case used.Valid:
-		return rule("ASSINATURA.TOKEN", "ASSINATURA_INVALIDA", "token já utilizado: cada código assina uma única proposta")
+		return rule("PROPOSTA.ASSINATURA.TOKEN", "ASSINATURA_INVALIDA", "token já utilizado: cada código assina uma única proposta")
 	case now.After(time.Unix(0, expires)):
-		return rule("ASSINATURA.TOKEN", "ASSINATURA_INVALIDA", "token expirado às %s; peça um novo em POST /access/v1/token/user", time.Unix(0, expires).UTC().Format(time.RFC3339))
+		return rule("PROPOSTA.ASSINATURA.TOKEN", "ASSINATURA_INVALIDA", "token expirado às %s; peça um novo em POST /access/v1/token/user", time.Unix(0, expires).UTC().Format(time.RFC3339))
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE signature_tokens SET used_at = ?, used_by = ? WHERE id = ?`, now.UnixNano(), numero, id); err != nil {
 		return httpx.AsError(err)

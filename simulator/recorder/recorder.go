@@ -15,6 +15,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -249,14 +250,15 @@ func redact(contentType string, body []byte) string {
 			return form.Encode()
 		}
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
-		if !bytes.Contains(body, []byte("ecret")) && !bytes.Contains(body, []byte("_token")) {
+		card := bytes.Contains(body, []byte("CARTAO")) || bytes.Contains(body, []byte("artao")) || bytes.Contains(body, []byte("ard"))
+		if !card && !bytes.Contains(body, []byte("ecret")) && !bytes.Contains(body, []byte("_token")) {
 			return text(body)
 		}
 		var v any
 		if json.Unmarshal(body, &v) != nil {
 			return text(body)
 		}
-		redactValue(v)
+		redactValue(v, false)
 		if b, err := json.Marshal(v); err == nil {
 			return string(b)
 		}
@@ -264,21 +266,65 @@ func redact(contentType string, body []byte) string {
 	return text(body)
 }
 
-func redactValue(v any) {
+// redactValue blanks secret fields, and card numbers inside card objects
+// (a partner that wrongly sends one must not find it in the log: PCI).
+func redactValue(v any, inCard bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, val := range x {
-			if secretFields[k] {
+			lk := strings.ToLower(k)
+			switch {
+			case secretFields[k]:
 				x[k] = "[redacted]"
-			} else {
-				redactValue(val)
+			case inCard && isCardNumber(val):
+				x[k] = "[redacted card number]"
+			default:
+				redactValue(val, inCard || strings.Contains(lk, "cartao") || strings.Contains(lk, "card"))
 			}
 		}
 	case []any:
-		for _, val := range x {
-			redactValue(val)
+		for i, val := range x {
+			if inCard && isCardNumber(val) {
+				x[i] = "[redacted card number]"
+				continue
+			}
+			redactValue(val, inCard)
 		}
 	}
+}
+
+// isCardNumber reports a string or number of 13 to 19 digits (spaces and
+// dashes allowed) that passes the Luhn check.
+func isCardNumber(v any) bool {
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+	case float64:
+		s = strconv.FormatFloat(x, 'f', -1, 64)
+	default:
+		return false
+	}
+	sum, n, double := 0, 0, false
+	for i := len(s) - 1; i >= 0; i-- {
+		c := s[i]
+		if c == ' ' || c == '-' {
+			continue
+		}
+		if c < '0' || c > '9' {
+			return false
+		}
+		d := int(c - '0')
+		if double {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+		n++
+		double = !double
+	}
+	return n >= 13 && n <= 19 && sum%10 == 0
 }
 
 func text(b []byte) string {
