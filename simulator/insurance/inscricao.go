@@ -44,14 +44,14 @@ func (s *Service) implant(ctx context.Context, tx *store.Tx, p *proposta) ([]int
 		dia, _ := intOf(cob["DIA_VENCIMENTO"])
 		body := map[string]any{
 			"numeroProposta": p.Numero, "cpf": p.CPF, "codigoModeloProposta": p.OfferID,
-			"produto":           map[string]any{"idProduto": produto, "descricao": str(plano, "NOME")},
-			"coberturas":        covers,
-			"valorContribuicao": round2(total),
-			"periodicidade":     orDefault(str(cob, "PERIODICIDADE"), "MENSAL"),
-			"formaCobranca":     str(cob, "TIPO_COBRANCA"),
-			"diaVencimento":     dia,
-			"status":            inscricaoAtiva,
-			"dataInicioVigencia": now.Format(time.DateOnly),
+			"produto":             map[string]any{"idProduto": produto, "descricao": str(plano, "NOME")},
+			"coberturas":          covers,
+			"valorContribuicao":   round2(total),
+			"periodicidade":       orDefault(str(cob, "PERIODICIDADE"), "MENSAL"),
+			"formaCobranca":       str(cob, "TIPO_COBRANCA"),
+			"diaVencimento":       dia,
+			"status":              inscricaoAtiva,
+			"dataInicioVigencia":  now.Format(time.DateOnly),
 			"competenciaReajuste": now.AddDate(1, 0, 0).Format("01/2006"),
 			"indiceReajuste":      "IPCA-IBGE",
 		}

@@ -55,24 +55,24 @@ type Resolver interface {
 
 // Binding ties one resource to the scenario that drives it.
 type Binding struct {
-	ID         int64      `json:"id"`
-	ScenarioID string     `json:"scenario"`
-	Kind       string     `json:"kind"`
-	Key        string     `json:"key"`
-	Ref        string     `json:"ref"`
-	AppID      string     `json:"appId"`
-	How        string     `json:"how"` // header, select, control, default
-	Seed       int64      `json:"seed"`
-	Next       int        `json:"nextStep"`
-	Waiting    string     `json:"waitingFor,omitempty"`
+	ID         int64  `json:"id"`
+	ScenarioID string `json:"scenario"`
+	Kind       string `json:"kind"`
+	Key        string `json:"key"`
+	Ref        string `json:"ref"`
+	AppID      string `json:"appId"`
+	How        string `json:"how"` // header, select, control, default
+	Seed       int64  `json:"seed"`
+	Next       int    `json:"nextStep"`
+	Waiting    string `json:"waitingFor,omitempty"`
 	// NextAt is when the next step is due (nil while it waits for a
 	// trigger, and once done); Pending lists the steps still to run.
-	NextAt  *time.Time `json:"nextAt,omitempty"`
-	Pending []Planned  `json:"pending,omitempty"`
-	Status     string     `json:"status"`
-	Log        []LogEntry `json:"log"`
-	CreatedAt  time.Time  `json:"createdAt"`
-	fired      string
+	NextAt    *time.Time `json:"nextAt,omitempty"`
+	Pending   []Planned  `json:"pending,omitempty"`
+	Status    string     `json:"status"`
+	Log       []LogEntry `json:"log"`
+	CreatedAt time.Time  `json:"createdAt"`
+	fired     string
 }
 
 // Planned is a step still to run, as the bindings listing shows it.
