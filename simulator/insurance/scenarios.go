@@ -114,9 +114,7 @@ func (r propostaRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Bindin
 		if err != nil {
 			return "", err
 		}
-		typ, _ := st.Args["type"].(string)
-		name, _ := st.Args["name"].(string)
-		data, _ := st.Args["data"].(map[string]any)
+		typ, name, data := st.Event()
 		if err := s.emit(ctx, tx, own, typ, name, subjectOf(p), keyOf(p), data); err != nil {
 			return "", err
 		}

@@ -217,9 +217,7 @@ func emit(ctx context.Context, s *Service, tx *store.Tx, companyID, appID string
 	if err != nil {
 		return "", err
 	}
-	typ, _ := st.Args["type"].(string)
-	name, _ := st.Args["name"].(string)
-	data, _ := st.Args["data"].(map[string]any)
+	typ, name, data := st.Event()
 	env, err := s.Bus.Emit(ctx, tx, events.Event{AppID: appID, CNPJ: co.CNPJ, Type: typ, Name: name, Subject: subject, SubjectKey: key, Data: data})
 	if err != nil {
 		return "", err

@@ -88,6 +88,14 @@ type Step struct {
 	Line int            `json:"line"`
 }
 
+// Event reads an emit step: the event's type, display name and data.
+func (st Step) Event() (typ, name string, data map[string]any) {
+	typ, _ = st.Args["type"].(string)
+	name, _ = st.Args["name"].(string)
+	data, _ = st.Args["data"].(map[string]any)
+	return typ, name, data
+}
+
 // Fault is one injected failure: an HTTP fault (Match) or a webhook fault
 // (Webhook), limited by Times and Window.
 type Fault struct {
