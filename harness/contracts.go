@@ -17,7 +17,8 @@ type contract struct {
 var seg = `[^/]+`
 
 // contracts are the answers the harness validates on every request, so no
-// feature can forget to: each official Pix operation's 2xx body.
+// feature can forget to: each official Pix operation's 2xx body, and each
+// insurer, access and sale-cycle control answer's.
 var contracts = []contract{
 	{"PUT POST PATCH", regexp.MustCompile(`^/pix/v2/cob(/` + seg + `)?$`), "pix/cob"},
 	{"GET", regexp.MustCompile(`^/pix/v2/cob/` + seg + `$`), "pix/cob.completa"},
@@ -42,6 +43,23 @@ var contracts = []contract{
 	{"GET", regexp.MustCompile(`^/portal/apps/` + seg + `$`), "platform/app"},
 	{"POST", regexp.MustCompile(`^/oauth/token$`), "platform/token"},
 	{"GET", regexp.MustCompile(`^/sandbox/clock$`), "platform/clock"},
+	// The insurer API, the access API and the sale cycle's control routes.
+	{"GET", regexp.MustCompile(`^/insurer/v1/modeloproposta$`), "insurance/modeloproposta.list"},
+	{"GET", regexp.MustCompile(`^/insurer/v1/modeloproposta/` + seg + `$`), "insurance/modeloproposta"},
+	{"GET", regexp.MustCompile(`^/insurer/v1/questionario$`), "insurance/questionario.list"},
+	{"POST", regexp.MustCompile(`^/insurer/v1/simulacao/?$`), "insurance/simulacao"},
+	{"POST", regexp.MustCompile(`^/insurer/v1/proposals/` + seg + `/next-number$`), "insurance/reserva"},
+	{"POST", regexp.MustCompile(`^/insurer/v1/proposta(/` + seg + `)?$`), "insurance/proposta.created"},
+	{"GET", regexp.MustCompile(`^/insurer/v1/proposta/[0-9]+$`), "insurance/proposta"},
+	{"PATCH", regexp.MustCompile(`^/insurer/v1/proposta/[0-9]+$`), "insurance/proposta.cancelled"},
+	{"GET", regexp.MustCompile(`^/insurer/v1/(proposta/[0-9]+/)?timeline$`), "insurance/timeline"},
+	{"GET", regexp.MustCompile(`^/insurer/v1/(proposta/[0-9]+/)?pendencia$`), "insurance/pendencia.list"},
+	{"PUT", regexp.MustCompile(`^/insurer/v1/pendencia/[0-9]+$`), "insurance/pendencia"},
+	{"GET", regexp.MustCompile(`^/insurer/v1/inscricao$`), "insurance/inscricao.list"},
+	{"GET", regexp.MustCompile(`^/insurer/v1/inscricao/[0-9]+$`), "insurance/inscricao"},
+	{"POST", regexp.MustCompile(`^/access/v1/token/user(/` + seg + `/system/` + seg + `)?$`), "insurance/token"},
+	{"GET", regexp.MustCompile(`^/sandbox/outbox$`), "insurance/outbox"},
+	{"POST", regexp.MustCompile(`^/sandbox/cartao/preautorizacao$`), "insurance/preautorizacao"},
 }
 
 // checkContract validates an answer against its operation's schema: the
@@ -56,7 +74,7 @@ func (w *World) checkContract(method, path string, status int, body []byte) erro
 		name = "platform/oauth-error"
 	case status >= 400 && (strings.HasPrefix(path, "/portal/") || strings.HasPrefix(path, "/sandbox/")):
 		name = "platform/problem"
-	case status >= 400 && strings.HasPrefix(path, "/insurer/"):
+	case status >= 400 && (strings.HasPrefix(path, "/insurer/") || strings.HasPrefix(path, "/access/")):
 		name = "platform/insurer-envelope"
 	case status >= 200 && status < 300 && len(body) > 0:
 		for _, c := range contracts {

@@ -44,7 +44,7 @@ func (s *Service) implant(ctx context.Context, tx *store.Tx, p *proposta) ([]int
 		dia, _ := intOf(cob["DIA_VENCIMENTO"])
 		body := map[string]any{
 			"numeroProposta": p.Numero, "cpf": p.CPF, "codigoModeloProposta": p.OfferID,
-			"produto":             map[string]any{"idProduto": produto, "descricao": str(plano, "NOME")},
+			"produto":             map[string]any{"idProduto": produto, "descricao": s.productName(p.OfferID, produto)},
 			"coberturas":          covers,
 			"valorContribuicao":   round2(total),
 			"periodicidade":       orDefault(str(cob, "PERIODICIDADE"), "MENSAL"),
@@ -72,6 +72,15 @@ func (s *Service) implant(ctx context.Context, tx *store.Tx, p *proposta) ([]int
 		"dataImplantacao": now.Format(time.RFC3339), "valorTotal": p.Total, "inscricaoIds": ids,
 	})
 	return ids, err
+}
+
+func (s *Service) productName(offer string, id int) string {
+	if o, ok := s.Catalog.Offer(offer); ok {
+		if prod := productOf(o, id); prod != nil {
+			return prod.Descricao
+		}
+	}
+	return ""
 }
 
 // listInscricoes is GET /inscricao?cpf=&numeroProposta=.

@@ -4,10 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 
 	"github.com/gorilla/mux"
+
+	"homologa/simulator/taxid"
 
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/catalog"
@@ -43,9 +46,11 @@ func (s *Service) sellable(ctx context.Context, tx *store.Tx, companyID, cnpj st
 func checkCNPJ(r *http.Request, names ...string) error {
 	p := principal(r)
 	for _, n := range names {
-		if v := r.URL.Query().Get(n); v != "" && v != p.CNPJ {
-			return httpx.Errorf(httpx.Forbidden, "%s %s is not the CNPJ of the caller's company (%s): an app sells only for its own company", n, v, p.CNPJ).
-				WithType("CNPJ_NAO_AUTORIZADO")
+		if v := r.URL.Query().Get(n); v != "" && taxid.NormalizeCNPJ(v) != p.CNPJ {
+			e := &httpx.Error{Code: httpx.Forbidden, Type: "CNPJ_NAO_AUTORIZADO",
+				Message: fmt.Sprintf("o CNPJ %s não é o da empresa do app (%s): um app vende só pela própria empresa", v, p.CNPJ)}
+			e.Violations = []httpx.Violation{{Field: n, Reason: e.Message}}
+			return e
 		}
 	}
 	return nil

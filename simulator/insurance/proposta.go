@@ -74,12 +74,42 @@ var cardFields = []string{"NUMERO", "CVV", "CODIGO_SEGURANCA"}
 // reads it (schema errors would echo the value): the message says what to
 // send instead. A 13-19 digit Luhn number anywhere in CARTAO counts too.
 func refuseCardNumber(body map[string]any) error {
-	cartao := obj(obj(obj(body, "PROPOSTA"), "DADOS_COBRANCA"), "CARTAO")
-	for k, v := range cartao {
-		if slices.Contains(cardFields, k) && v != "" && v != nil || k != "NUM_PRE_AUTORIZACAO" && looksLikeCardNumber(v) {
-			return httpx.Invalidf("PROPOSTA.DADOS_COBRANCA.CARTAO."+k,
-				"dados de cartão nunca vão na proposta: capture o cartão no widget de cartão de crédito e envie só CARTAO.NUM_PRE_AUTORIZACAO").
-				WithType("DADOS_DE_CARTAO_PROIBIDOS")
+	return findCardData(body, "", false)
+}
+
+// findCardData walks the body: inside a CARTAO object the card fields and
+// any card-like number are refused; anywhere, a key that names a card
+// (NUMERO_CARTAO, CARD_NUMBER) holding a card-like number is refused too.
+func findCardData(v any, path string, inCard bool) error {
+	refuse := func(field string) error {
+		return httpx.Invalidf(field,
+			"dados de cartão nunca vão na proposta: capture o cartão no widget de cartão de crédito e envie só DADOS_COBRANCA.CARTAO.NUM_PRE_AUTORIZACAO").
+			WithType("DADOS_DE_CARTAO_PROIBIDOS")
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			field := strings.TrimPrefix(path+"."+k, ".")
+			up := strings.ToUpper(k)
+			card := inCard || strings.Contains(up, "CARTAO") || strings.Contains(up, "CARD")
+			if k == "NUM_PRE_AUTORIZACAO" {
+				continue
+			}
+			if inCard && slices.Contains(cardFields, k) && val != "" && val != nil || card && looksLikeCardNumber(val) {
+				return refuse(field)
+			}
+			if err := findCardData(val, field, up == "CARTAO" || inCard); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, val := range x {
+			if inCard && looksLikeCardNumber(val) {
+				return refuse(fmt.Sprintf("%s.%d", path, i))
+			}
+			if err := findCardData(val, fmt.Sprintf("%s.%d", path, i), inCard); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -110,7 +140,7 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if err := httpx.DecodeJSONBytes(raw, s.Schemas, "insurance/proposta.request", &body); err != nil {
-		return nil, err
+		return nil, readableDates(err)
 	}
 	prop := obj(body, "PROPOSTA")
 	// A date no layout reads is malformed input (400), not a broken rule.
@@ -187,6 +217,21 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	return &httpx.Reply{Status: status, Body: envelope(out)}, nil
+}
+
+// readableDates says in words what the schema's date pattern means.
+func readableDates(err error) error {
+	var e *httpx.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	for i, v := range e.Violations {
+		last := v.Field[strings.LastIndex(v.Field, ".")+1:]
+		if (strings.HasPrefix(last, "DT_") || last == "NASCIMENTO") && strings.HasPrefix(v.Reason, "Does not match pattern") {
+			e.Violations[i].Reason = "data inválida: use YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS ou DD-MM-YYYY"
+		}
+	}
+	return e
 }
 
 // numeroFor takes PROPOSTA.NUMERO when it is a number the company reserved
@@ -268,7 +313,11 @@ func (s *Service) check(ctx context.Context, tx *store.Tx, o *catalog.Offer, pro
 			item, _ := intOf(c["CODIGO"])
 			cov := coverageOf(prod, item)
 			if cov == nil {
-				bad(cf+".CODIGO", "a cobertura %v não faz parte do produto %d", c["CODIGO"], pid)
+				var items []string
+				for _, c := range prod.Coberturas {
+					items = append(items, fmt.Sprint(c.ItemProdutoID))
+				}
+				bad(cf+".CODIGO", "a cobertura %v não faz parte do produto %d: CODIGO é o itemProdutoId da cobertura (%s)", c["CODIGO"], pid, strings.Join(items, ", "))
 				continue
 			}
 			if got[item] {

@@ -84,7 +84,11 @@ func (s *Service) postTokenUser(r *http.Request) (*httpx.Reply, error) {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, p.CompanyID, p.AppID, in.CPF, code, channel, in.SystemID, now.UnixNano(), expires.UnixNano()); err != nil {
 			return err
 		}
-		body := fmt.Sprintf("Seu código de assinatura é %s. Ele vale por %d minutos e só pode ser usado uma vez.", code, minutes)
+		unit := "minutos"
+		if minutes == 1 {
+			unit = "minuto"
+		}
+		body := fmt.Sprintf("Seu código de assinatura é %s. Ele vale por %d %s e só pode ser usado uma vez.", code, minutes, unit)
 		msgID := s.DB.IDs.UUID()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox_messages (id, company_id, app_id, cpf, channel, destination, subject, body, code, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, msgID, p.CompanyID, p.AppID, in.CPF, channel, dest, "Código de assinatura", body, code, now.UnixNano()); err != nil {

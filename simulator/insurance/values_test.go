@@ -57,6 +57,8 @@ func TestRefuseCardNumber(t *testing.T) {
 		{"CVV", card(map[string]any{"CVV": "123"}), true},
 		{"a card number under another name", card(map[string]any{"PAN": "5555555555554444"}), true},
 		{"no card", map[string]any{"PROPOSTA": map[string]any{}}, false},
+		{"a card number beside CARTAO", map[string]any{"PROPOSTA": map[string]any{"DADOS_COBRANCA": map[string]any{"NUMERO_CARTAO": "4111111111111111"}}}, true},
+		{"a long number elsewhere", map[string]any{"PROPOSTA": map[string]any{"NUMERO": "4111111111111111"}}, false},
 	}
 	for _, tt := range tests {
 		if err := refuseCardNumber(tt.body); (err != nil) != tt.bad {

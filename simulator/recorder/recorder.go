@@ -273,13 +273,14 @@ func redactValue(v any, inCard bool) {
 	case map[string]any:
 		for k, val := range x {
 			lk := strings.ToLower(k)
+			card := inCard || strings.Contains(lk, "cartao") || strings.Contains(lk, "card")
 			switch {
 			case secretFields[k]:
 				x[k] = "[redacted]"
-			case inCard && isCardNumber(val):
+			case card && isCardNumber(val):
 				x[k] = "[redacted card number]"
 			default:
-				redactValue(val, inCard || strings.Contains(lk, "cartao") || strings.Contains(lk, "card"))
+				redactValue(val, card)
 			}
 		}
 	case []any:

@@ -101,14 +101,14 @@ func stringsReader(s string) io.Reader { return strings.NewReader(s) }
 // other objects (a CNPJ, a proposal number) stay.
 func TestCardNumbersAreRedacted(t *testing.T) {
 	rec, h := newRecorder(t, 100)
-	send(h, "POST", "/pix/v2/x", `{"PROPOSTA":{"NUMERO":"11222333000181","DADOS_COBRANCA":{"CARTAO":{"NUMERO":"4111 1111 1111 1111","OUTRO":[5555555555554444],"VALIDADE":"2030-12"}}}}`,
+	send(h, "POST", "/pix/v2/x", `{"PROPOSTA":{"NUMERO":"11222333000181","DADOS_COBRANCA":{"NUMERO_CARTAO":"4012888888881881","CARTAO":{"NUMERO":"4111 1111 1111 1111","OUTRO":[5555555555554444],"VALIDADE":"2030-12"}}}}`,
 		map[string]string{"Content-Type": "application/json"})
 	list, err := rec.List(context.Background(), recorder.Filter{})
 	if err != nil || len(list) != 1 {
 		t.Fatal(err, len(list))
 	}
 	body := list[0].RequestBody
-	if strings.Contains(body, "4111") || strings.Contains(body, "5555555555554444") {
+	if strings.Contains(body, "4111") || strings.Contains(body, "5555555555554444") || strings.Contains(body, "4012888888881881") {
 		t.Fatalf("a card number reached the log: %s", body)
 	}
 	if !strings.Contains(body, `"NUMERO":"11222333000181"`) || !strings.Contains(body, `"VALIDADE":"2030-12"`) {
