@@ -70,7 +70,7 @@ func (s *Service) resumo(ctx context.Context, tx *store.Tx, p *proposta) (map[st
 		"dataProtocolo": p.CreatedAt.Format(time.RFC3339), "dataUltimaAtualizacao": p.UpdatedAt.Format(time.RFC3339),
 		"modeloProposta": p.OfferID, "valorProposta": p.Total,
 		"formaPagamento": str(cob, "TIPO_COBRANCA"), "periodicidadeCobranca": orDefault(str(cob, "PERIODICIDADE"), "MENSAL"),
-		"proponente": map[string]any{"nome": str(dp, "NOME"), "dataNascimento": str(dp, "DT_NASCIMENTO"), "cpf": p.CPF},
+		"proponente": map[string]any{"nome": str(dp, "NOME"), "dataNascimento": isoDate(str(dp, "DT_NASCIMENTO")), "cpf": p.CPF},
 		"pendencias": pend,
 		"inscricoes": insc,
 		"mensagens":  []string{},

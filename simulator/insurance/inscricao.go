@@ -49,11 +49,13 @@ func (s *Service) implant(ctx context.Context, tx *store.Tx, p *proposta) ([]int
 			"valorContribuicao":   round2(total),
 			"periodicidade":       orDefault(str(cob, "PERIODICIDADE"), "MENSAL"),
 			"formaCobranca":       str(cob, "TIPO_COBRANCA"),
-			"diaVencimento":       dia,
 			"status":              inscricaoAtiva,
 			"dataInicioVigencia":  now.Format(time.DateOnly),
 			"competenciaReajuste": now.AddDate(1, 0, 0).Format("01/2006"),
 			"indiceReajuste":      "IPCA-IBGE",
+		}
+		if dia > 0 { // payroll (FOLHA) has no due day
+			body["diaVencimento"] = dia
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO inscricoes (numero, company_id, app_id, cpf, produto_id, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '{}', ?, ?)`,
 			p.Numero, p.CompanyID, p.AppID, p.CPF, produto, inscricaoAtiva, now.UnixNano(), now.UnixNano())

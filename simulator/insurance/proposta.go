@@ -175,7 +175,7 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 			// is the answer (a retry after a lost response).
 			status = http.StatusOK
 			out = map[string]any{"numeroProposta": existing.Numero, "status": existing.Status, "statusCodigo": statusCode[existing.Status],
-				"dataProtocolo": existing.CreatedAt.Format(time.RFC3339)}
+				"dataProtocolo": existing.CreatedAt.Format(time.RFC3339), "valorTotal": existing.Total}
 			return nil
 		}
 		total, vs := s.check(ctx, tx, o, prop)

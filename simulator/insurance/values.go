@@ -81,6 +81,15 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 func round2(f float64) float64 { return math.Round(f*100) / 100 }
 
+// isoDate echoes a date the client sent in any layout as YYYY-MM-DD
+// (SUMMARY §2.3: accept three layouts, answer ISO).
+func isoDate(s string) string {
+	if t, err := parseDate(s); err == nil {
+		return t.Format(time.DateOnly)
+	}
+	return s
+}
+
 // parseDate reads YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS[…] and DD-MM-YYYY.
 func parseDate(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
