@@ -37,7 +37,8 @@ Feature: Insurance sale cycle: offer, simulation, signature token, proposal, ana
     When I send "GET" to "/sandbox/outbox?cpf=11144477735"
     Then the response field "messages.0.destino" is "maria@example.com"
     And I remember the response field "messages.0.codigo" as "codigo"
-    When I send "POST" to "/insurer/v1/proposta?empresa=11222333000181&codigoModeloProposta=YZ" with JSON:
+    When I subscribe to the event stream
+    And I send "POST" to "/insurer/v1/proposta?empresa=11222333000181&codigoModeloProposta=YZ" with JSON:
       """
       {"PROPOSTA": {"NUMERO": "0", "DT_ASSINATURA": "2026-01-05",
         "DADOS_PROPONENTE": {"NOME": "Maria Souza", "DT_NASCIMENTO": "1986-03-15", "SEXO": "FEMININO", "CPF": "11144477735",
@@ -57,6 +58,8 @@ Feature: Insurance sale cycle: offer, simulation, signature token, proposal, ana
     And the receiver gets a "proposta.status" event within 5 seconds
     And the event's signature is valid
     And the event field "data.statusAtual" is "RECEBIDA"
+    And the stream delivers a "proposta.status" event within 5 seconds
+    And the event field "subject.numeroProposta" is "${numero}"
     When I advance the clock by "2m"
     Then the receiver gets a "proposta.status" event whose "data.statusAtual" is "EM_ANALISE" within 5 seconds
     And the event field "data.statusAnterior" is "RECEBIDA"
