@@ -121,6 +121,7 @@ type Server struct {
 	http      *http.Server
 	ln        net.Listener
 	cancel    context.CancelFunc
+	jobsDone  chan struct{} // closed when the jobs runner has stopped
 	wg        sync.WaitGroup
 	streamEnd chan struct{}
 	closeOnce sync.Once
@@ -390,9 +391,9 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	runCtx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	s.wg.Add(1)
+	s.jobsDone = make(chan struct{})
 	go func() {
-		defer s.wg.Done()
+		defer close(s.jobsDone)
 		s.Jobs.Run(runCtx)
 	}()
 	s.http = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn)}
@@ -443,15 +444,20 @@ func (s *Server) seedDemo(ctx context.Context) error {
 func (s *Server) Close(ctx context.Context) error {
 	var errs []error
 	s.closeOnce.Do(func() {
+		// Scheduled work stops first: a webhook delivery to the sandbox's
+		// own inbox that opened a connection just before the HTTP shutdown
+		// would hold it for net/http's 5 s grace on new connections. A
+		// delivery cut short stays due and runs at the next start.
+		if s.cancel != nil {
+			s.cancel()
+			<-s.jobsDone
+		}
 		if s.http != nil {
 			if err := s.http.Shutdown(ctx); err != nil {
 				errs = append(errs, fmt.Errorf("shutdown http: %w", err))
 			}
 		}
 		close(s.streamEnd)
-		if s.cancel != nil {
-			s.cancel()
-		}
 		s.wg.Wait()
 		s.Recorder.Close()
 		if err := s.logDB.Close(); err != nil {
