@@ -26,10 +26,11 @@ vet:
 fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-## bench: benchmarks, each with its baseline measured in the same run, then the Pix load table
+## bench: benchmarks, each with its baseline measured in the same run, then the Pix load table and the year of time travel
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 	$(GO) run ./simulator/cmd/pixbench
+	$(GO) run ./simulator/cmd/cyclebench
 
 ## steps: regenerate the step reference in harness/README.md and the scenario catalogue
 steps:

@@ -60,6 +60,22 @@ var contracts = []contract{
 	{"POST", regexp.MustCompile(`^/access/v1/token/user(/` + seg + `/system/` + seg + `)?$`), "insurance/token"},
 	{"GET", regexp.MustCompile(`^/sandbox/outbox$`), "insurance/outbox"},
 	{"POST", regexp.MustCompile(`^/sandbox/cartao/preautorizacao$`), "insurance/preautorizacao"},
+	// The customer API.
+	{"GET", regexp.MustCompile(`^/customer/v1/inscricao$`), "insurance/inscricao.list"},
+	{"GET PUT POST", regexp.MustCompile(`^/customer/v1/inscricao/[0-9]+(/forma-cobranca|/dados-cadastrais|/reducao)?$`), "insurance/inscricao"},
+	{"POST", regexp.MustCompile(`^/customer/v1/inscricao/[0-9]+/cancelamento$`), "insurance/inscricao.cancelamento.answer"},
+	{"GET", regexp.MustCompile(`^/customer/v1/inscricao/[0-9]+/cobrancas$`), "insurance/cobranca.list"},
+	{"GET", regexp.MustCompile(`^/customer/v1/cobranca/[0-9]+$`), "insurance/cobranca"},
+	{"GET", regexp.MustCompile(`^/customer/v1/comissao$`), "insurance/comissao.list"},
+	{"GET", regexp.MustCompile(`^/customer/v1/regracomissao$`), "insurance/regracomissao"},
+	// The benefits API.
+	{"POST", regexp.MustCompile(`^/benefits/v1/beneficio$`), "insurance/beneficio.created"},
+	{"GET", regexp.MustCompile(`^/benefits/v1/beneficio$`), "insurance/beneficio.list"},
+	{"GET", regexp.MustCompile(`^/benefits/v1/beneficio/[0-9]+$`), "insurance/beneficio"},
+	{"POST", regexp.MustCompile(`^/benefits/v1/beneficio/[0-9]+/reabertura$`), "insurance/beneficio"},
+	{"GET", regexp.MustCompile(`^/benefits/v1/beneficio/[0-9]+/timeline$`), "insurance/beneficio.timeline"},
+	{"GET", regexp.MustCompile(`^/benefits/v1/beneficio/[0-9]+/pendencias$`), "insurance/beneficio.pendencia.list"},
+	{"PUT", regexp.MustCompile(`^/benefits/v1/beneficio/[0-9]+/pendencias/[0-9]+$`), "insurance/beneficio.pendencia"},
 }
 
 // checkContract validates an answer against its operation's schema: the
@@ -74,7 +90,8 @@ func (w *World) checkContract(method, path string, status int, body []byte) erro
 		name = "platform/oauth-error"
 	case status >= 400 && (strings.HasPrefix(path, "/portal/") || strings.HasPrefix(path, "/sandbox/")):
 		name = "platform/problem"
-	case status >= 400 && (strings.HasPrefix(path, "/insurer/") || strings.HasPrefix(path, "/access/")):
+	case status >= 400 && (strings.HasPrefix(path, "/insurer/") || strings.HasPrefix(path, "/access/") ||
+		strings.HasPrefix(path, "/customer/") || strings.HasPrefix(path, "/benefits/")):
 		name = "platform/insurer-envelope"
 	case status >= 200 && status < 300 && len(body) > 0:
 		for _, c := range contracts {

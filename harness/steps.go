@@ -295,6 +295,12 @@ var Steps = []Step{
 		Doc: "A field of the current event (webhook or stream) equals the value.", Example: `And the event field "data.message" is "hello"`,
 		Func: func(w *World) any { return w.eventFieldIs }},
 
+	// Insurance.
+	{Group: "Insurance", Pattern: `^an implanted enrollment of offer "([^"]*)" for the CPF "([^"]*)"(?: paid by "(BOLETO|DEBITO)")?$`,
+		Doc: "Sell the offer through the public APIs (simulation, signature code, proposal), advance the clock through the default analysis (1h07m) and take a new token; ${inscricao} and ${numero} hold the enrollment and proposal. The magic CPFs of the scenarios apply.",
+		Example: `Given an implanted enrollment of offer "YZ" for the CPF "11144477735"`,
+		Func:    func(w *World) any { return w.implantEnrollment }},
+
 	// Pix.
 	{Group: "Pix", Pattern: `^the receiver gets a Pix callback within (\d+) seconds?$`,
 		Doc: "Wait for POST {webhookUrl}/pix; its body must match pix/callback.pix and becomes the current event (fields pix.0.…).", Example: `Then the receiver gets a Pix callback within 5 seconds`,

@@ -69,6 +69,9 @@ func (s *Service) implant(ctx context.Context, tx *store.Tx, p *proposta) ([]int
 			return nil, err
 		}
 		ids = append(ids, id)
+		if err := s.startBilling(ctx, tx, id, now); err != nil {
+			return nil, err
+		}
 	}
 	err := s.move(ctx, tx, p, Implantada, "", "SUBSCRICAO", map[string]any{
 		"dataImplantacao": now.Format(time.RFC3339), "valorTotal": p.Total, "inscricaoIds": ids,

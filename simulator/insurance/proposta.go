@@ -426,16 +426,28 @@ var billingIDs = map[string]int{"BOLETO": 1, "CARTAO": 2, "DEBITO": 3, "FOLHA": 
 // accepts, a due day it offers, and the method's own data complete; a card
 // only as a valid pre-authorisation code.
 func (s *Service) checkBilling(ctx context.Context, tx *store.Tx, o *catalog.Offer, companyID, cpf string, prop map[string]any, total float64, numero int64) error {
-	cob := obj(prop, "DADOS_COBRANCA")
+	return s.checkBillingBlock(ctx, tx, o, companyID, cpf, obj(prop, "DADOS_COBRANCA"), "PROPOSTA.DADOS_COBRANCA", total, numero)
+}
+
+// checkBillingBlock checks one DADOS_COBRANCA block, whose fields are
+// named under prefix (a proposal's, or an enrollment's change of billing
+// method at the top level).
+func (s *Service) checkBillingBlock(ctx context.Context, tx *store.Tx, o *catalog.Offer, companyID, cpf string, cob map[string]any, prefix string, total float64, numero int64) error {
 	tipo := str(cob, "TIPO_COBRANCA")
-	const f = "PROPOSTA.DADOS_COBRANCA"
+	f := prefix
+	field := func(name string) string {
+		if f == "" {
+			return name
+		}
+		return f + "." + name
+	}
 	if !slices.ContainsFunc(o.FormasPagamento, func(d catalog.Dominio) bool { return d.ID == billingIDs[tipo] }) {
-		return rule(f+".TIPO_COBRANCA", "FORMA_DE_COBRANCA_INVALIDA", "o modelo %s não aceita cobrança por %s", o.ID, tipo)
+		return rule(field("TIPO_COBRANCA"), "FORMA_DE_COBRANCA_INVALIDA", "o modelo %s não aceita cobrança por %s", o.ID, tipo)
 	}
 	if tipo != "FOLHA" {
 		dia, err := intOf(cob["DIA_VENCIMENTO"])
 		if err != nil || !slices.Contains(o.DiasVencimento, dia) {
-			return rule(f+".DIA_VENCIMENTO", "DIA_VENCIMENTO_INVALIDO", "DIA_VENCIMENTO deve ser um dos dias do modelo %s: %v", o.ID, o.DiasVencimento)
+			return rule(field("DIA_VENCIMENTO"), "DIA_VENCIMENTO_INVALIDO", "DIA_VENCIMENTO deve ser um dos dias do modelo %s: %v", o.ID, o.DiasVencimento)
 		}
 	}
 	var missing []string
@@ -449,16 +461,16 @@ func (s *Service) checkBilling(ctx context.Context, tx *store.Tx, o *catalog.Off
 	switch tipo {
 	case "CARTAO":
 		cartao := obj(cob, "CARTAO")
-		need(cartao, f+".CARTAO.", "NUM_PRE_AUTORIZACAO")
+		need(cartao, field("CARTAO")+".", "NUM_PRE_AUTORIZACAO")
 		if len(missing) == 0 {
 			if e := usePreauth(ctx, tx, companyID, cpf, str(cartao, "NUM_PRE_AUTORIZACAO"), total, numero); e != nil {
 				return e
 			}
 		}
 	case "DEBITO":
-		need(obj(cob, "CONTA_CORRENTE"), f+".CONTA_CORRENTE.", "BANCO", "AGENCIA", "CONTA", "DIGITO_CONTA")
+		need(obj(cob, "CONTA_CORRENTE"), field("CONTA_CORRENTE")+".", "BANCO", "AGENCIA", "CONTA", "DIGITO_CONTA")
 	case "FOLHA":
-		need(obj(cob, "CONSIGNACAO"), f+".CONSIGNACAO.", "MATRICULA", "ORGAO")
+		need(obj(cob, "CONSIGNACAO"), field("CONSIGNACAO")+".", "MATRICULA", "ORGAO")
 	}
 	if len(missing) > 0 {
 		var vs []httpx.Violation

@@ -15,7 +15,11 @@ import (
 type propostaRunner struct{ s *Service }
 
 // ScenarioRunners registers the runner of the proposal kind.
-func (s *Service) ScenarioRunners(e *scenario.Engine) { e.Handle("proposta", propostaRunner{s}) }
+func (s *Service) ScenarioRunners(e *scenario.Engine) {
+	e.Handle("proposta", propostaRunner{s})
+	s.customerRunners(e)
+	s.benefitRunners(e)
+}
 
 func (r propostaRunner) load(ctx context.Context, tx *store.Tx, b *scenario.Binding) (*proposta, error) {
 	n, err := strconv.ParseInt(b.Key, 10, 64)

@@ -16,6 +16,7 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/catalog"
+	"homologa/simulator/jobs"
 	"homologa/simulator/scenario"
 	"homologa/simulator/schema"
 	"homologa/simulator/statemachine"
@@ -33,6 +34,8 @@ type Service struct {
 	Scenarios *scenario.Engine
 	Catalog   *catalog.Catalog
 	Log       *slog.Logger
+	// Jobs runs the customer cycle's scheduled work (RegisterJobs sets it).
+	Jobs *jobs.Scheduler
 
 	numMu sync.Mutex // proposal numbers are handed out in order
 }
@@ -40,9 +43,12 @@ type Service struct {
 // Route registers one partner route with its scope.
 type Route func(method, path, scope string, h http.Handler)
 
-// Register adds the routes of the insurer API (/insurer/v1) and of the
-// access-management API (/access/v1).
-func (s *Service) Register(insurer, access Route) {
+// Register adds the routes of the insurer API (/insurer/v1), the
+// access-management API (/access/v1), the customer API (/customer/v1) and
+// the benefits API (/benefits/v1).
+func (s *Service) Register(insurer, access, customer, benefits Route) {
+	s.registerCustomer(customer)
+	s.registerBenefits(benefits)
 	insurer(http.MethodGet, "/modeloproposta", "apiseguradora", httpx.HandlerFunc(s.listOffers))
 	insurer(http.MethodGet, "/modeloproposta/{id}", "apiseguradora", httpx.HandlerFunc(s.getOffer))
 	insurer(http.MethodGet, "/questionario", "apiseguradora", httpx.HandlerFunc(s.questionnaires))
@@ -71,6 +77,8 @@ func (s *Service) Register(insurer, access Route) {
 func (s *Service) RegisterControl(route func(method, path string, h http.Handler)) {
 	route(http.MethodGet, "/outbox", httpx.HandlerFunc(s.outbox))
 	route(http.MethodPost, "/cartao/preautorizacao", httpx.HandlerFunc(s.preauthorize))
+	route(http.MethodGet, "/indices/{indice}", httpx.HandlerFunc(s.getIndex))
+	route(http.MethodPut, "/indices/{indice}", httpx.HandlerFunc(s.putIndex))
 }
 
 // RegisterPortal adds the portal's offer grants.

@@ -33,6 +33,8 @@ func items(v any) []map[string]any {
 			}
 		}
 		return out
+	case []map[string]any:
+		return x
 	}
 	return nil
 }

@@ -518,6 +518,18 @@ func (e *Engine) Trigger(ctx context.Context, tx *store.Tx, kind, key, name stri
 	return nil
 }
 
+// Awaits reports whether a running binding of the resource waits for the
+// trigger: the domain can then leave the next move to the scenario.
+func (e *Engine) Awaits(ctx context.Context, tx *store.Tx, kind, key, trigger string) (bool, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM scenario_bindings WHERE kind = ? AND key = ? AND status = ? AND waiting = ?`,
+		kind, key, Running, trigger).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("bindings of %s %s: %w", kind, key, err)
+	}
+	return n > 0, nil
+}
+
 const bindingColumns = `id, scenario_id, kind, key, ref, app_id, how, seed, next_step, waiting, next_at, fired, status, log, created_at`
 
 func scanBinding(row interface{ Scan(...any) error }) (*Binding, error) {

@@ -217,6 +217,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s.Insurance = &insurance.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
 		Scenarios: s.Scenarios, Catalog: offers, Log: s.Log}
 	s.Insurance.ScenarioRunners(s.Scenarios)
+	s.Insurance.RegisterJobs(s.Jobs)
 	if err := s.Scenarios.Start(ctx); err != nil {
 		s.Recorder.Close()
 		s.logDB.Close()
@@ -279,8 +280,10 @@ func Kinds() scenario.Kinds {
 	for name, k := range pix.ScenarioKinds {
 		ks[name] = k
 	}
-	for name, k := range insurance.ScenarioKinds {
-		ks[name] = k
+	for _, kinds := range []scenario.Kinds{insurance.ScenarioKinds, insurance.CustomerKinds, insurance.BenefitKinds} {
+		for name, k := range kinds {
+			ks[name] = k
+		}
 	}
 	return ks
 }
@@ -353,7 +356,9 @@ func (s *Server) routes() {
 	s.Pix.Register(func(method, path, scope string, h http.Handler) { s.Route(s.apis["pix"], method, path, scope, h) })
 	s.Insurance.Register(
 		func(method, path, scope string, h http.Handler) { s.Route(s.apis["insurer"], method, path, scope, h) },
-		func(method, path, scope string, h http.Handler) { s.Route(s.apis["access"], method, path, scope, h) })
+		func(method, path, scope string, h http.Handler) { s.Route(s.apis["access"], method, path, scope, h) },
+		func(method, path, scope string, h http.Handler) { s.Route(s.apis["customer"], method, path, scope, h) },
+		func(method, path, scope string, h http.Handler) { s.Route(s.apis["benefits"], method, path, scope, h) })
 	// The payload endpoints belong to the QR location's host, not to the
 	// API (SUMMARY §10): they are public and live under /qr/v2.
 	s.Pix.RegisterPayloads(r)
