@@ -135,6 +135,16 @@ func run(n int) error {
 	comms, _ := count(ctx, s.DB, `SELECT COUNT(*) FROM comissoes WHERE status = 'PAGA'`)
 	readj, _ := count(ctx, s.DB, `SELECT COUNT(*) FROM events WHERE type = 'inscricao.valor_pago_alterado'`)
 	evs := after - before
+	// In order: sandbox time never goes back along the event sequence.
+	var disorder int64
+	if err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM events a JOIN events b ON b.seq = a.seq + 1 WHERE b.occurred_at < a.occurred_at`).Scan(&disorder)
+	}); err != nil {
+		return err
+	}
+	if disorder > 0 {
+		return fmt.Errorf("%d events occur before the one sequenced ahead of them", disorder)
+	}
 
 	// Baseline: the same number of events, one transaction each, through
 	// the same bus; no scenario, no job, no domain work.
