@@ -297,7 +297,7 @@ var Steps = []Step{
 
 	// Insurance.
 	{Group: "Insurance", Pattern: `^an implanted enrollment of offer "([^"]*)" for the CPF "([^"]*)"(?: paid by "(BOLETO|DEBITO)")?$`,
-		Doc: "Sell the offer through the public APIs (simulation, signature code, proposal), advance the clock through the default analysis (1h07m) and take a new token; ${inscricao} and ${numero} hold the enrollment and proposal. The magic CPFs of the scenarios apply.",
+		Doc:     "Sell the offer through the public APIs (simulation, signature code, proposal), advance the clock through the default analysis (1h07m) and take a new token; ${inscricao} and ${numero} hold the enrollment and proposal. The magic CPFs of the scenarios apply.",
 		Example: `Given an implanted enrollment of offer "YZ" for the CPF "11144477735"`,
 		Func:    func(w *World) any { return w.implantEnrollment }},
 

@@ -20,9 +20,9 @@ const (
 // the months after the start of cover during which a cancellation reverses
 // what was paid.
 type commissionRule struct {
-	Percentual   float64 `json:"percentual"`
-	JanelaMeses  int     `json:"janelaEstornoMeses"`
-	Periodicidade string `json:"periodicidade"`
+	Percentual    float64 `json:"percentual"`
+	JanelaMeses   int     `json:"janelaEstornoMeses"`
+	Periodicidade string  `json:"periodicidade"`
 }
 
 // commissionRules are the sandbox's rules per offer; an offer not listed
