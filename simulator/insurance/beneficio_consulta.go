@@ -190,29 +190,8 @@ func (s *Service) beneficioTimeline(r *http.Request) (*httpx.Reply, error) {
 		if err != nil {
 			return err
 		}
-		byID := map[int64]map[string]any{}
-		for _, p := range pend {
-			byID[p["id"].(int64)] = p
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT at, status, usuario, descricao, pendencia FROM beneficio_timeline WHERE beneficio_id = ? ORDER BY at, id`, b.ID)
-		if err != nil {
-			return fmt.Errorf("timeline of beneficio %d: %w", b.ID, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var at int64
-			var status, usuario, desc string
-			var pid sql.NullInt64
-			if err := rows.Scan(&at, &status, &usuario, &desc, &pid); err != nil {
-				return err
-			}
-			item := map[string]any{"data": time.Unix(0, at).UTC().Format(time.RFC3339), "status": status, "usuario": usuario, "descricao": desc, "pendencias": []any{}}
-			if pid.Valid && byID[pid.Int64] != nil {
-				item["pendencias"] = []any{byID[pid.Int64]}
-			}
-			out = append(out, item)
-		}
-		return rows.Err()
+		out, err = timelineOf(ctx, tx, "beneficio_timeline", "beneficio_id", b.ID, pend)
+		return err
 	})
 	if err != nil {
 		return nil, err

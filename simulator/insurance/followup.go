@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -165,34 +166,42 @@ func (s *Service) timeline(r *http.Request) (*httpx.Reply, error) {
 		if err != nil {
 			return err
 		}
-		byID := map[int64]map[string]any{}
-		for _, p := range pend {
-			byID[p["id"].(int64)] = p
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT at, status, usuario, descricao, pendencia FROM proposta_timeline WHERE numero = ? ORDER BY at, id`, n)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var at int64
-			var status, usuario, desc string
-			var pid sql.NullInt64
-			if err := rows.Scan(&at, &status, &usuario, &desc, &pid); err != nil {
-				return err
-			}
-			item := map[string]any{"data": time.Unix(0, at).UTC().Format(time.RFC3339), "status": status, "usuario": usuario, "descricao": desc, "pendencias": []any{}}
-			if pid.Valid && byID[pid.Int64] != nil {
-				item["pendencias"] = []any{byID[pid.Int64]}
-			}
-			out = append(out, item)
-		}
-		return rows.Err()
+		out, err = timelineOf(ctx, tx, "proposta_timeline", "numero", n, pend)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return ok(out), nil
+}
+
+// timelineOf reads a timeline table (proposta_timeline, beneficio_timeline)
+// oldest first, each entry with the pending it is about, as it is now.
+func timelineOf(ctx context.Context, tx *store.Tx, table, column string, id int64, pend []map[string]any) ([]map[string]any, error) {
+	byID := map[int64]map[string]any{}
+	for _, p := range pend {
+		byID[p["id"].(int64)] = p
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT at, status, usuario, descricao, pendencia FROM `+table+` WHERE `+column+` = ? ORDER BY at, id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("%s of %d: %w", table, id, err)
+	}
+	defer rows.Close()
+	out := []map[string]any{}
+	for rows.Next() {
+		var at int64
+		var status, usuario, desc string
+		var pid sql.NullInt64
+		if err := rows.Scan(&at, &status, &usuario, &desc, &pid); err != nil {
+			return nil, err
+		}
+		item := map[string]any{"data": time.Unix(0, at).UTC().Format(time.RFC3339), "status": status, "usuario": usuario, "descricao": desc, "pendencias": []any{}}
+		if pid.Valid && byID[pid.Int64] != nil {
+			item["pendencias"] = []any{byID[pid.Int64]}
+		}
+		out = append(out, item)
+	}
+	return out, rows.Err()
 }
 
 func pendenciasOf(ctx context.Context, tx *store.Tx, numero int64) ([]map[string]any, error) {
