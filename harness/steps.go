@@ -301,6 +301,19 @@ var Steps = []Step{
 		Example: `Given an implanted enrollment of offer "YZ" for the CPF "11144477735"`,
 		Func:    func(w *World) any { return w.implantEnrollment }},
 
+	// Pix Automático.
+	{Group: "Pix Automático", Pattern: `^the receiver gets a callback on "(/rec|/cobr|/pix)" whose "([^"]*)" is "([^"]*)" within (\d+) seconds?$`,
+		Doc:     "Wait for the official callback (POST {webhookUrl}/rec, /cobr or /pix) whose field has the value (${name} expands); its body must match its schema and becomes the current event.",
+		Example: `Then the receiver gets a callback on "/rec" whose "recs.0.status" is "APROVADA" within 5 seconds`,
+		Func:    func(w *World) any { return w.callbackWhere }},
+	{Group: "Pix Automático", Pattern: `^the receiver has received (\d+) callbacks? on "(/rec|/cobr|/pix)" whose "([^"]*)" is "([^"]*)"$`,
+		Doc: "Count the callbacks on the path whose field has the value.", Example: `Then the receiver has received 12 callbacks on "/cobr" whose "cobsr.0.status" is "CONCLUIDA"`,
+		Func: func(w *World) any { return w.countCallbacks }},
+	{Group: "Pix Automático", Pattern: `^I charge the recurrence "([^"]*)" every month from "([^"]*)" with "([^"]*)" for (\d+) months$`,
+		Doc:     "Act as the partner's monthly billing: for each month PUT /cobr with the month's due date and the amount, then advance the clock past its settlement, taking a new token each time.",
+		Example: `When I charge the recurrence "${idRec}" every month from "2026-02-10" with "35.00" for 12 months`,
+		Func:    func(w *World) any { return w.chargeMonthly }},
+
 	// Pix.
 	{Group: "Pix", Pattern: `^the receiver gets a Pix callback within (\d+) seconds?$`,
 		Doc: "Wait for POST {webhookUrl}/pix; its body must match pix/callback.pix and becomes the current event (fields pix.0.…).", Example: `Then the receiver gets a Pix callback within 5 seconds`,

@@ -39,6 +39,8 @@ type Payment struct {
 func (s *Service) RegisterControl(route func(method, path string, h http.Handler)) {
 	route(http.MethodPost, "/pix/payments", handler(s.pay))
 	route(http.MethodPost, "/pix/refunds/{e2eid}/{id}", handler(s.settleRefundNow))
+	route(http.MethodPost, "/pix/rec/{idRec}/{acao:aprovar|rejeitar|cancelar}", handler(s.payerActsOnRec))
+	route(http.MethodPost, "/pix/cobr/{txid}/{acao:pagar|rejeitar}", handler(s.payerActsOnCobR))
 }
 
 // pay is POST /sandbox/pix/payments.
@@ -173,6 +175,11 @@ func (s *Service) payLoaded(ctx context.Context, tx *store.Tx, c *charge, in Pay
 		return nil, err
 	}
 	if err := s.trigger(ctx, tx, c, "paid"); err != nil {
+		return nil, err
+	}
+	// A composite QR (journeys 3 and 4): paying the charge authorises the
+	// recurrence that names it.
+	if err := s.approveByPayment(ctx, tx, c, in); err != nil {
 		return nil, err
 	}
 	return p.Body, nil

@@ -71,6 +71,7 @@ func (s *Service) ScenarioRunners(e *scenario.Engine) {
 	e.Handle("cob", chargeRunner{s})
 	e.Handle("cobv", chargeRunner{s})
 	e.Handle("devolucao", refundRunner{s})
+	s.recRunners(e)
 }
 
 func (r chargeRunner) charge(ctx context.Context, tx *store.Tx, b *scenario.Binding) (*charge, error) {

@@ -144,6 +144,36 @@ func (s *Service) Register(route Route) {
 	route(http.MethodGet, "/webhook/{chave}", "webhook.read", handler(s.getWebhook))
 	route(http.MethodDelete, "/webhook/{chave}", "webhook.write", handler(s.deleteWebhook))
 	route(http.MethodGet, "/webhook", "webhook.read", handler(s.listWebhooks))
+
+	// Pix Automático. POST /webhookrec and /webhookcobr are the seed's
+	// methods and behave as the official PUT.
+	route(http.MethodPost, "/locrec", "payloadlocationrec.write", handler(s.postLocRec))
+	route(http.MethodGet, "/locrec", "payloadlocationrec.read", handler(s.listLocRecs))
+	route(http.MethodGet, "/locrec/{id:[0-9]+}", "payloadlocationrec.read", handler(s.getLocRec))
+	route(http.MethodDelete, "/locrec/{id:[0-9]+}/idRec", "payloadlocationrec.write", handler(s.unlinkLocRec))
+
+	route(http.MethodPost, "/rec", "rec.write", handler(s.postRec))
+	route(http.MethodPatch, "/rec/{idRec}", "rec.write", handler(s.patchRec))
+	route(http.MethodGet, "/rec/{idRec}", "rec.read", handler(s.getRec))
+	route(http.MethodGet, "/rec", "rec.read", handler(s.listRecs))
+
+	route(http.MethodPost, "/solicrec", "solicrec.write", handler(s.postSolicRec))
+	route(http.MethodGet, "/solicrec/{id}", "solicrec.read", handler(s.getSolicRec))
+	route(http.MethodPatch, "/solicrec/{id}", "solicrec.write", handler(s.patchSolicRec))
+
+	route(http.MethodPut, "/cobr/{txid}", "cobr.write", handler(s.putCobR))
+	route(http.MethodPost, "/cobr", "cobr.write", handler(s.postCobR))
+	route(http.MethodPatch, "/cobr/{txid}", "cobr.write", handler(s.patchCobR))
+	route(http.MethodGet, "/cobr/{txid}", "cobr.read", handler(s.getCobR))
+	route(http.MethodGet, "/cobr", "cobr.read", handler(s.listCobRs))
+	route(http.MethodPost, "/cobr/{txid}/retentativa/{data}", "cobr.write", handler(s.retryCobR))
+
+	for _, kind := range []string{"rec", "cobr"} {
+		route(http.MethodPut, "/webhook"+kind, "webhook"+kind+".write", handler(s.putRecWebhook(kind)))
+		route(http.MethodPost, "/webhook"+kind, "webhook"+kind+".write", handler(s.putRecWebhook(kind)))
+		route(http.MethodGet, "/webhook"+kind, "webhook"+kind+".read", handler(s.getRecWebhook(kind)))
+		route(http.MethodDelete, "/webhook"+kind, "webhook"+kind+".write", handler(s.deleteRecWebhook(kind)))
+	}
 }
 
 func handler(f func(r *http.Request) (*httpx.Reply, error)) http.Handler { return httpx.HandlerFunc(f) }
@@ -151,6 +181,8 @@ func handler(f func(r *http.Request) (*httpx.Reply, error)) http.Handler { retur
 // RegisterJobs installs the Pix jobs on the scheduler.
 func (s *Service) RegisterJobs() {
 	s.Jobs.Handle(JobProcessLote, s.processLote)
+	s.Jobs.Handle(JobExpireSolicRec, s.expireSolicRecJob)
+	s.Jobs.Handle(JobExpireCobR, s.expireCobRJob)
 }
 
 // doc is a JSON object as the API answers it: requests are kept as the

@@ -192,9 +192,6 @@ func (c *checker) step(m map[string]any, field string) Step {
 	st.At, _ = m["at"].(string)
 	st.When, _ = m["when"].(string)
 	st.Reason, _ = m["reason"].(string)
-	if st.At != "" && st.When != "" {
-		c.problem(field, "a step waits for an instant (at) or a trigger (when), not both")
-	}
 	var verbs []string
 	for _, v := range Verbs {
 		if _, ok := m[v]; ok {

@@ -72,7 +72,8 @@ func text(v any) string {
 
 // Step is one thing the scenario does to its resource. Exactly one action
 // (Verb) is set; it runs After the previous step, or After the named
-// instant At, or After the trigger When fires.
+// instant At, or After the trigger When fires (with both, once the trigger
+// has fired, at the instant: a retry's date is known only then).
 type Step struct {
 	After  time.Duration `json:"after,omitempty"`
 	Jitter time.Duration `json:"jitter,omitempty"`

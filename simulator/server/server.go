@@ -277,8 +277,10 @@ func (s *Server) Route(r *mux.Router, method, path, scope string, h http.Handler
 // Kinds are the resource kinds scenarios can drive, from every domain.
 func Kinds() scenario.Kinds {
 	ks := scenario.Kinds{}
-	for name, k := range pix.ScenarioKinds {
-		ks[name] = k
+	for _, kinds := range []scenario.Kinds{pix.ScenarioKinds, pix.RecKinds} {
+		for name, k := range kinds {
+			ks[name] = k
+		}
 	}
 	for _, kinds := range []scenario.Kinds{insurance.ScenarioKinds, insurance.CustomerKinds, insurance.BenefitKinds} {
 		for name, k := range kinds {

@@ -66,6 +66,11 @@ type Payload struct {
 	MerchantCity string
 	// PostalCode is optional; when set it must be 8 digits (a CEP).
 	PostalCode string
+	// RecURL is the location of a Pix Automático recurrence (no scheme).
+	// With URL empty it is the recurrence's own QR (journey 2); with URL
+	// set, the composite QR of a charge and a recurrence (journeys 3 and
+	// 4). It travels in template 80, as template 26 carries the charge's.
+	RecURL string
 }
 
 // Fields is the result of Parse.
@@ -116,8 +121,15 @@ var cepRE = regexp.MustCompile(`^\d{8}$`)
 // Encode renders the payload of a dynamic, single-use charge in the field
 // order of the manual: 00, 01, 26, 52, 53, 54, 58, 59, 60, 61, 62, 63.
 func Encode(p Payload) (string, error) {
-	if err := checkURL(p.URL); err != nil {
-		return "", err
+	if p.URL != "" || p.RecURL == "" {
+		if err := checkURL(p.URL); err != nil {
+			return "", err
+		}
+	}
+	if p.RecURL != "" {
+		if err := checkURL(p.RecURL); err != nil {
+			return "", err
+		}
 	}
 	if p.Amount != "" && !moneyRE.MatchString(p.Amount) {
 		return "", fmt.Errorf("brcode: Amount %q: want digits, a dot and two decimals (e.g. 123.45): %w", p.Amount, ErrInvalidPayload)
@@ -139,7 +151,9 @@ func Encode(p Payload) (string, error) {
 	// "12": dynamic, single use. A cobv is paid once, so "11" (reusable)
 	// would let a payer app offer to pay it again.
 	b.WriteString(tlv("01", "12"))
-	b.WriteString(tlv("26", tlv("00", GUI)+tlv("25", p.URL)))
+	if p.URL != "" {
+		b.WriteString(tlv("26", tlv("00", GUI)+tlv("25", p.URL)))
+	}
 	b.WriteString(tlv("52", "0000"))
 	b.WriteString(tlv("53", "986"))
 	if p.Amount != "" {
@@ -154,6 +168,9 @@ func Encode(p Payload) (string, error) {
 	// The txid of a dynamic charge travels in the location, so the manual
 	// fixes the reference label to "***".
 	b.WriteString(tlv("62", tlv("05", "***")))
+	if p.RecURL != "" {
+		b.WriteString(tlv("80", tlv("00", GUI)+tlv("25", p.RecURL)))
+	}
 	b.WriteString("6304")
 	s := b.String()
 	return s + CRC16(s), nil
