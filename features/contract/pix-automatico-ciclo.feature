@@ -104,6 +104,12 @@ Feature: Pix Automático: recurrences authorised by each journey, recurring char
     And the response field "loc.idRec" is "${idRec}"
     When I send "GET" to "/pix/v2/locrec/${loc}"
     Then the response field "idRec" is "${idRec}"
+    And I remember the response field "location" as "location"
+    When I send "GET" to "http://${location}"
+    Then the response status is 200
+    And the response is a JWS signed with the sandbox's published key
+    And the response field "idRec" is "${idRec}"
+    And the response field "recebedor.ispbParticipante" is "99999008"
     When I advance the clock by "1m"
     Then the receiver gets a callback on "/rec" whose "recs.0.ativacao.tipoJornada" is "JORNADA_2" within 5 seconds
     When I send "PUT" to "/pix/v2/cob/cobjornada3cobjornada3cobjo01" with JSON:

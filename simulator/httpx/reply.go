@@ -21,6 +21,19 @@ type Info struct {
 	// Injected names a fault that answered this request instead of the
 	// sandbox, so the interaction log marks it.
 	Injected string
+	// Finally runs once the request is done and recorded (an injected
+	// reset closes the connection there, so the client cannot see the
+	// reset before the log shows it).
+	Finally []func()
+}
+
+// RunFinally runs and clears the request's Finally functions.
+func (i *Info) RunFinally() {
+	fs := i.Finally
+	i.Finally = nil
+	for _, f := range fs {
+		f()
+	}
 }
 
 type infoKey struct{}

@@ -124,6 +124,7 @@ func (s *Service) jwks(r *http.Request) (*httpx.Reply, error) {
 func (s *Service) RegisterPayloads(r *mux.Router) {
 	r.Handle(QRPath+"jwks.json", handler(s.jwks)).Methods(http.MethodGet)
 	r.Handle(QRPath+"cobv/{token:[0-9a-f]{32}}", http.HandlerFunc(s.cobvPayload)).Methods(http.MethodGet)
+	r.Handle(QRPath+"rec/{token:[0-9a-f]{32}}", http.HandlerFunc(s.recPayloadJWS)).Methods(http.MethodGet)
 	r.Handle(QRPath+"{token:[0-9a-f]{32}}", http.HandlerFunc(s.cobPayload)).Methods(http.MethodGet)
 }
 
@@ -178,6 +179,33 @@ func (s *Service) cobPayload(w http.ResponseWriter, r *http.Request) {
 		cal := sub(c.Body, "calendario")
 		payload["calendario"] = doc{"criacao": cal["criacao"], "apresentacao": rfc3339(s.Clock.Now()), "expiracao": cal["expiracao"]}
 		payload["valor"] = c.Body["valor"]
+		return nil
+	})
+	s.writeJWS(w, r, payload, err)
+}
+
+// recPayloadJWS is GET /qr/v2/rec/{token} (RecPayload): what the payer's
+// app reads from a recurrence's QR, signed as the charges' payloads are.
+func (s *Service) recPayloadJWS(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var payload doc
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		var idRec sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT id_rec FROM pix_locrecs WHERE token = ?`, mux.Vars(r)["token"]).Scan(&idRec)
+		if errors.Is(err, sql.ErrNoRows) || err == nil && !idRec.Valid {
+			return notFound("RecPayloadNaoEncontrado", "nenhuma recorrência nesta location")
+		}
+		if err != nil {
+			return err
+		}
+		rc, err := loadRec(ctx, tx, "", idRec.String)
+		if err != nil {
+			return err
+		}
+		if rc == nil || rc.Status != RecCriada {
+			return problem(httpx.Gone, "RecPayloadNaoEncontrado", "a recorrência não aguarda mais autorização")
+		}
+		payload = recPayload(rc)
 		return nil
 	})
 	s.writeJWS(w, r, payload, err)

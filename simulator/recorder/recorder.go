@@ -218,6 +218,13 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 		default:
 			r.dropped.Add(1)
 		}
+		if it.Injected != "" {
+			// What the fault still has to do (close the connection) waits
+			// until the record is safely written, so a client that sees
+			// the reset finds it in the log.
+			r.Flush()
+		}
+		info.RunFinally()
 	})
 }
 

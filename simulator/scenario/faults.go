@@ -309,10 +309,10 @@ func (f *Faults) Middleware(cat func() *Catalogue, next http.Handler) http.Handl
 		case ft.Respond != nil:
 			respond(w, r, ft.Respond)
 		case ft.Reset:
-			reset(w)
+			reset(w, r)
 		case ft.Timeout > 0:
 			sleep(r, ft.Timeout)
-			reset(w)
+			reset(w, r)
 		default: // latency alone: the answer comes, late
 			next.ServeHTTP(w, r)
 		}
@@ -381,16 +381,20 @@ func codeOf(status int) httpx.Code {
 }
 
 // reset closes the connection without an answer; with SO_LINGER 0 the
-// client sees a reset, not an orderly close.
-func reset(w http.ResponseWriter) {
+// client sees a reset, not an orderly close. The connection is taken now
+// (nothing will be written to it) and closed once the request is recorded.
+func reset(w http.ResponseWriter, r *http.Request) {
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		panic(http.ErrAbortHandler)
 	}
-	if tcp, ok := conn.(*net.TCPConn); ok {
-		tcp.SetLinger(0)
-	}
-	conn.Close()
+	info := httpx.InfoOf(r.Context())
+	info.Finally = append(info.Finally, func() {
+		if tcp, ok := conn.(*net.TCPConn); ok {
+			tcp.SetLinger(0)
+		}
+		conn.Close()
+	})
 }
 
 // sleep waits d of wall time (latency is felt by the client, not the
