@@ -198,11 +198,18 @@ func (s *Service) approveByPayment(ctx context.Context, tx *store.Tx, c *charge,
 		if str(sub(sub(rc.Body, "ativacao"), "dadosJornada"), "txid") != c.TxID {
 			continue
 		}
+		// The payer is who paid, or else the debtor the recurrence names.
 		pag := doc{"ispbParticipante": in.ISPB}
-		if in.Pagador != nil && in.Pagador.CPF != "" {
+		dev := sub(sub(rc.Body, "vinculo"), "devedor")
+		switch {
+		case in.Pagador != nil && in.Pagador.CPF != "":
 			pag["cpf"] = in.Pagador.CPF
-		} else if in.Pagador != nil && in.Pagador.CNPJ != "" {
+		case in.Pagador != nil && in.Pagador.CNPJ != "":
 			pag["cnpj"] = in.Pagador.CNPJ
+		case str(dev, "cpf") != "":
+			pag["cpf"] = str(dev, "cpf")
+		default:
+			pag["cnpj"] = str(dev, "cnpj")
 		}
 		jornada := map[string]string{"cob": "JORNADA_3", "cobv": "JORNADA_4"}[c.Kind]
 		if err := s.approveRec(ctx, tx, rc, jornada, pag); err != nil {
