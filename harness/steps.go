@@ -295,6 +295,56 @@ var Steps = []Step{
 		Doc: "A field of the current event (webhook or stream) equals the value.", Example: `And the event field "data.message" is "hello"`,
 		Func: func(w *World) any { return w.eventFieldIs }},
 
+	// Homologation: steps that assert on the partner under test.
+	{Group: "Homologation", Pattern: `^the partner has an app of its own$`,
+		Doc:     "Register a company and an app for this scenario through the portal (so scenarios run in parallel), its Pix key (the CNPJ, as ${chave}) and its webhook at the partner; the partner is told the app in every action's headers.",
+		Example: `Given the partner has an app of its own`,
+		Func:    func(w *World) any { return w.partnerApp }},
+	{Group: "Homologation", Pattern: `^the partner is asked to "([^"]*)"$`,
+		Doc: "Call one of the partner file's actions; its answer's fields become ${partner.<field>}.", Example: `When the partner is asked to "onboard"`,
+		Func: func(w *World) any { return func(a string) error { return w.askPartner(a, "") } }},
+	{Group: "Homologation", Pattern: `^the partner is asked to "([^"]*)" with:$`,
+		Doc:     "Call an action with parameters (a JSON object; ${name} expands), which fill the action's body template.",
+		Example: "When the partner is asked to \"create-cob\" with:\n  \"\"\"\n  {\"valor\": \"10.00\", \"chave\": \"${chave}\"}\n  \"\"\"",
+		Func:    func(w *World) any { return func(a string, d *godog.DocString) error { return w.askPartner(a, d.Content) } }},
+	{Group: "Homologation", Pattern: `^the partner answered (\d+)$`,
+		Doc: "The status the partner's action answered.", Example: `Then the partner answered 200`,
+		Func: func(w *World) any {
+			return func(n int) error {
+				if w.partnerStatus != n {
+					return fmt.Errorf("the partner answered %d, want %d: %s", w.partnerStatus, n, w.partnerAnswer)
+				}
+				return nil
+			}
+		}},
+	{Group: "Homologation", Pattern: `^the partner called "([^"]*)" (at least )?(\d+) times? within (\d+) seconds?$`,
+		Doc: "Count the partner's calls of an operation (METHOD /path, * for one segment) in the interaction log.", Example: `Then the partner called "PUT /pix/v2/cob/*" 1 time within 5 seconds`,
+		Func: func(w *World) any { return w.partnerCalled }},
+	{Group: "Homologation", Pattern: `^the partner created (\d+) charges? with txids of their own$`,
+		Doc: "The partner's PUT /cob calls: n charges created (201), each txid valid and unique, none created twice by a retry with a new txid nor revised by a reused txid.", Example: `Then the partner created 2 charges with txids of their own`,
+		Func: func(w *World) any { return w.distinctCharges }},
+	{Group: "Homologation", Pattern: `^the partner retried "([^"]*)" after the injected fault with the same (txid|Idempotency-Key)$`,
+		Doc: "After a call that met an injected fault, the partner called the operation again with the same txid (path) or the same Idempotency-Key.", Example: `Then the partner retried "PUT /pix/v2/cob/*" after the injected fault with the same txid`,
+		Func: func(w *World) any { return w.retriedSame }},
+	{Group: "Homologation", Pattern: `^the partner configured its Pix webhook before its first charge$`,
+		Doc: "In the interaction log, PUT /pix/v2/webhook/{chave} comes before the first PUT /pix/v2/cob.", Example: `Then the partner configured its Pix webhook before its first charge`,
+		Func: func(w *World) any { return w.webhookBeforeCharges }},
+	{Group: "Homologation", Pattern: `^the partner acknowledged at least (\d+) notifications?, each within (\d+) ms$`,
+		Doc: "The delivery log: every notification to the partner got a 2xx on its first attempt within the time.", Example: `Then the partner acknowledged at least 1 notification, each within 1000 ms`,
+		Func: func(w *World) any { return w.acknowledgedWithin }},
+	{Group: "Homologation", Pattern: `^the partner refuses a notification that is (forged|stale|unsigned)$`,
+		Doc: "Post to the partner's receiver a Pix callback signed with another secret, signed 10 minutes ago, or not signed; it must not answer 2xx.", Example: `Then the partner refuses a notification that is forged`,
+		Func: func(w *World) any { return w.forgedNotification }},
+	{Group: "Homologation", Pattern: `^the partner booked the payment of "([^"]*)" once within (\d+) seconds?$`,
+		Doc: "The partner's state action shows the payment of the txid booked exactly once.", Example: `Then the partner booked the payment of "${partner.txid}" once within 5 seconds`,
+		Func: func(w *World) any { return w.bookedOnce }},
+	{Group: "Homologation", Pattern: `^the partner reconciled "([^"]*)" within (\d+) seconds?$`,
+		Doc: "After the payment notification, the partner fetched the charge (GET /pix/v2/cob/{txid}) or its Pix, in the interaction log.", Example: `Then the partner reconciled "${partner.txid}" within 5 seconds`,
+		Func: func(w *World) any { return w.reconciled }},
+	{Group: "Homologation", Pattern: `^the partner asked only for the scopes "([^"]*)"$`,
+		Doc: "Every token the partner asked for names scopes, all among the given ones.", Example: `Then the partner asked only for the scopes "cob.read cob.write pix.read pix.write webhook.read webhook.write"`,
+		Func: func(w *World) any { return w.onlyNeededScopes }},
+
 	// Insurance.
 	{Group: "Insurance", Pattern: `^an implanted enrollment of offer "([^"]*)" for the CPF "([^"]*)"(?: paid by "(BOLETO|DEBITO)")?$`,
 		Doc:     "Sell the offer through the public APIs (simulation, signature code, proposal), advance the clock through the default analysis (1h07m) and take a new token; ${inscricao} and ${numero} hold the enrollment and proposal. The magic CPFs of the scenarios apply.",

@@ -38,6 +38,11 @@ type World struct {
 	BaseURL string
 	Schemas *schema.Registry
 	Demo    Credentials
+	// Partner is the integration under test (homologation mode).
+	Partner *Partner
+
+	partnerAnswer []byte
+	partnerStatus int
 
 	client   *http.Client
 	app      Credentials

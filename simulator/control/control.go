@@ -184,9 +184,9 @@ func (h *Handlers) deliveries(r *http.Request) (*httpx.Reply, error) {
 	q := r.URL.Query()
 	f := events.DeliveryFilter{AppID: app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
 	switch f.Status {
-	case "", "queued", "pending", "delivered", "dead":
+	case "", "queued", "pending", "delivered", "dead", "dropped":
 	default:
-		return nil, httpx.Invalidf("status", "must be queued, pending, delivered or dead")
+		return nil, httpx.Invalidf("status", "must be queued, pending, delivered, dead or dropped")
 	}
 	if f.Limit, err = intParam(r, "limit", 100, 1, 1000); err != nil {
 		return nil, err

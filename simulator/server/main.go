@@ -21,6 +21,9 @@ Usage:
                               check scenario files; errors as file:line: field: message
   homologa scenario list [--scenarios DIR]
                               list the shipped scenarios (and a folder's)
+  homologa test --partner FILE [--sandbox URL] [--features DIR] [--tags EXPR] [--report DIR]
+                              run the homologation suite against a partner's integration
+  homologa steps              print the Gherkin step reference
   homologa version            print the version
 
 Flags of serve (each also read from the environment variable named):

@@ -27,6 +27,7 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/idempotency"
+	"homologa/simulator/homologation"
 	"homologa/simulator/insurance"
 	"homologa/simulator/insurance/catalog"
 	"homologa/simulator/jobs"
@@ -318,6 +319,8 @@ func (s *Server) routes() {
 	})
 	s.Pix.RegisterPortal(pr)
 	s.Insurance.RegisterPortal(func(method, path string, h http.Handler) { pr.Handle(path, h).Methods(method) })
+	homol := &homologation.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth}
+	homol.RegisterPortal(func(method, path string, h http.Handler) { pr.Handle(path, h).Methods(method) })
 
 	sr := sub("/sandbox")
 	ctl := &control.Handlers{Clock: s.Clock, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Inbox: &control.Inbox{}}
@@ -330,6 +333,7 @@ func (s *Server) routes() {
 	})
 	s.Pix.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, h).Methods(method) })
 	s.Insurance.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, s.Auth.Optional(h)).Methods(method) })
+	homol.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, h).Methods(method) })
 	s.Scenarios.Register(func(method, path string, h httpx.HandlerFunc) { sr.Handle(path, s.Auth.Optional(h)).Methods(method) })
 
 	r.Handle("/events/ws", &events.Stream{

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"homologa/harness"
 	"homologa/simulator/server"
 )
 
@@ -18,7 +19,14 @@ func main() {
 		debug.SetGCPercent(400)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := server.Main(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	var code int
+	// The homologation harness answers its own commands; everything else
+	// is the sandbox's.
+	if len(os.Args) > 1 && (os.Args[1] == "test" || os.Args[1] == "steps") {
+		code = harness.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	} else {
+		code = server.Main(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	}
 	stop()
 	os.Exit(code)
 }

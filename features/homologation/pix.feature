@@ -1,0 +1,165 @@
+@area:pix
+Feature: Homologation of a Pix integration: charges, retries, webhooks, reconciliation
+  Each scenario proves one usage rule of the service, or one onboarding
+  step, on the partner under test. The partner gets an app of its own per
+  scenario, so scenarios run in parallel against one sandbox. The tag
+  regra names the usage rule, onboarding the onboarding step, detects the
+  reference partner's defect the scenario catches.
+
+  Background:
+    Given the partner has an app of its own
+
+  @onboarding:4 @regra:escopos @detects:broad-scopes
+  Scenario: The partner authenticates asking only for the scopes it uses
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    Then the partner answered 200
+    And the partner asked only for the scopes "cob.read cob.write pix.read pix.write webhook.read webhook.write"
+
+  @onboarding:6 @regra:webhooks-desde-o-inicio @detects:late-webhook
+  Scenario: The partner configures its Pix webhook before its first charge
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    Then the partner answered 200
+    And the partner configured its Pix webhook before its first charge
+
+  @regra:rastreabilidade-txid @detects:reuse-txid
+  Scenario: Every charge has a valid txid of its own
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "12.00", "chave": "${chave}"}
+      """
+    Then the partner created 2 charges with txids of their own
+
+  @regra:retentativas @detects:no-retry
+  Scenario: After a 503 the partner retries with backoff, and creates the charge once
+    When I send "POST" to "/sandbox/scenarios/pix-indisponivel-uma-vez/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    Then the partner answered 200
+    And the partner retried "PUT /pix/v2/cob/*" after the injected fault with the same txid
+    And the partner created 1 charge with txids of their own
+
+  @regra:retentativas @regra:rastreabilidade-txid @detects:new-txid-on-retry
+  Scenario: After a lost answer the partner retries the same txid, and no charge is duplicated
+    When I send "POST" to "/sandbox/scenarios/pix-resposta-perdida/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    Then the partner answered 200
+    And the partner retried "PUT /pix/v2/cob/*" after the injected fault with the same txid
+    And the partner created 1 charge with txids of their own
+
+  @regra:idempotencia @detects:no-idempotency-key
+  Scenario: A creating POST carries an Idempotency-Key, repeated on the retry
+    When I send "POST" to "/sandbox/scenarios/pix-resposta-perdida/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob-auto" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    Then the partner answered 200
+    And the partner retried "POST /pix/v2/cob" after the injected fault with the same Idempotency-Key
+    And the partner called "POST /pix/v2/cob" 2 times within 5 seconds
+
+  @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature
+  Scenario: The partner refuses notifications it cannot trust
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    Then the partner refuses a notification that is forged
+    And the partner refuses a notification that is stale
+    And the partner refuses a notification that is unsigned
+
+  @onboarding:6 @regra:confirmar-notificacao @detects:slow-ack
+  Scenario: The partner acknowledges each notification quickly
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    And I send "POST" to "/sandbox/pix/payments" with JSON:
+      """
+      {"txid": "${partner.txid}"}
+      """
+    Then the partner acknowledged at least 1 notification, each within 1000 ms
+
+  @onboarding:6 @regra:conciliacao @detects:never-reconcile
+  Scenario: After a payment notification the partner reconciles the charge
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    And I send "POST" to "/sandbox/pix/payments" with JSON:
+      """
+      {"txid": "${partner.txid}"}
+      """
+    Then the partner reconciled "${partner.txid}" within 5 seconds
+
+  @regra:notificacao-duplicada @detects:process-duplicates
+  Scenario: A notification delivered twice is booked once
+    When I send "POST" to "/sandbox/scenarios/webhook-duplicado/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    And I send "POST" to "/sandbox/pix/payments" with JSON:
+      """
+      {"txid": "${partner.txid}"}
+      """
+    Then the partner acknowledged at least 1 notification, each within 1000 ms
+    And the partner booked the payment of "${partner.txid}" once within 5 seconds

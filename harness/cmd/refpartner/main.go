@@ -1,0 +1,45 @@
+// Command refpartner runs Homologa's reference partner: a small Pix
+// integration of the sandbox with one switchable defect, driven by the
+// homologation runner over HTTP (see package homologa/harness/partner).
+//
+//	refpartner --addr 127.0.0.1:9100 --defect no-retry
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"homologa/harness/partner"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:9100", "address to listen on")
+	defect := flag.String("defect", "", "the defect to switch on (empty: the correct partner)")
+	quiet := flag.Bool("quiet", false, "do not log sandbox calls and notifications")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: refpartner [--addr host:port] [--defect name] [--quiet]\n\nflags:\n")
+		flag.PrintDefaults()
+		fmt.Fprintf(flag.CommandLine.Output(), "\ndefects:\n")
+		for _, d := range partner.Defects {
+			fmt.Fprintf(flag.CommandLine.Output(), "  %-20s %s\n", d, partner.DefectDoc[d])
+		}
+	}
+	flag.Parse()
+	cfg := partner.Config{Defect: *defect, Log: os.Stderr}
+	if *quiet {
+		cfg.Log = nil
+	}
+	p := partner.New(cfg)
+	if err := p.Start(*addr); err != nil {
+		fmt.Fprintln(os.Stderr, "refpartner:", err)
+		os.Exit(2)
+	}
+	fmt.Printf("reference partner on %s (defect %q)\n", p.URL(), *defect)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	<-sig
+	p.Close()
+}

@@ -1,0 +1,586 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"homologa/simulator/events"
+)
+
+// Partner is the integration under test, as its YAML file describes it:
+// where its actions are and, optionally, the app it uses in production
+// (whose last report gates publishing).
+type Partner struct {
+	Name string `yaml:"name"`
+	// URL is the base of the partner's actions; each action's path is
+	// relative to it unless it is a full URL.
+	URL string `yaml:"url"`
+	// ClientID names the partner's own app in the sandbox: its report is
+	// recorded against it (POST /portal/apps/{id}/publish reads it).
+	ClientID string `yaml:"clientId"`
+	// Actions are what the suite may ask the partner to do.
+	Actions map[string]Action `yaml:"actions"`
+}
+
+// Action is one thing the partner can be asked to do: an HTTP call to the
+// partner whose body may use ${param} placeholders.
+type Action struct {
+	Method string         `yaml:"method"`
+	Path   string         `yaml:"path"`
+	Body   map[string]any `yaml:"body"`
+}
+
+// LoadPartner reads and checks a partner file.
+func LoadPartner(path string) (*Partner, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var p Partner
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if p.URL == "" {
+		return nil, fmt.Errorf("%s: url: the base URL of the partner's actions is required", path)
+	}
+	for name, a := range p.Actions {
+		if a.Path == "" {
+			return nil, fmt.Errorf("%s: actions.%s.path is required", path, name)
+		}
+		if a.Method == "" {
+			a.Method = http.MethodPost
+			p.Actions[name] = a
+		}
+	}
+	return &p, nil
+}
+
+// cnpjSeq makes the companies of isolated scenarios unique.
+var cnpjSeq atomic.Int64
+
+// nextCNPJ returns a valid CNPJ not used before in this process.
+func nextCNPJ() string {
+	n := 10000000 + cnpjSeq.Add(1)
+	base := fmt.Sprintf("%08d0001", n)
+	d := make([]int, 0, 14)
+	for _, c := range base {
+		d = append(d, int(c-'0'))
+	}
+	check := func(weights []int) int {
+		s := 0
+		for i, w := range weights {
+			s += d[i] * w
+		}
+		if r := s % 11; r >= 2 {
+			return 11 - r
+		}
+		return 0
+	}
+	d = append(d, check([]int{5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}))
+	d = append(d, check([]int{6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}))
+	var sb strings.Builder
+	for _, x := range d {
+		sb.WriteByte(byte('0' + x))
+	}
+	return sb.String()
+}
+
+// partnerApp gives the scenario an app of its own, registered through the
+// portal like a partner's, with a Pix key (its CNPJ) and its webhook at
+// the partner; ${chave} is the key.
+func (w *World) partnerApp() error {
+	if w.Partner == nil {
+		return fmt.Errorf("no partner under test: run with a partner file")
+	}
+	cnpj := nextCNPJ()
+	if err := w.companyAndApp("Parceiro "+cnpj, cnpj, w.Partner.Name); err != nil {
+		return err
+	}
+	hook := strings.TrimSuffix(w.Partner.URL, "/") + "/webhooks/" + w.app.ClientID
+	body, _ := json.Marshal(map[string]string{"webhookUrl": hook})
+	if err := w.do(http.MethodPut, "/portal/apps/"+w.app.ID+"/webhook", body, "application/json"); err != nil {
+		return err
+	}
+	if w.resp.StatusCode/100 != 2 {
+		return fmt.Errorf("set the app's webhook: %s", w.describe())
+	}
+	body, _ = json.Marshal(map[string]string{"chave": cnpj})
+	if err := w.do(http.MethodPost, "/portal/apps/"+w.app.ID+"/pix-keys", body, "application/json"); err != nil {
+		return err
+	}
+	if w.resp.StatusCode/100 != 2 {
+		return fmt.Errorf("register the app's Pix key: %s", w.describe())
+	}
+	w.vars["chave"] = cnpj
+	w.vars["clientId"] = w.app.ClientID
+	w.vars["partner.webhook"] = hook
+	return nil
+}
+
+// askPartner calls one of the partner's actions with params (a JSON
+// object, ${name} expanded), carrying the scenario's app in headers; the
+// answer's fields become ${partner.<field>}.
+func (w *World) askPartner(action string, params string) error {
+	a, ok := w.Partner.Actions[action]
+	if !ok {
+		var names []string
+		for n := range w.Partner.Actions {
+			names = append(names, n)
+		}
+		return fmt.Errorf("the partner file declares no action %q (it has: %s)", action, strings.Join(names, ", "))
+	}
+	vals := map[string]any{}
+	if strings.TrimSpace(params) != "" {
+		expanded, err := w.expand(params)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal([]byte(expanded), &vals); err != nil {
+			return fmt.Errorf("action parameters: %w", err)
+		}
+	}
+	body := fillTemplate(a.Body, vals)
+	if len(a.Body) == 0 {
+		body = vals
+	}
+	raw, _ := json.Marshal(body)
+	u := a.Path
+	if !strings.HasPrefix(u, "http") {
+		u = strings.TrimSuffix(w.Partner.URL, "/") + a.Path
+	}
+	req, err := http.NewRequest(a.Method, u, bytes.NewReader(raw))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Homologa-Sandbox", w.BaseURL)
+	req.Header.Set("X-Homologa-Client-Id", w.app.ClientID)
+	req.Header.Set("X-Homologa-Client-Secret", w.app.ClientSecret)
+	req.Header.Set("X-Homologa-Webhook-Secret", w.app.WebhookSecret)
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("the partner's action %s: %w", action, err)
+	}
+	defer resp.Body.Close()
+	answer, _ := io.ReadAll(resp.Body)
+	w.partnerAnswer, w.partnerStatus = answer, resp.StatusCode
+	var fields map[string]any
+	if json.Unmarshal(answer, &fields) == nil {
+		for k, v := range fields {
+			w.vars["partner."+k] = text(v)
+		}
+	}
+	return nil
+}
+
+// fillTemplate replaces "${name}" strings in a body template with params.
+func fillTemplate(v any, params map[string]any) map[string]any {
+	out, _ := fill(v, params).(map[string]any)
+	return out
+}
+
+var placeholder = regexp.MustCompile(`^\$\{([A-Za-z0-9_.]+)\}$`)
+
+func fill(v any, params map[string]any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := map[string]any{}
+		for k, val := range x {
+			m[k] = fill(val, params)
+		}
+		return m
+	case []any:
+		var l []any
+		for _, val := range x {
+			l = append(l, fill(val, params))
+		}
+		return l
+	case string:
+		if m := placeholder.FindStringSubmatch(x); m != nil {
+			if p, ok := params[m[1]]; ok {
+				return p
+			}
+		}
+	}
+	return v
+}
+
+// interaction is what the assertions read from the interaction log.
+type interaction struct {
+	ID             int64             `json:"id"`
+	Method         string            `json:"method"`
+	Path           string            `json:"path"`
+	Query          string            `json:"query"`
+	Status         int               `json:"status"`
+	RequestBody    string            `json:"requestBody"`
+	RequestHeaders map[string]string `json:"requestHeaders"`
+	IdempotencyKey string            `json:"idempotencyKey"`
+	Injected       string            `json:"injected"`
+	DurationMS     float64           `json:"durationMs"`
+}
+
+// interactions lists the scenario app's requests whose method and path
+// match (path: a regular expression), oldest first.
+func (w *World) interactions(method, pathRE string) ([]interaction, error) {
+	re, err := regexp.Compile("^" + pathRE + "$")
+	if err != nil {
+		return nil, err
+	}
+	req, _ := http.NewRequest(http.MethodGet, w.BaseURL+"/sandbox/interactions?limit=1000&app="+w.app.ClientID, nil)
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Interactions []interaction `json:"interactions"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return nil, err
+	}
+	var list []interaction
+	for _, it := range out.Interactions {
+		if (method == "" || it.Method == method) && re.MatchString(it.Path) {
+			list = append(list, it)
+		}
+	}
+	return list, nil
+}
+
+// eventually retries check until it passes or secs elapse: the partner
+// works at its own pace.
+func eventually(secs int, check func() error) error {
+	deadline := time.Now().Add(time.Duration(secs) * time.Second)
+	for {
+		err := check()
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// opRE turns "PUT /pix/v2/cob/*" into a method and a path expression
+// where * is one segment.
+func opRE(op string) (string, string, error) {
+	method, path, ok := strings.Cut(strings.TrimSpace(op), " ")
+	if !ok {
+		return "", "", fmt.Errorf("operation %q: write METHOD /path, * for one segment", op)
+	}
+	return method, strings.ReplaceAll(regexp.QuoteMeta(path), `\*`, `[^/]+`), nil
+}
+
+// partnerCalled checks how often the partner called an operation.
+func (w *World) partnerCalled(op, cmp string, n, secs int) error {
+	method, path, err := opRE(op)
+	if err != nil {
+		return err
+	}
+	return eventually(secs, func() error {
+		list, err := w.interactions(method, path)
+		if err != nil {
+			return err
+		}
+		got := len(list)
+		if cmp == "at least " && got >= n || cmp == "" && got == n {
+			return nil
+		}
+		return fmt.Errorf("the partner called %s %d times, want %s%d", op, got, cmp, n)
+	})
+}
+
+var txidRE = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
+
+// distinctCharges checks the charges the partner created: n answered 201,
+// each with a valid txid of its own, and no charge created twice for one
+// request (a retry with a new txid) or revised by reusing a txid.
+func (w *World) distinctCharges(n int) error {
+	return eventually(3, func() error {
+		list, err := w.interactions(http.MethodPut, `/pix/v2/cob/[^/]+`)
+		if err != nil {
+			return err
+		}
+		created := map[string]bool{}
+		// cleanly is set when the txid's last call was answered: a new PUT
+		// of it is then another charge on a used txid, not a retry.
+		cleanly := map[string]bool{}
+		var problems []string
+		for _, it := range list {
+			txid := it.Path[strings.LastIndex(it.Path, "/")+1:]
+			if !txidRE.MatchString(txid) {
+				problems = append(problems, "txid "+txid+" breaks [a-zA-Z0-9]{26,35}")
+			}
+			lost := strings.Contains(it.Injected, "(after)")
+			switch {
+			case it.Status == http.StatusCreated || lost:
+				// An answer lost after the work still created the charge.
+				created[txid] = true
+			case it.Status == http.StatusOK && cleanly[txid]:
+				problems = append(problems, "txid "+txid+" was used again after its charge was created: each charge needs a txid of its own")
+			}
+			cleanly[txid] = it.Injected == "" && it.Status/100 == 2
+		}
+		if len(created) != n {
+			problems = append(problems, fmt.Sprintf("%d charges were created, want %d: a retry must reuse its txid, and a new charge needs a new txid", len(created), n))
+		}
+		if len(problems) > 0 {
+			return fmt.Errorf("%s", strings.Join(problems, "; "))
+		}
+		return nil
+	})
+}
+
+// retriedSame checks that after an injected fault the partner repeated
+// the operation with the same txid (same path) or the same Idempotency-Key.
+func (w *World) retriedSame(op, what string) error {
+	method, path, err := opRE(op)
+	if err != nil {
+		return err
+	}
+	return eventually(6, func() error {
+		list, err := w.interactions(method, path)
+		if err != nil {
+			return err
+		}
+		for i, it := range list {
+			if it.Injected == "" {
+				continue
+			}
+			if i+1 >= len(list) {
+				return fmt.Errorf("the partner did not retry %s after the injected fault (%s): retry 5xx, timeouts and lost answers with backoff", op, it.Injected)
+			}
+			next := list[i+1]
+			switch what {
+			case "txid":
+				if next.Path != it.Path {
+					return fmt.Errorf("the partner retried with another txid (%s, then %s): a retry must reuse the txid, or it creates a second charge", it.Path, next.Path)
+				}
+			case "Idempotency-Key":
+				if it.IdempotencyKey == "" || next.IdempotencyKey != it.IdempotencyKey {
+					return fmt.Errorf("the partner retried without the same Idempotency-Key (%q, then %q): send one on every creating POST and repeat it on retries", it.IdempotencyKey, next.IdempotencyKey)
+				}
+			}
+			return nil
+		}
+		return fmt.Errorf("no call to %s met an injected fault", op)
+	})
+}
+
+// webhookBeforeCharges checks the partner configured its Pix webhook
+// before it created its first charge (onboarding step 6).
+func (w *World) webhookBeforeCharges() error {
+	hooks, err := w.interactions(http.MethodPut, `/pix/v2/webhook/[^/]+`)
+	if err != nil {
+		return err
+	}
+	cobs, err := w.interactions(http.MethodPut, `/pix/v2/cob/[^/]+`)
+	if err != nil {
+		return err
+	}
+	if len(cobs) == 0 {
+		return fmt.Errorf("the partner created no charge")
+	}
+	if len(hooks) == 0 || hooks[0].ID > cobs[0].ID {
+		return fmt.Errorf("the partner created a charge before configuring its Pix webhook (PUT /pix/v2/webhook/{chave}): configure webhooks at onboarding, or the first payments are never notified")
+	}
+	return nil
+}
+
+// delivery is what the assertions read from the delivery log.
+type delivery struct {
+	ID        string `json:"id"`
+	EventType string `json:"eventType"`
+	URL       string `json:"url"`
+	Status    string `json:"status"`
+	Attempts  []struct {
+		StatusCode int     `json:"statusCode"`
+		LatencyMS  float64 `json:"latencyMs"`
+		Error      string  `json:"error"`
+	} `json:"attempts"`
+}
+
+func (w *World) deliveries() ([]delivery, error) {
+	resp, err := w.client.Get(w.BaseURL + "/sandbox/deliveries?app=" + w.app.ClientID)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Deliveries []delivery `json:"deliveries"`
+	}
+	return out.Deliveries, json.NewDecoder(resp.Body).Decode(&out)
+}
+
+// acknowledgedWithin checks every notification to the partner was answered
+// 2xx on its first attempt within ms milliseconds.
+func (w *World) acknowledgedWithin(n, ms int) error {
+	return eventually(10, func() error {
+		ds, err := w.deliveries()
+		if err != nil {
+			return err
+		}
+		seen := 0
+		for _, d := range ds {
+			if len(d.Attempts) == 0 {
+				continue
+			}
+			seen++
+			a := d.Attempts[0]
+			if a.StatusCode/100 != 2 {
+				return fmt.Errorf("the partner answered %d to the %s notification (%s): acknowledge with 2xx once it is verified", a.StatusCode, d.EventType, a.Error)
+			}
+			if a.LatencyMS > float64(ms) {
+				return fmt.Errorf("the partner took %.0f ms to acknowledge the %s notification (limit %d ms): acknowledge first, process afterwards", a.LatencyMS, d.EventType, ms)
+			}
+		}
+		if seen < n {
+			return fmt.Errorf("%d notifications attempted, want at least %d", seen, n)
+		}
+		return nil
+	})
+}
+
+// forgedNotification posts a Pix callback signed wrong (or too old) to the
+// partner's receiver and checks it was refused.
+func (w *World) forgedNotification(kind string) error {
+	body := []byte(fmt.Sprintf(`{"pix":[{"endToEndId":"E99999009%s00000000000","txid":"forjadoforjadoforjadoforjad01","valor":"999.99","horario":"%s"}]}`,
+		time.Now().UTC().Format("200601021504"), time.Now().UTC().Format(time.RFC3339)))
+	var sig string
+	switch kind {
+	case "forged":
+		sig = events.Sign("whsec_not_the_partners_secret", time.Now(), body)
+	case "stale":
+		sig = events.Sign(w.app.WebhookSecret, time.Now().Add(-10*time.Minute), body)
+	case "unsigned":
+	}
+	req, _ := http.NewRequest(http.MethodPost, w.vars["partner.webhook"]+"/pix", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if sig != "" {
+		req.Header.Set(events.SignatureHeader, sig)
+	}
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 == 2 {
+		return fmt.Errorf("the partner accepted a %s notification (answered %d): verify %s with the app's webhook secret and refuse a signature older than 5 minutes", kind, resp.StatusCode, events.SignatureHeader)
+	}
+	return nil
+}
+
+// partnerState asks the partner what it recorded (its "state" action).
+func (w *World) partnerState() (map[string]any, error) {
+	if err := w.askPartner("state", ""); err != nil {
+		return nil, err
+	}
+	var st map[string]any
+	if err := json.Unmarshal(w.partnerAnswer, &st); err != nil {
+		return nil, fmt.Errorf("the partner's state is not JSON: %s", w.partnerAnswer)
+	}
+	return st, nil
+}
+
+// bookedOnce checks the partner booked the payment of txid exactly once.
+func (w *World) bookedOnce(txid string, secs int) error {
+	txid, err := w.expand(txid)
+	if err != nil {
+		return err
+	}
+	return eventually(secs, func() error {
+		st, err := w.partnerState()
+		if err != nil {
+			return err
+		}
+		pays, _ := st["payments"].([]any)
+		for _, p := range pays {
+			m, _ := p.(map[string]any)
+			if m["txid"] == txid {
+				if n, _ := m["times"].(float64); n != 1 {
+					return fmt.Errorf("the partner booked the payment of %s %v times: a notification can arrive twice; book each endToEndId once", txid, m["times"])
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("the partner did not book the payment of %s", txid)
+	})
+}
+
+// reconciled checks, from the sandbox's log, that after the payment
+// notification the partner fetched the charge (or the Pix).
+func (w *World) reconciled(txid string, secs int) error {
+	txid, err := w.expand(txid)
+	if err != nil {
+		return err
+	}
+	return eventually(secs, func() error {
+		gets, err := w.interactions(http.MethodGet, `/pix/v2/(cob/`+regexp.QuoteMeta(txid)+`|pix/[^/]+|pix)`)
+		if err != nil {
+			return err
+		}
+		ds, err := w.deliveries()
+		if err != nil {
+			return err
+		}
+		notified := false
+		for _, d := range ds {
+			if strings.HasSuffix(d.URL, "/pix") && len(d.Attempts) > 0 {
+				notified = true
+			}
+		}
+		if !notified {
+			return fmt.Errorf("the payment of %s was not notified to the partner yet", txid)
+		}
+		if len(gets) == 0 {
+			return fmt.Errorf("the partner never fetched charge %s after its payment notification: reconcile (GET /cob/{txid}) before delivering the goods", txid)
+		}
+		return nil
+	})
+}
+
+// onlyNeededScopes checks every token the partner asked for names its
+// scopes, all of them among the needed ones.
+func (w *World) onlyNeededScopes(needed string) error {
+	list, err := w.interactions(http.MethodPost, `/oauth/token`)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return fmt.Errorf("the partner asked for no token")
+	}
+	allowed := map[string]bool{}
+	for _, s := range strings.Fields(needed) {
+		allowed[s] = true
+	}
+	for _, it := range list {
+		scope := ""
+		for _, kv := range strings.Split(it.RequestBody, "&") {
+			if k, v, _ := strings.Cut(kv, "="); k == "scope" {
+				scope = strings.ReplaceAll(v, "+", " ")
+				scope = strings.ReplaceAll(scope, "%20", " ")
+			}
+		}
+		if strings.TrimSpace(scope) == "" {
+			return fmt.Errorf("the partner asked for a token without scope (it gets every scope): ask only for the scopes your integration uses (%s)", needed)
+		}
+		for _, s := range strings.Fields(scope) {
+			if !allowed[s] {
+				return fmt.Errorf("the partner asked for the scope %s, which its integration does not use", s)
+			}
+		}
+	}
+	return nil
+}
+

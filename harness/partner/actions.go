@@ -1,0 +1,268 @@
+package partner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+)
+
+// webhookURL is where the partner wants an app's Pix notifications (the
+// PSP appends /pix).
+func (p *Partner) webhookURL(a *app) string {
+	return p.url + "/webhooks/" + url.PathEscape(a.id)
+}
+
+// onboard obtains a token and configures the key's webhook.
+func (p *Partner) onboard(ctx context.Context, a *app, body []byte) (any, error) {
+	var in struct {
+		Chave string `json:"chave"`
+	}
+	if err := decodeInput(body, &in); err != nil {
+		return nil, err
+	}
+	if in.Chave == "" {
+		return nil, badRequest("chave is required")
+	}
+	a.mu.Lock()
+	a.chave = in.Chave
+	a.mu.Unlock()
+	if _, err := p.token(ctx, a, ""); err != nil {
+		return nil, err
+	}
+	hook := p.webhookURL(a)
+	if p.defect == LateWebhook {
+		return map[string]any{"webhookUrl": hook, "configured": false}, nil
+	}
+	if err := p.configureWebhook(ctx, a, in.Chave); err != nil {
+		return nil, err
+	}
+	return map[string]any{"webhookUrl": hook, "configured": true}, nil
+}
+
+// configureWebhook is PUT /pix/v2/webhook/{chave} (idempotent: retried as is).
+func (p *Partner) configureWebhook(ctx context.Context, a *app, chave string) error {
+	body, _ := json.Marshal(map[string]string{"webhookUrl": p.webhookURL(a)})
+	path := "/pix/v2/webhook/" + url.PathEscape(chave)
+	ans, _, err := p.retry(ctx, a.id, "PUT "+path, func(int) (answer, error) {
+		return p.send(ctx, a, http.MethodPut, path, body, nil)
+	})
+	if err != nil {
+		return err
+	}
+	if ans.status/100 != 2 {
+		return fmt.Errorf("PUT %s answered %d: %s", path, ans.status, excerpt(ans.body))
+	}
+	a.mu.Lock()
+	a.webhookSet[chave] = true
+	a.mu.Unlock()
+	return nil
+}
+
+// chaveOf is the action's key or the one the app was onboarded with.
+func chaveOf(a *app, chave string) (string, error) {
+	if chave != "" {
+		return chave, nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.chave == "" {
+		return "", badRequest("chave is required (or onboard first)")
+	}
+	return a.chave, nil
+}
+
+func (a *app) useTxid(txid string) {
+	a.mu.Lock()
+	a.txids = append(a.txids, txid)
+	a.mu.Unlock()
+}
+
+// createCob is PUT /pix/v2/cob/{txid} with a txid of the partner's, retried
+// with the same txid: a PUT of one txid is idempotent.
+func (p *Partner) createCob(ctx context.Context, a *app, body []byte) (any, error) {
+	var in struct {
+		Valor   string          `json:"valor"`
+		Chave   string          `json:"chave"`
+		Devedor json.RawMessage `json:"devedor"`
+	}
+	if err := decodeInput(body, &in); err != nil {
+		return nil, err
+	}
+	if in.Valor == "" {
+		return nil, badRequest("valor is required")
+	}
+	chave, err := chaveOf(a, in.Chave)
+	if err != nil {
+		return nil, err
+	}
+	cob := map[string]any{"valor": map[string]string{"original": in.Valor}, "chave": chave}
+	if len(bytes.TrimSpace(in.Devedor)) > 0 && string(bytes.TrimSpace(in.Devedor)) != "null" {
+		cob["devedor"] = in.Devedor
+	}
+	req, _ := json.Marshal(cob)
+
+	var txid string
+	if p.defect == ReuseTxid {
+		a.mu.Lock()
+		if a.fixedTxid == "" {
+			a.fixedTxid = p.newTxid()
+		}
+		txid = a.fixedTxid
+		a.mu.Unlock()
+	} else {
+		txid = p.newTxid()
+	}
+	a.useTxid(txid)
+
+	ans, attempts, err := p.retry(ctx, a.id, "PUT /pix/v2/cob", func(n int) (answer, error) {
+		if n > 1 && p.defect == NewTxidOnRetry {
+			txid = p.newTxid()
+			a.useTxid(txid)
+		}
+		return p.send(ctx, a, http.MethodPut, "/pix/v2/cob/"+txid, req, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ans.status != http.StatusCreated && ans.status != http.StatusOK {
+		return nil, fmt.Errorf("PUT /pix/v2/cob/%s answered %d: %s", txid, ans.status, excerpt(ans.body))
+	}
+	var out struct {
+		TxID          string `json:"txid"`
+		Location      string `json:"location"`
+		PixCopiaECola string `json:"pixCopiaECola"`
+	}
+	json.Unmarshal(ans.body, &out)
+	if out.TxID == "" {
+		out.TxID = txid
+	}
+	if p.defect == LateWebhook {
+		a.mu.Lock()
+		set := a.webhookSet[chave]
+		a.mu.Unlock()
+		if !set {
+			if err := p.configureWebhook(ctx, a, chave); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return map[string]any{"txid": out.TxID, "location": out.Location, "pixCopiaECola": out.PixCopiaECola,
+		"status": ans.status, "attempts": attempts}, nil
+}
+
+// createCobAuto is POST /pix/v2/cob (the PSP chooses the txid) with an
+// Idempotency-Key, retried with the same key.
+func (p *Partner) createCobAuto(ctx context.Context, a *app, body []byte) (any, error) {
+	var in struct {
+		Valor   string          `json:"valor"`
+		Chave   string          `json:"chave"`
+		Devedor json.RawMessage `json:"devedor"`
+	}
+	if err := decodeInput(body, &in); err != nil {
+		return nil, err
+	}
+	if in.Valor == "" {
+		return nil, badRequest("valor is required")
+	}
+	chave, err := chaveOf(a, in.Chave)
+	if err != nil {
+		return nil, err
+	}
+	cob := map[string]any{"valor": map[string]string{"original": in.Valor}, "chave": chave}
+	if len(bytes.TrimSpace(in.Devedor)) > 0 && string(bytes.TrimSpace(in.Devedor)) != "null" {
+		cob["devedor"] = in.Devedor
+	}
+	req, _ := json.Marshal(cob)
+	key := newUUID()
+	var extra http.Header
+	if p.defect != NoIdempotencyKey {
+		extra = http.Header{"Idempotency-Key": {key}}
+	} else {
+		key = ""
+	}
+	ans, attempts, err := p.retry(ctx, a.id, "POST /pix/v2/cob", func(int) (answer, error) {
+		return p.send(ctx, a, http.MethodPost, "/pix/v2/cob", req, extra)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ans.status != http.StatusCreated && ans.status != http.StatusOK {
+		return nil, fmt.Errorf("POST /pix/v2/cob answered %d: %s", ans.status, excerpt(ans.body))
+	}
+	var out struct {
+		TxID          string `json:"txid"`
+		Location      string `json:"location"`
+		PixCopiaECola string `json:"pixCopiaECola"`
+	}
+	json.Unmarshal(ans.body, &out)
+	if out.TxID == "" {
+		return nil, fmt.Errorf("POST /pix/v2/cob answered %d without a txid", ans.status)
+	}
+	a.useTxid(out.TxID)
+	return map[string]any{"txid": out.TxID, "location": out.Location, "pixCopiaECola": out.PixCopiaECola,
+		"idempotencyKey": key, "attempts": attempts}, nil
+}
+
+// refund is PUT /pix/v2/pix/{e2eid}/devolucao/{id} with a fresh id, retried
+// with the same id. The sandbox refuses a second PUT of an id with a 400; on
+// a retry that means the first attempt did the work, which a GET confirms.
+func (p *Partner) refund(ctx context.Context, a *app, body []byte) (any, error) {
+	var in struct {
+		E2EID string `json:"e2eid"`
+		Valor string `json:"valor"`
+	}
+	if err := decodeInput(body, &in); err != nil {
+		return nil, err
+	}
+	if in.E2EID == "" || in.Valor == "" {
+		return nil, badRequest("e2eid and valor are required")
+	}
+	id := p.fresh(32)
+	path := "/pix/v2/pix/" + url.PathEscape(in.E2EID) + "/devolucao/" + id
+	req, _ := json.Marshal(map[string]string{"valor": in.Valor})
+	var confirmed bool
+	ans, attempts, err := p.retry(ctx, a.id, "PUT /pix/v2/pix/{e2eid}/devolucao", func(n int) (answer, error) {
+		ans, err := p.send(ctx, a, http.MethodPut, path, req, nil)
+		if err == nil && n > 1 && ans.status == http.StatusBadRequest && duplicateID(ans.body) {
+			got, gerr := p.send(ctx, a, http.MethodGet, path, nil, nil)
+			if gerr == nil && got.status == http.StatusOK {
+				confirmed = true
+				return got, nil
+			}
+		}
+		return ans, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ans.status != http.StatusCreated && !(confirmed && ans.status == http.StatusOK) {
+		return nil, fmt.Errorf("PUT %s answered %d: %s", path, ans.status, excerpt(ans.body))
+	}
+	var out struct {
+		Status string `json:"status"`
+		RtrID  string `json:"rtrId"`
+	}
+	json.Unmarshal(ans.body, &out)
+	return map[string]any{"id": id, "status": out.Status, "rtrId": out.RtrID, "attempts": attempts}, nil
+}
+
+// duplicateID tells whether a Problema names the refund id as already used.
+func duplicateID(body []byte) bool {
+	var prob struct {
+		Violacoes []struct {
+			Propriedade string `json:"propriedade"`
+		} `json:"violacoes"`
+	}
+	if json.Unmarshal(body, &prob) != nil {
+		return false
+	}
+	for _, v := range prob.Violacoes {
+		if v.Propriedade == "id" || v.Propriedade == "devolucao.id" {
+			return true
+		}
+	}
+	return false
+}

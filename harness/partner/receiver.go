@@ -1,0 +1,149 @@
+package partner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"homologa/simulator/events"
+)
+
+// receive is the webhook receiver: POST /webhooks/{clientId}/pix (pix is
+// true: the official callback) and POST /webhooks/{clientId} (the
+// sandbox's event envelope, only acknowledged). It verifies the signature
+// with the app's webhook secret, answers at once and processes afterwards.
+func (p *Partner) receive(w http.ResponseWriter, r *http.Request, pix bool) {
+	a := p.app(r.PathValue("clientId"))
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	if p.defect != IgnoreSignature {
+		a.mu.Lock()
+		secret := a.whSecret
+		a.mu.Unlock()
+		verr := errors.New("no webhook secret known for this client id")
+		if secret != "" {
+			verr = events.Verify(r.Header.Get(events.SignatureHeader), secret, body, time.Now(), SignatureTolerance)
+		}
+		if verr != nil {
+			a.mu.Lock()
+			a.rejected++
+			a.mu.Unlock()
+			p.logf("client=%s webhook %s rejected: %v", a.id, r.URL.Path, verr)
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": verr.Error()})
+			return
+		}
+	}
+	a.mu.Lock()
+	a.notified++
+	a.mu.Unlock()
+	p.logf("client=%s webhook %s accepted event=%s attempt=%s", a.id, r.URL.Path,
+		r.Header.Get("Homologa-Event-Id"), r.Header.Get("Homologa-Attempt"))
+	if p.defect == SlowAck {
+		t := time.NewTimer(SlowAckDelay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+		}
+	}
+	if pix {
+		p.mu.Lock()
+		if !p.closed {
+			p.wg.Add(1)
+			go func() {
+				defer p.wg.Done()
+				p.process(p.ctx, a, body)
+			}()
+		}
+		p.mu.Unlock()
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+// process books each Pix of a callback once per endToEndId and reconciles
+// it with the charge.
+func (p *Partner) process(ctx context.Context, a *app, body []byte) {
+	var cb struct {
+		Pix []struct {
+			EndToEndID string `json:"endToEndId"`
+			TxID       string `json:"txid"`
+			Valor      string `json:"valor"`
+		} `json:"pix"`
+	}
+	if err := json.Unmarshal(body, &cb); err != nil {
+		p.logf("client=%s callback not understood: %v", a.id, err)
+		return
+	}
+	for _, px := range cb.Pix {
+		if px.TxID == "" || px.EndToEndID == "" {
+			continue
+		}
+		if !a.book(px.TxID, px.EndToEndID, px.Valor, p.defect == ProcessDuplicates) {
+			p.logf("client=%s pix %s already booked: ignored", a.id, px.EndToEndID)
+			continue
+		}
+		p.logf("client=%s pix %s booked for txid %s", a.id, px.EndToEndID, px.TxID)
+		if p.defect != NeverReconcile {
+			p.reconcile(ctx, a, px.TxID, px.EndToEndID)
+		}
+	}
+}
+
+// book records a payment; it reports false for an endToEndId already
+// booked, unless again is set (the process-duplicates defect).
+func (a *app) book(txid, e2eid, valor string, again bool) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if pm := a.byE2E[e2eid]; pm != nil {
+		if !again {
+			return false
+		}
+		pm.Times++
+		return true
+	}
+	pm := &Payment{TxID: txid, EndToEndID: e2eid, Valor: valor, Times: 1}
+	a.byE2E[e2eid] = pm
+	a.payments = append(a.payments, pm)
+	return true
+}
+
+// reconcile reads the charge back: CONCLUIDA with the Pix in pix[] makes
+// the txid reconciled.
+func (p *Partner) reconcile(ctx context.Context, a *app, txid, e2eid string) {
+	path := "/pix/v2/cob/" + txid
+	ans, _, err := p.retry(ctx, a.id, "GET "+path, func(int) (answer, error) {
+		return p.send(ctx, a, http.MethodGet, path, nil, nil)
+	})
+	if err != nil || ans.status != http.StatusOK {
+		p.logf("client=%s reconcile %s failed: status=%d err=%v", a.id, txid, ans.status, err)
+		return
+	}
+	var cob struct {
+		Status string `json:"status"`
+		Pix    []struct {
+			EndToEndID string `json:"endToEndId"`
+		} `json:"pix"`
+	}
+	json.Unmarshal(ans.body, &cob)
+	found := false
+	for _, px := range cob.Pix {
+		found = found || px.EndToEndID == e2eid
+	}
+	if cob.Status != "CONCLUIDA" || !found {
+		p.logf("client=%s reconcile %s: status %s, pix %s listed=%v", a.id, txid, cob.Status, e2eid, found)
+		return
+	}
+	a.mu.Lock()
+	if !a.isReconcile[txid] {
+		a.isReconcile[txid] = true
+		a.reconciled = append(a.reconciled, txid)
+	}
+	a.mu.Unlock()
+	p.logf("client=%s txid %s reconciled", a.id, txid)
+}

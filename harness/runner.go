@@ -1,0 +1,265 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"homologa/features"
+	"homologa/schemas"
+	"homologa/simulator/schema"
+	"homologa/simulator/server"
+)
+
+// HomologationOptions configure a run of the homologation suite.
+type HomologationOptions struct {
+	Partner *Partner
+	// SandboxURL is a running sandbox; "" starts one in-process (real
+	// clock, in memory).
+	SandboxURL string
+	// FeaturesDir is a folder of features; "" runs the embedded suite.
+	FeaturesDir string
+	Tags        string
+	// Format is pretty or progress, written to Output.
+	Format string
+	Output io.Writer
+	// CucumberJSON and JUnit are files to write those reports to.
+	CucumberJSON, JUnit string
+	// ReportDir receives report.html and report.json.
+	ReportDir   string
+	Concurrency int
+}
+
+// Check is one scenario of the report: a usage rule or onboarding step
+// proved, or not, with the evidence.
+type Check struct {
+	Scenario    string        `json:"scenario"`
+	Feature     string        `json:"feature"`
+	Rules       []string      `json:"regras"`
+	Onboarding  []string      `json:"onboarding"`
+	Passed      bool          `json:"passed"`
+	Failure     string        `json:"failure,omitempty"`
+	ClientID    string        `json:"clientId,omitempty"`
+	Evidence    []interaction `json:"interactions"`
+	Deliveries  []delivery    `json:"deliveries"`
+	DurationSec float64       `json:"durationSeconds"`
+}
+
+// Report is the homologation report.
+type Report struct {
+	Partner    string    `json:"partner"`
+	Ready      bool      `json:"readyForProduction"`
+	Summary    string    `json:"summary"`
+	Started    time.Time `json:"started"`
+	Duration   float64   `json:"durationSeconds"`
+	Checks     []Check   `json:"checks"`
+	Passed     int       `json:"passed"`
+	Failed     int       `json:"failed"`
+	SandboxURL string    `json:"sandbox"`
+}
+
+// RunHomologation runs the suite against the partner and returns the
+// report (also written to ReportDir and posted to the sandbox for the
+// partner's own app, which the portal's publish reads).
+func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, error) {
+	if opts.Partner == nil {
+		return nil, fmt.Errorf("no partner: give a partner file")
+	}
+	if opts.Output == nil {
+		opts.Output = io.Discard
+	}
+	if opts.Format == "" {
+		opts.Format = "progress"
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4
+	}
+	base := opts.SandboxURL
+	var srv *server.Server
+	if base == "" {
+		var err error
+		srv, err = server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard, WebhookAllow: []string{"*"}})
+		if err != nil {
+			return nil, err
+		}
+		if err := srv.Start(ctx); err != nil {
+			return nil, err
+		}
+		defer srv.Close(context.Background())
+		base = srv.URL()
+	}
+	reg, err := embeddedRegistry()
+	if err != nil {
+		return nil, err
+	}
+	report := &Report{Partner: opts.Partner.Name, Started: time.Now().UTC(), SandboxURL: base}
+	var mu sync.Mutex
+	formats := []string{opts.Format}
+	if opts.CucumberJSON != "" {
+		formats = append(formats, "cucumber:"+opts.CucumberJSON)
+	}
+	if opts.JUnit != "" {
+		formats = append(formats, "junit:"+opts.JUnit)
+	}
+	var fsys fs.FS = features.Homologation
+	paths := []string{"homologation"}
+	if opts.FeaturesDir != "" {
+		fsys, paths = os.DirFS(opts.FeaturesDir), []string{"."}
+	}
+	suite := godog.TestSuite{
+		Name: "homologation",
+		ScenarioInitializer: func(sc *godog.ScenarioContext) {
+			w := NewWorld(base, reg, Credentials{})
+			w.Partner = opts.Partner
+			start := time.Now()
+			sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+				start = time.Now()
+				return ctx, nil
+			})
+			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
+				c := Check{Scenario: s.Name, Feature: s.Uri, Passed: err == nil, ClientID: w.app.ClientID, DurationSec: time.Since(start).Seconds()}
+				if err != nil {
+					c.Failure = err.Error()
+				}
+				for _, t := range s.Tags {
+					switch {
+					case strings.HasPrefix(t.Name, "@regra:"):
+						c.Rules = append(c.Rules, strings.TrimPrefix(t.Name, "@regra:"))
+					case strings.HasPrefix(t.Name, "@onboarding:"):
+						c.Onboarding = append(c.Onboarding, strings.TrimPrefix(t.Name, "@onboarding:"))
+					}
+				}
+				if w.app.ClientID != "" {
+					c.Evidence, _ = w.interactions("", ".*")
+					c.Deliveries, _ = w.deliveries()
+				}
+				mu.Lock()
+				report.Checks = append(report.Checks, c)
+				mu.Unlock()
+				w.Close()
+				return ctx, nil
+			})
+			Register(sc, w)
+		},
+		Options: &godog.Options{
+			Format: strings.Join(formats, ","), Output: opts.Output, FS: fsys, Paths: paths, Tags: opts.Tags,
+			Strict: true, Concurrency: opts.Concurrency, NoColors: true,
+		},
+	}
+	status := suite.Run()
+	if len(report.Checks) == 0 {
+		// Nothing ran: a parse error or a tag expression matching nothing
+		// must not read as "0 failed".
+		return nil, fmt.Errorf("no scenario ran (suite status %d): check the features and --tags", status)
+	}
+	sort.Slice(report.Checks, func(i, j int) bool {
+		if report.Checks[i].Feature != report.Checks[j].Feature {
+			return report.Checks[i].Feature < report.Checks[j].Feature
+		}
+		return report.Checks[i].Scenario < report.Checks[j].Scenario
+	})
+	for _, c := range report.Checks {
+		if c.Passed {
+			report.Passed++
+		} else {
+			report.Failed++
+		}
+	}
+	report.Duration = time.Since(report.Started).Seconds()
+	report.Ready = report.Failed == 0 && report.Passed > 0
+	if report.Ready {
+		report.Summary = fmt.Sprintf("PRONTO PARA PRODUÇÃO: as %d verificações passaram.", report.Passed)
+	} else {
+		report.Summary = fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: %d de %d verificações falharam.", report.Failed, report.Passed+report.Failed)
+	}
+	if opts.ReportDir != "" {
+		if err := report.Write(opts.ReportDir); err != nil {
+			return report, err
+		}
+	}
+	if opts.Partner.ClientID != "" {
+		if err := postReport(base, opts.Partner.ClientID, report); err != nil {
+			return report, err
+		}
+	}
+	return report, nil
+}
+
+// postReport records the report for the partner's own app: the portal's
+// publish answers with the failed checks unless the last report passed.
+func postReport(base, clientID string, r *Report) error {
+	var failed []map[string]any
+	for _, c := range r.Checks {
+		if !c.Passed {
+			failed = append(failed, map[string]any{"scenario": c.Scenario, "regras": c.Rules, "onboarding": c.Onboarding, "failure": c.Failure})
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"clientId": clientID, "ready": r.Ready, "summary": r.Summary, "passed": r.Passed, "failed": failed})
+	resp, err := http.Post(strings.TrimSuffix(base, "/")+"/sandbox/homologation/reports", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		return fmt.Errorf("record the report in the sandbox: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("record the report in the sandbox: %s", resp.Status)
+	}
+	return nil
+}
+
+// Write writes report.json and report.html into dir.
+func (r *Report) Write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b, _ := json.MarshalIndent(r, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, "report.json"), b, 0o644); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "report.html"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return reportHTML.Execute(f, r)
+}
+
+var reportHTML = template.Must(template.New("report").Funcs(template.FuncMap{
+	"join": func(s []string) string { return strings.Join(s, ", ") },
+	"json": func(v any) string { b, _ := json.MarshalIndent(v, "", "  "); return string(b) },
+}).Parse(`<!doctype html>
+<html lang="pt-BR"><head><meta charset="utf-8"><title>Relatório de homologação — {{.Partner}}</title>
+<style>body{font:15px system-ui,sans-serif;margin:2em;max-width:70em}h1{font-size:1.4em}
+.ok{color:#116611}.fail{color:#aa1111}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.4em;text-align:left;vertical-align:top}
+details pre{font-size:12px;overflow:auto;max-height:30em;background:#f6f6f6;padding:.5em}</style></head><body>
+<h1 class="{{if .Ready}}ok{{else}}fail{{end}}">{{.Summary}}</h1>
+<p>Parceiro: <b>{{.Partner}}</b> · sandbox {{.SandboxURL}} · {{.Started.Format "2006-01-02 15:04:05"}} UTC · {{printf "%.1f" .Duration}} s</p>
+<table><tr><th>Verificação</th><th>Regra de uso</th><th>Onboarding</th><th>Resultado</th></tr>
+{{range .Checks}}<tr><td>{{.Scenario}}<br><small>{{.Feature}}</small></td><td>{{join .Rules}}</td><td>{{join .Onboarding}}</td>
+<td class="{{if .Passed}}ok{{else}}fail{{end}}">{{if .Passed}}passou{{else}}falhou: {{.Failure}}{{end}}
+<details><summary>evidência ({{len .Evidence}} requisições, {{len .Deliveries}} entregas; app {{.ClientID}})</summary><pre>{{json .Evidence}}</pre><pre>{{json .Deliveries}}</pre></details></td></tr>
+{{end}}</table></body></html>
+`))
+
+var registryOnce struct {
+	sync.Once
+	reg *schema.Registry
+	err error
+}
+
+// embeddedRegistry compiles the embedded schemas once per process.
+func embeddedRegistry() (*schema.Registry, error) {
+	registryOnce.Do(func() { registryOnce.reg, registryOnce.err = schema.Load(schemas.FS) })
+	return registryOnce.reg, registryOnce.err
+}

@@ -1,0 +1,124 @@
+// Package homologation keeps the reports of `homologa test` per app and
+// gates publishing: the portal's publish answers with the failed checks
+// unless the app's last report passed (onboarding step 7).
+package homologation
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	"homologa/simulator/auth"
+	"homologa/simulator/clock"
+	"homologa/simulator/httpx"
+	"homologa/simulator/store"
+)
+
+// Service holds the reports.
+type Service struct {
+	DB    *store.DB
+	Clock *clock.Clock
+	Auth  *auth.Service
+}
+
+// Report is what the runner posts.
+type Report struct {
+	ClientID string           `json:"clientId"`
+	Ready    bool             `json:"ready"`
+	Summary  string           `json:"summary"`
+	Passed   int              `json:"passed"`
+	Failed   []map[string]any `json:"failed"`
+}
+
+// RegisterControl adds POST and GET /sandbox/homologation/reports.
+func (s *Service) RegisterControl(route func(method, path string, h http.Handler)) {
+	route(http.MethodPost, "/homologation/reports", httpx.HandlerFunc(s.postReport))
+	route(http.MethodGet, "/homologation/reports/{clientId}", httpx.HandlerFunc(s.lastReport))
+}
+
+// RegisterPortal adds POST /portal/apps/{id}/publish.
+func (s *Service) RegisterPortal(route func(method, path string, h http.Handler)) {
+	route(http.MethodPost, "/apps/{id}/publish", httpx.HandlerFunc(s.publish))
+}
+
+func (s *Service) postReport(r *http.Request) (*httpx.Reply, error) {
+	var in Report
+	if err := httpx.DecodeJSON(r, nil, "", &in); err != nil {
+		return nil, err
+	}
+	a, err := s.Auth.App(r.Context(), in.ClientID)
+	if err != nil {
+		return nil, httpx.Invalidf("clientId", "no app %q", in.ClientID)
+	}
+	if in.Failed == nil {
+		in.Failed = []map[string]any{}
+	}
+	b, _ := json.Marshal(in)
+	err = s.DB.Tx(r.Context(), func(tx *store.Tx) error {
+		_, err := tx.ExecContext(r.Context(), `INSERT INTO homologation_reports (app_id, ready, body, created_at) VALUES (?, ?, ?, ?)`,
+			a.ID, in.Ready, string(b), s.Clock.Now().UnixNano())
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return httpx.Created(in), nil
+}
+
+func (s *Service) last(r *http.Request, key string) (*Report, error) {
+	a, err := s.Auth.App(r.Context(), key)
+	if err != nil {
+		return nil, err
+	}
+	var body string
+	err = s.DB.Read(r.Context(), func(tx *store.Tx) error {
+		return tx.QueryRowContext(r.Context(), `SELECT body FROM homologation_reports WHERE app_id = ? ORDER BY id DESC LIMIT 1`, a.ID).Scan(&body)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rep Report
+	return &rep, json.Unmarshal([]byte(body), &rep)
+}
+
+func (s *Service) lastReport(r *http.Request) (*httpx.Reply, error) {
+	rep, err := s.last(r, mux.Vars(r)["clientId"])
+	if err != nil {
+		return nil, err
+	}
+	if rep == nil {
+		return nil, httpx.Errorf(httpx.NotFound, "no homologation report for %s yet: run homologa test", mux.Vars(r)["clientId"])
+	}
+	return httpx.OK(rep), nil
+}
+
+// publish is POST /portal/apps/{id}/publish: production is opened only to
+// an app whose last homologation report passed; otherwise the answer lists
+// what failed.
+func (s *Service) publish(r *http.Request) (*httpx.Reply, error) {
+	rep, err := s.last(r, mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	if rep == nil {
+		e := httpx.Errorf(httpx.Conflict, "the app has no homologation report: run homologa test --partner <file> with its clientId")
+		return nil, e
+	}
+	if !rep.Ready {
+		e := httpx.Errorf(httpx.Conflict, "%s", rep.Summary)
+		for _, f := range rep.Failed {
+			name, _ := f["scenario"].(string)
+			why, _ := f["failure"].(string)
+			e.Violations = append(e.Violations, httpx.Violation{Field: name, Reason: why})
+		}
+		return nil, e
+	}
+	return httpx.OK(map[string]any{"published": true, "summary": rep.Summary,
+		"note": "the sandbox cannot publish to production itself; this is the gate's answer the real portal gives"}), nil
+}
