@@ -583,4 +583,3 @@ func (w *World) onlyNeededScopes(needed string) error {
 	}
 	return nil
 }
-

@@ -306,7 +306,9 @@ var Steps = []Step{
 	{Group: "Homologation", Pattern: `^the partner is asked to "([^"]*)" with:$`,
 		Doc:     "Call an action with parameters (a JSON object; ${name} expands), which fill the action's body template.",
 		Example: "When the partner is asked to \"create-cob\" with:\n  \"\"\"\n  {\"valor\": \"10.00\", \"chave\": \"${chave}\"}\n  \"\"\"",
-		Func:    func(w *World) any { return func(a string, d *godog.DocString) error { return w.askPartner(a, d.Content) } }},
+		Func: func(w *World) any {
+			return func(a string, d *godog.DocString) error { return w.askPartner(a, d.Content) }
+		}},
 	{Group: "Homologation", Pattern: `^the partner answered (\d+)$`,
 		Doc: "The status the partner's action answered.", Example: `Then the partner answered 200`,
 		Func: func(w *World) any {
