@@ -1,8 +1,11 @@
 package harness_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +13,7 @@ import (
 
 	"homologa/harness"
 	"homologa/harness/partner"
+	"homologa/simulator/server"
 )
 
 // partnerFile is the reference partner's file, as a partner would write
@@ -96,5 +100,84 @@ func TestHomologationCatchesEveryDefect(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// homologa test against a running sandbox records the report for the
+// partner's own app; the portal's publish opens only after a passing one,
+// and otherwise lists what failed. The command's exit code says it too.
+func TestPublishIsGatedByTheLastReport(t *testing.T) {
+	ctx := context.Background()
+	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	publish := func() (int, string) {
+		resp, err := http.Post(s.URL()+"/portal/apps/"+server.DemoClientID+"/publish", "application/json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "no homologation report") {
+		t.Fatalf("publish before any report = %d %s", code, body)
+	}
+	run := func(defect string) (int, string) {
+		p := startPartner(t, defect)
+		file := filepath.Join(t.TempDir(), "partner.yaml")
+		pf := partnerFile(t, p.URL())
+		src := "name: Parceiro de referência\nclientId: " + server.DemoClientID + "\nurl: " + p.URL() + "\nactions:\n"
+		for name, a := range pf.Actions {
+			b, _ := json.Marshal(a.Body)
+			src += "  " + name + ": {method: " + a.Method + ", path: " + a.Path + ", body: " + string(b) + "}\n"
+		}
+		os.WriteFile(file, []byte(src), 0o644)
+		var out, errb bytes.Buffer
+		code := harness.Main(ctx, []string{"test", "--partner", file, "--sandbox", s.URL(), "--format", "progress",
+			"--report", t.TempDir(), "--tags", "@detects:late-webhook,@detects:broad-scopes"}, &out, &errb)
+		return code, out.String() + errb.String()
+	}
+	if code, out := run("late-webhook"); code != 1 || !strings.Contains(out, "NÃO PRONTO") {
+		t.Fatalf("homologa test with a defect = %d:\n%s", code, out)
+	}
+	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "webhook") {
+		t.Fatalf("publish after a failing report = %d %s", code, body)
+	}
+	if code, out := run(""); code != 0 || !strings.Contains(out, "PRONTO PARA PRODUÇÃO") {
+		t.Fatalf("homologa test on the correct partner = %d:\n%s", code, out)
+	}
+	if code, body := publish(); code != http.StatusOK || !strings.Contains(body, `"published":true`) {
+		t.Fatalf("publish after a passing report = %d %s", code, body)
+	}
+}
+
+// A QA engineer's feature with a step the library does not have fails,
+// and the output carries the snippet to implement; it never passes.
+func TestUndefinedStepFails(t *testing.T) {
+	p := startPartner(t, "")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "qa.feature"), []byte(`Feature: QA
+  Scenario: A step nobody wrote
+    Given the partner has an app of its own
+    Then the partner sings the national anthem
+`), 0o644)
+	var out bytes.Buffer
+	rep, err := harness.RunHomologation(context.Background(), harness.HomologationOptions{
+		Partner: partnerFile(t, p.URL()), FeaturesDir: dir, Format: "pretty", Output: &out,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Ready || rep.Failed != 1 {
+		t.Fatalf("an undefined step passed: %s\n%s", rep.Summary, out.String())
+	}
+	if !strings.Contains(out.String(), "func thePartnerSingsTheNationalAnthem") {
+		t.Fatalf("no snippet in the output:\n%s", out.String())
 	}
 }
