@@ -583,3 +583,44 @@ func (w *World) onlyNeededScopes(needed string) error {
 	}
 	return nil
 }
+
+// noCardNumber checks no request of the partner to the service's APIs
+// carried a card number. The recorder has already replaced any it found
+// inside a card object with a marker (PCI: the log must not keep it), so
+// the marker is the evidence; the widget's own calls under /sandbox/cartao
+// legitimately carry the number and are not the partner's.
+func (w *World) noCardNumber() error {
+	list, err := w.interactions("", `.*`)
+	if err != nil {
+		return err
+	}
+	for _, it := range list {
+		if strings.HasPrefix(it.Path, "/sandbox/") {
+			continue
+		}
+		if strings.Contains(it.RequestBody, "[redacted card number]") {
+			return fmt.Errorf("the partner sent a card number in %s %s (answered %d): capture the card in the credit-card widget and send only DADOS_COBRANCA.CARTAO.NUM_PRE_AUTORIZACAO; card data must never reach your servers", it.Method, it.Path, it.Status)
+		}
+	}
+	return nil
+}
+
+// pendingAnswered checks the partner answered a proposal's pending: a
+// PUT /insurer/v1/pendencia/{id} the insurer accepted.
+func (w *World) pendingAnswered(secs int) error {
+	return eventually(secs, func() error {
+		list, err := w.interactions(http.MethodPut, `/insurer/v1/pendencia/[0-9]+`)
+		if err != nil {
+			return err
+		}
+		for _, it := range list {
+			if it.Status == http.StatusOK {
+				return nil
+			}
+		}
+		if len(list) > 0 {
+			return fmt.Errorf("the partner tried to answer the pending %d times, and the insurer refused every answer (last: %d): read Mensagens of the answer", len(list), list[len(list)-1].Status)
+		}
+		return fmt.Errorf("the partner did not answer the pending raised on its proposal within %d s: on a proposta.pendencia event (or GET /insurer/v1/pendencia?status=ABERTA), answer with PUT /insurer/v1/pendencia/{id}", secs)
+	})
+}

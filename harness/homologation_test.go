@@ -28,6 +28,8 @@ actions:
   create-cob: {method: POST, path: /actions/create-cob, body: {valor: "${valor}", chave: "${chave}"}}
   create-cob-auto: {method: POST, path: /actions/create-cob-auto, body: {valor: "${valor}", chave: "${chave}"}}
   refund: {method: POST, path: /actions/refund, body: {e2eid: "${e2eid}", valor: "${valor}"}}
+  request-signature: {method: POST, path: /actions/request-signature, body: {cpf: "${cpf}"}}
+  sell: {method: POST, path: /actions/sell, body: {cpf: "${cpf}", codigo: "${codigo}", offer: "${offer}"}}
   state: {method: GET, path: /state}
 `
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {

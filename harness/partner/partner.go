@@ -68,6 +68,8 @@ var Defects = []string{
 	NeverReconcile,    // never GETs the charge after a notification
 	LateWebhook,       // onboard does not configure the webhook; create-cob configures it after creating the charge
 	BroadScopes,       // asks for a token without scope, so it gets every scope of the app
+	CardNumber,        // sends the card number in the proposal instead of the widget's pre-authorisation code
+	IgnorePendings,    // never answers a proposal's pending
 }
 
 // DefectDoc describes each defect in one line.
@@ -82,6 +84,8 @@ var DefectDoc = map[string]string{
 	NeverReconcile:    "never GETs the charge after a notification",
 	LateWebhook:       "onboard does not configure the webhook; create-cob configures it after creating the charge",
 	BroadScopes:       "asks for a token without scope, so it gets every scope of the app",
+	CardNumber:        "sends the card number in the proposal instead of the widget's pre-authorisation code",
+	IgnorePendings:    "never answers a proposal's pending",
 }
 
 // SlowAckDelay is how long the slow-ack defect waits before answering.
@@ -138,6 +142,8 @@ type app struct {
 	notified    int
 	rejected    int
 	txids       []string
+	// pendingsAnswered counts the proposal pendings it answered.
+	pendingsAnswered int
 
 	tokMu    sync.Mutex // one token request at a time
 	token    string
@@ -166,6 +172,8 @@ type State struct {
 	// retry with the same txid adds none; under new-txid-on-retry each
 	// retry adds its new one) and the txid of each create-cob-auto.
 	Txids []string `json:"txids"`
+	// PendingsAnswered counts the proposal pendings it answered.
+	PendingsAnswered int `json:"pendingsAnswered"`
 }
 
 // New builds a partner; Start runs it.
@@ -243,6 +251,8 @@ func (p *Partner) routes() http.Handler {
 	m.HandleFunc("POST /actions/create-cob", p.action(p.createCob))
 	m.HandleFunc("POST /actions/create-cob-auto", p.action(p.createCobAuto))
 	m.HandleFunc("POST /actions/refund", p.action(p.refund))
+	m.HandleFunc("POST /actions/request-signature", p.action(p.requestSignature))
+	m.HandleFunc("POST /actions/sell", p.action(p.sell))
 	m.HandleFunc("GET /state", func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(HeaderClientID)
 		if id == "" {
@@ -280,7 +290,7 @@ func (p *Partner) State(clientID string) State {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	st := State{Payments: []Payment{}, Reconciled: append([]string{}, a.reconciled...),
-		Notifications: a.notified, Rejected: a.rejected, Txids: append([]string{}, a.txids...)}
+		Notifications: a.notified, Rejected: a.rejected, Txids: append([]string{}, a.txids...), PendingsAnswered: a.pendingsAnswered}
 	for _, pm := range a.payments {
 		st.Payments = append(st.Payments, *pm)
 	}

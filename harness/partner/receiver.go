@@ -52,17 +52,19 @@ func (p *Partner) receive(w http.ResponseWriter, r *http.Request, pix bool) {
 			t.Stop()
 		}
 	}
-	if pix {
-		p.mu.Lock()
-		if !p.closed {
-			p.wg.Add(1)
-			go func() {
-				defer p.wg.Done()
+	p.mu.Lock()
+	if !p.closed {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			if pix {
 				p.process(p.ctx, a, body)
-			}()
-		}
-		p.mu.Unlock()
+			} else {
+				p.onEvent(p.ctx, a, body)
+			}
+		}()
 	}
+	p.mu.Unlock()
 	w.WriteHeader(http.StatusOK)
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 // Scopes is what the partner asks the token endpoint for: only what it uses.
-const Scopes = "cob.read cob.write pix.read pix.write webhook.read webhook.write"
+const Scopes = "cob.read cob.write pix.read pix.write webhook.read webhook.write apiseguradora apicontroleacesso"
 
 // permanentError is a failure that no retry of the same request can fix
 // (the token endpoint refused the credentials, a request cannot be built).

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"text/tabwriter"
 
 	"homologa/scenarios"
@@ -58,7 +60,20 @@ func scenarioCmd(args []string, getenv func(string) string, stdout, stderr io.Wr
 		if code != 0 {
 			return code
 		}
-		if _, err := scenario.Build(append(shipped, files...), Kinds(), reg); err != nil {
+		// A file of the repository's scenarios/ folder (validated while
+		// editing a shipped scenario) stands in for its embedded copy rather
+		// than clashing with it; any other file must not reuse a shipped id.
+		inRepo := func(f scenario.File) bool {
+			_, err := os.Stat(filepath.Join(filepath.Dir(f.Name), "embed.go"))
+			return err == nil
+		}
+		base := make([]scenario.File, 0, len(shipped))
+		for _, s := range shipped {
+			if !slices.ContainsFunc(files, func(f scenario.File) bool { return inRepo(f) && filepath.Base(f.Name) == filepath.Base(s.Name) }) {
+				base = append(base, s)
+			}
+		}
+		if _, err := scenario.Build(append(base, files...), Kinds(), reg); err != nil {
 			return report(err, stderr)
 		}
 		return 0

@@ -1,0 +1,47 @@
+@area:seguros
+Feature: Homologation of an insurance sale: card data and pendings
+  A partner that sells the insurer's offers captures the card in the
+  credit-card widget (its servers never see the number) and answers the
+  pendings analysis raises, from the proposta.pendencia event. Each
+  scenario sells one funeral-assistance (EIS) proposal from a company of
+  its own, granted the offer through the portal.
+
+  Background:
+    Given the partner has an app of its own
+    And I send "PUT" to "/portal/companies/${company.id}/offers/EIS"
+
+  @onboarding:5 @regra:dados-de-cartao @detects:card-number
+  Scenario: The partner sells with the card widget's pre-authorisation, never the card number
+    When the partner is asked to "request-signature" with:
+      """
+      {"cpf": "11144477735"}
+      """
+    And I send "GET" to "/sandbox/outbox?cpf=11144477735"
+    And I remember the response field "messages.0.codigo" as "codigo"
+    And the partner is asked to "sell" with:
+      """
+      {"cpf": "11144477735", "codigo": "${codigo}", "offer": "EIS"}
+      """
+    Then the partner never sent a card number
+    And the partner answered 200
+    And the partner called "POST /insurer/v1/proposta" 1 time within 5 seconds
+
+  @regra:pendencias @detects:ignore-pendings
+  Scenario: The partner answers the pending analysis raises on its proposal
+    When I send "POST" to "/sandbox/scenarios/proposta-pendencia-rapida/bind" with JSON:
+      """
+      {"clientId": "${clientId}", "next": true}
+      """
+    And the partner is asked to "request-signature" with:
+      """
+      {"cpf": "52998224725"}
+      """
+    And I send "GET" to "/sandbox/outbox?cpf=52998224725"
+    And I remember the response field "messages.0.codigo" as "codigo"
+    And the partner is asked to "sell" with:
+      """
+      {"cpf": "52998224725", "codigo": "${codigo}", "offer": "EIS"}
+      """
+    Then the partner answered 200
+    And the partner answered the pending of its proposal within 15 seconds
+    And the partner acknowledged at least 3 notifications, each within 1000 ms

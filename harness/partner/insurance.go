@@ -1,0 +1,171 @@
+package partner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// Insurance defects.
+const (
+	// CardNumber sends the card number in the proposal instead of the
+	// credit-card widget's pre-authorisation code.
+	CardNumber = "card-number"
+	// IgnorePendings never answers a proposal's pending.
+	IgnorePendings = "ignore-pendings"
+)
+
+// requestSignature is POST /actions/request-signature {"cpf"}: the partner
+// asks the insurer to send the customer a one-time signature code (the
+// customer types it into the partner's page, which the suite plays).
+func (p *Partner) requestSignature(ctx context.Context, a *app, body []byte) (any, error) {
+	var in struct {
+		CPF string `json:"cpf"`
+	}
+	if err := decodeInput(body, &in); err != nil || in.CPF == "" {
+		return nil, badRequest("send {\"cpf\"}")
+	}
+	req, _ := json.Marshal(map[string]any{"cpf": in.CPF, "output": "Email", "timeoutInMinutes": "10"})
+	ans, _, err := p.retry(ctx, a.id, "POST /access/v1/token/user", func(int) (answer, error) {
+		return p.send(ctx, a, http.MethodPost, "/access/v1/token/user", req, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ans.status != http.StatusCreated {
+		return nil, fmt.Errorf("token/user answered %d: %s", ans.status, excerpt(ans.body))
+	}
+	var out struct {
+		Valor map[string]any `json:"Valor"`
+	}
+	json.Unmarshal(ans.body, &out)
+	return out.Valor, nil
+}
+
+// sell is POST /actions/sell {"cpf", "codigo", "offer"}: simulate the
+// funeral offer (EIS) for the customer, capture the card through the
+// credit-card widget (the sandbox's pre-authorisation), and send the signed
+// proposal with the premium the simulation gave and an Idempotency-Key.
+func (p *Partner) sell(ctx context.Context, a *app, body []byte) (any, error) {
+	var in struct {
+		CPF    string `json:"cpf"`
+		Codigo string `json:"codigo"`
+		Offer  string `json:"offer"`
+	}
+	if err := decodeInput(body, &in); err != nil || in.CPF == "" || in.Codigo == "" {
+		return nil, badRequest("send {\"cpf\", \"codigo\"}")
+	}
+	if in.Offer == "" {
+		in.Offer = "EIS"
+	}
+	sim, _ := json.Marshal(map[string]any{"simulacoes": []any{map[string]any{
+		"proponente": map[string]any{"cpf": in.CPF, "dataNascimento": "1980-01-01", "sexoId": 2}, "periodicidadeCobrancaId": 30}}})
+	ans, _, err := p.retry(ctx, a.id, "POST /insurer/v1/simulacao", func(int) (answer, error) {
+		return p.send(ctx, a, http.MethodPost, "/insurer/v1/simulacao?codigoModeloProposta="+in.Offer, sim, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var q struct {
+		Valor struct {
+			Simulacoes []struct {
+				Produtos []struct {
+					IDProduto  int `json:"idProduto"`
+					Coberturas []struct {
+						ItemProdutoID int     `json:"itemProdutoId"`
+						Capital       float64 `json:"capital"`
+						Premio        float64 `json:"premio"`
+						Obrigatoria   bool    `json:"obrigatoria"`
+					} `json:"coberturas"`
+				} `json:"produtos"`
+			} `json:"simulacoes"`
+		} `json:"Valor"`
+	}
+	if ans.status != http.StatusOK || json.Unmarshal(ans.body, &q) != nil || len(q.Valor.Simulacoes) == 0 || len(q.Valor.Simulacoes[0].Produtos) == 0 {
+		return nil, fmt.Errorf("simulation answered %d: %s", ans.status, excerpt(ans.body))
+	}
+	prod := q.Valor.Simulacoes[0].Produtos[0]
+	var covs []any
+	total := 0.0
+	for _, c := range prod.Coberturas {
+		if c.Obrigatoria {
+			covs = append(covs, map[string]any{"CODIGO": c.ItemProdutoID, "VL_CONTRIB": c.Premio, "VL_COBERTURA": c.Capital})
+			total += c.Premio
+		}
+	}
+	cartao := map[string]any{"BANDEIRA": "VISA"}
+	if p.defect == CardNumber {
+		cartao["NUMERO"] = "4111111111111111"
+		cartao["VALIDADE"] = "2030-12-31"
+	} else {
+		// What the credit-card widget does on the partner's page: the
+		// number goes to the insurer, the partner keeps only the code.
+		pre, _ := json.Marshal(map[string]any{"cpf": in.CPF, "valor": total, "numero": "4111111111111111"})
+		ans, err := p.send(ctx, a, http.MethodPost, "/sandbox/cartao/preautorizacao", pre, nil)
+		if err != nil || ans.status != http.StatusCreated {
+			return nil, fmt.Errorf("card widget answered %d: %s", ans.status, excerpt(ans.body))
+		}
+		var pa struct {
+			Valor struct {
+				Codigo string `json:"CodigoPreAutorizacao"`
+			} `json:"Valor"`
+		}
+		json.Unmarshal(ans.body, &pa)
+		cartao["NUM_PRE_AUTORIZACAO"] = pa.Valor.Codigo
+	}
+	prop, _ := json.Marshal(map[string]any{"PROPOSTA": map[string]any{
+		"DADOS_PROPONENTE": map[string]any{"NOME": "Cliente " + in.CPF, "DT_NASCIMENTO": "1980-01-01", "SEXO": "FEMININO", "CPF": in.CPF},
+		"PLANOS":           map[string]any{"PLANO": map[string]any{"CODIGO": prod.IDProduto, "COBERTURAS": map[string]any{"COBERTURA": covs}}},
+		"DADOS_COBRANCA":   map[string]any{"PERIODICIDADE": "MENSAL", "TIPO_COBRANCA": "CARTAO", "DIA_VENCIMENTO": 10, "CARTAO": cartao},
+		"ASSINATURA":       map[string]any{"TIPO": "TOKEN", "TOKEN": in.Codigo},
+	}})
+	key := newUUID()
+	ans, _, err = p.retry(ctx, a.id, "POST /insurer/v1/proposta", func(int) (answer, error) {
+		return p.send(ctx, a, http.MethodPost, "/insurer/v1/proposta?codigoModeloProposta="+in.Offer, prop, http.Header{"Idempotency-Key": {key}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ans.status != http.StatusCreated && ans.status != http.StatusOK {
+		return nil, fmt.Errorf("proposal answered %d: %s", ans.status, excerpt(ans.body))
+	}
+	var out struct {
+		Valor map[string]any `json:"Valor"`
+	}
+	json.Unmarshal(ans.body, &out)
+	return out.Valor, nil
+}
+
+// onEvent handles the insurer's events the app's webhook receives: a
+// pending of a proposal is answered with the document it asks for.
+func (p *Partner) onEvent(ctx context.Context, a *app, body []byte) {
+	var ev struct {
+		Type    string         `json:"type"`
+		Subject map[string]any `json:"subject"`
+		Data    map[string]any `json:"data"`
+	}
+	if json.Unmarshal(body, &ev) != nil || ev.Type != "proposta.pendencia" || p.defect == IgnorePendings {
+		return
+	}
+	id, _ := ev.Subject["pendenciaId"].(float64)
+	if id == 0 {
+		return
+	}
+	reply, _ := json.Marshal(map[string]any{
+		"resposta":  "Segue o documento pedido (" + fmt.Sprint(ev.Data["codigo"]) + ").",
+		"documento": map[string]any{"nomeArquivo": "documento.pdf", "formato": "PDF", "conteudoBase64": "JVBERi0xLjQK"},
+	})
+	path := "/insurer/v1/pendencia/" + strconv.FormatInt(int64(id), 10)
+	ans, _, err := p.retry(ctx, a.id, "PUT "+path, func(int) (answer, error) {
+		return p.send(ctx, a, http.MethodPut, path, reply, nil)
+	})
+	if err != nil || ans.status != http.StatusOK {
+		p.logf("client=%s answering pending %v: %d %v", a.id, id, ans.status, err)
+		return
+	}
+	a.mu.Lock()
+	a.pendingsAnswered++
+	a.mu.Unlock()
+}
