@@ -38,6 +38,7 @@ import (
 	"homologa/simulator/schema"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
+	"homologa/simulator/widgets"
 )
 
 // Config is everything the sandbox can be told; the zero value (plus an
@@ -298,6 +299,8 @@ func (s *Server) routes() {
 	r.MethodNotAllowedHandler = r.NotFoundHandler
 
 	r.Handle("/", httpx.HandlerFunc(s.index)).Methods(http.MethodGet)
+	r.PathPrefix("/widgets/").Handler(widgets.Handler("/widgets/")).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/widgets", http.RedirectHandler("/widgets/", http.StatusMovedPermanently)).Methods(http.MethodGet)
 	// The token endpoint takes faults activated for every app (a 503 from
 	// the authorisation server is a classic).
 	r.Handle("/oauth/token", s.Faults.Middleware(s.Scenarios.Catalogue, httpx.HandlerFunc(s.Auth.TokenHandler))).Methods(http.MethodPost)
