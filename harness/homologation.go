@@ -526,7 +526,7 @@ func (w *World) reconciled(txid string, secs int) error {
 		return err
 	}
 	return eventually(secs, func() error {
-		gets, err := w.interactions(http.MethodGet, `/pix/v2/(cob/`+regexp.QuoteMeta(txid)+`|pix/[^/]+|pix)`)
+		gets, err := w.interactions(http.MethodGet, `/pix/v2/((cob|cobv|cobr)/`+regexp.QuoteMeta(txid)+`|pix/[^/]+|pix)`)
 		if err != nil {
 			return err
 		}
@@ -536,7 +536,7 @@ func (w *World) reconciled(txid string, secs int) error {
 		}
 		notified := false
 		for _, d := range ds {
-			if strings.HasSuffix(d.URL, "/pix") && len(d.Attempts) > 0 {
+			if (strings.HasSuffix(d.URL, "/pix") || strings.HasSuffix(d.URL, "/cobr")) && len(d.Attempts) > 0 {
 				notified = true
 			}
 		}
@@ -544,7 +544,7 @@ func (w *World) reconciled(txid string, secs int) error {
 			return fmt.Errorf("the payment of %s was not notified to the partner yet", txid)
 		}
 		if len(gets) == 0 {
-			return fmt.Errorf("the partner never fetched charge %s after its payment notification: reconcile (GET /cob/{txid}) before delivering the goods", txid)
+			return fmt.Errorf("the partner never fetched charge %s after its payment notification: reconcile (GET /cob/{txid}, /cobv/{txid} or /cobr/{txid}) before delivering the goods", txid)
 		}
 		return nil
 	})
@@ -605,11 +605,15 @@ func (w *World) noCardNumber() error {
 	return nil
 }
 
-// pendingAnswered checks the partner answered a proposal's pending: a
-// PUT /insurer/v1/pendencia/{id} the insurer accepted.
-func (w *World) pendingAnswered(secs int) error {
+// pendingAnswered checks the partner answered a pending of its proposal
+// or benefit: a PUT the insurer accepted.
+func (w *World) pendingAnswered(of string, secs int) error {
+	path, how := `/insurer/v1/pendencia/[0-9]+`, "on a proposta.pendencia event (or GET /insurer/v1/pendencia?status=ABERTA), answer with PUT /insurer/v1/pendencia/{id}"
+	if of == "benefit" {
+		path, how = `/benefits/v1/beneficio/[0-9]+/pendencias/[0-9]+`, "on a beneficio.pendencia event (or GET /benefits/v1/beneficio/{id}/pendencias), send the documents asked with PUT /benefits/v1/beneficio/{id}/pendencias/{pendenciaId}"
+	}
 	return eventually(secs, func() error {
-		list, err := w.interactions(http.MethodPut, `/insurer/v1/pendencia/[0-9]+`)
+		list, err := w.interactions(http.MethodPut, path)
 		if err != nil {
 			return err
 		}
@@ -619,8 +623,84 @@ func (w *World) pendingAnswered(secs int) error {
 			}
 		}
 		if len(list) > 0 {
-			return fmt.Errorf("the partner tried to answer the pending %d times, and the insurer refused every answer (last: %d): read Mensagens of the answer", len(list), list[len(list)-1].Status)
+			return fmt.Errorf("the partner tried to answer the pending of its %s %d times, and the insurer refused every answer (last: %d): read Mensagens of the answer", of, len(list), list[len(list)-1].Status)
 		}
-		return fmt.Errorf("the partner did not answer the pending raised on its proposal within %d s: on a proposta.pendencia event (or GET /insurer/v1/pendencia?status=ABERTA), answer with PUT /insurer/v1/pendencia/{id}", secs)
+		return fmt.Errorf("the partner did not answer the pending raised on its %s within %d s: %s", of, secs, how)
+	})
+}
+
+// notifiedOf checks the partner was notified of an event type and
+// acknowledged it.
+func (w *World) notifiedOf(eventType string, secs int) error {
+	return eventually(secs, func() error {
+		ds, err := w.deliveries()
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			if d.EventType == eventType && len(d.Attempts) > 0 && d.Attempts[len(d.Attempts)-1].StatusCode/100 == 2 {
+				return nil
+			}
+		}
+		return fmt.Errorf("no %s notification to the partner was acknowledged within %d s", eventType, secs)
+	})
+}
+
+// recWebhooksBeforeRecs checks the partner configured the webhooks of
+// recurrences and of recurring charges before its first recurrence: the
+// payer's approval and every settlement arrive only through them.
+func (w *World) recWebhooksBeforeRecs() error {
+	recs, err := w.interactions(http.MethodPost, `/pix/v2/rec`)
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("the partner created no recurrence")
+	}
+	for _, hook := range []string{"webhookrec", "webhookcobr"} {
+		list, err := w.interactions("", `/pix/v2/`+hook)
+		if err != nil {
+			return err
+		}
+		first := int64(-1)
+		for _, it := range list {
+			if (it.Method == http.MethodPut || it.Method == http.MethodPost) && it.Status/100 == 2 {
+				first = it.ID
+				break
+			}
+		}
+		if first < 0 || first > recs[0].ID {
+			return fmt.Errorf("the partner created a recurrence before configuring PUT /pix/v2/%s: configure the Pix Automático webhooks at onboarding, or the payer's approval and the settlements are never notified", hook)
+		}
+	}
+	return nil
+}
+
+// chargedRecurrence checks the partner created the recurring charge of an
+// approved recurrence (after its /rec callback) and remembers its txid as
+// ${cobr.txid}.
+func (w *World) chargedRecurrence(idRec string, secs int) error {
+	idRec, err := w.expand(idRec)
+	if err != nil {
+		return err
+	}
+	return eventually(secs, func() error {
+		list, err := w.interactions("", `/pix/v2/cobr(/[^/]+)?`)
+		if err != nil {
+			return err
+		}
+		for _, it := range list {
+			if it.Method != http.MethodPut && it.Method != http.MethodPost || it.Status != http.StatusCreated {
+				continue
+			}
+			var body struct {
+				IDRec string `json:"idRec"`
+			}
+			if json.Unmarshal([]byte(it.RequestBody), &body) == nil && body.IDRec == idRec {
+				w.vars["cobr.txid"] = strings.TrimPrefix(it.Path, "/pix/v2/cobr/")
+				return nil
+			}
+		}
+		return fmt.Errorf("the partner created no recurring charge for the approved recurrence %s: on the /rec callback with status APROVADA, create the cycle's charge (PUT /pix/v2/cobr/{txid})", idRec)
 	})
 }

@@ -30,6 +30,8 @@ actions:
   refund: {method: POST, path: /actions/refund, body: {e2eid: "${e2eid}", valor: "${valor}"}}
   request-signature: {method: POST, path: /actions/request-signature, body: {cpf: "${cpf}"}}
   sell: {method: POST, path: /actions/sell, body: {cpf: "${cpf}", codigo: "${codigo}", offer: "${offer}"}}
+  create-rec: {method: POST, path: /actions/create-rec, body: {cpf: "${cpf}", valor: "${valor}"}}
+  notify-benefit: {method: POST, path: /actions/notify-benefit, body: {numeroProposta: "${numeroProposta}", cpf: "${cpf}"}}
   state: {method: GET, path: /state}
 `
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -96,7 +98,11 @@ func TestHomologationCatchesEveryDefect(t *testing.T) {
 			if rep.Ready || rep.Failed == 0 {
 				t.Fatalf("the defect %s went unnoticed: %s", d, rep.Summary)
 			}
+			// Every scenario that claims the defect catches it, not just one.
 			for _, c := range rep.Checks {
+				if c.Passed {
+					t.Errorf("%s claims @detects:%s but passed against it", c.Scenario, d)
+				}
 				if !c.Passed && !strings.Contains(c.Failure, ":") {
 					t.Errorf("%s: the failure does not say what to fix: %q", c.Scenario, c.Failure)
 				}

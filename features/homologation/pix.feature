@@ -16,7 +16,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
       {"chave": "${chave}"}
       """
     Then the partner answered 200
-    And the partner asked only for the scopes "cob.read cob.write pix.read pix.write webhook.read webhook.write apiseguradora apicontroleacesso"
+    And the partner asked only for the scopes "cob.read cob.write pix.read pix.write webhook.read webhook.write rec.write solicrec.write cobr.read cobr.write webhookrec.write webhookcobr.write apiseguradora apicontroleacesso apibeneficio"
 
   @onboarding:6 @regra:webhooks-desde-o-inicio @detects:late-webhook
   Scenario: The partner configures its Pix webhook before its first charge

@@ -45,3 +45,33 @@ Feature: Homologation of an insurance sale: card data and pendings
     Then the partner answered 200
     And the partner answered the pending of its proposal within 15 seconds
     And the partner acknowledged at least 3 notifications, each within 1000 ms
+
+  @regra:pendencias @detects:ignore-pendings
+  Scenario: The partner gives a benefit notice for its customer and sends the documents regulation asks for
+    When I send "POST" to "/sandbox/scenarios/proposta-implantada-rapida/bind" with JSON:
+      """
+      {"clientId": "${clientId}", "next": true}
+      """
+    And I send "POST" to "/sandbox/scenarios/beneficio-pendencia-rapida/bind" with JSON:
+      """
+      {"clientId": "${clientId}", "next": true}
+      """
+    And the partner is asked to "request-signature" with:
+      """
+      {"cpf": "86288366757"}
+      """
+    And I send "GET" to "/sandbox/outbox?cpf=86288366757"
+    And I remember the response field "messages.0.codigo" as "codigo"
+    And the partner is asked to "sell" with:
+      """
+      {"cpf": "86288366757", "codigo": "${codigo}", "offer": "EIS"}
+      """
+    Then the partner answered 200
+    And the partner was notified of "proposta.implantada" within 10 seconds
+    When the partner is asked to "notify-benefit" with:
+      """
+      {"numeroProposta": "${partner.numeroProposta}", "cpf": "86288366757"}
+      """
+    Then the partner answered 200
+    And the partner answered the pending of its benefit within 15 seconds
+    And the partner was notified of "beneficio.pago" within 15 seconds

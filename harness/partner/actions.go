@@ -15,7 +15,8 @@ func (p *Partner) webhookURL(a *app) string {
 	return p.url + "/webhooks/" + url.PathEscape(a.id)
 }
 
-// onboard obtains a token and configures the key's webhook.
+// onboard obtains a token and configures the key's webhook and the Pix
+// Automático webhooks (webhooks from the start: usage rule 4).
 func (p *Partner) onboard(ctx context.Context, a *app, body []byte) (any, error) {
 	var in struct {
 		Chave string `json:"chave"`
@@ -37,6 +38,9 @@ func (p *Partner) onboard(ctx context.Context, a *app, body []byte) (any, error)
 		return map[string]any{"webhookUrl": hook, "configured": false}, nil
 	}
 	if err := p.configureWebhook(ctx, a, in.Chave); err != nil {
+		return nil, err
+	}
+	if err := p.configureRecWebhooks(ctx, a); err != nil {
 		return nil, err
 	}
 	return map[string]any{"webhookUrl": hook, "configured": true}, nil

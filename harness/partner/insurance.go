@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // Insurance defects.
@@ -13,7 +14,7 @@ const (
 	// CardNumber sends the card number in the proposal instead of the
 	// credit-card widget's pre-authorisation code.
 	CardNumber = "card-number"
-	// IgnorePendings never answers a proposal's pending.
+	// IgnorePendings never answers a pending of a proposal or a benefit.
 	IgnorePendings = "ignore-pendings"
 )
 
@@ -146,18 +147,34 @@ func (p *Partner) onEvent(ctx context.Context, a *app, body []byte) {
 		Subject map[string]any `json:"subject"`
 		Data    map[string]any `json:"data"`
 	}
-	if json.Unmarshal(body, &ev) != nil || ev.Type != "proposta.pendencia" || p.defect == IgnorePendings {
+	if json.Unmarshal(body, &ev) != nil || p.defect == IgnorePendings {
 		return
 	}
 	id, _ := ev.Subject["pendenciaId"].(float64)
 	if id == 0 {
 		return
 	}
-	reply, _ := json.Marshal(map[string]any{
-		"resposta":  "Segue o documento pedido (" + fmt.Sprint(ev.Data["codigo"]) + ").",
-		"documento": map[string]any{"nomeArquivo": "documento.pdf", "formato": "PDF", "conteudoBase64": "JVBERi0xLjQK"},
-	})
-	path := "/insurer/v1/pendencia/" + strconv.FormatInt(int64(id), 10)
+	var reply []byte
+	var path string
+	switch ev.Type {
+	case "proposta.pendencia":
+		reply, _ = json.Marshal(map[string]any{
+			"resposta":  "Segue o documento pedido (" + fmt.Sprint(ev.Data["codigo"]) + ").",
+			"documento": map[string]any{"nomeArquivo": "documento.pdf", "formato": "PDF", "conteudoBase64": "JVBERi0xLjQK"},
+		})
+		path = "/insurer/v1/pendencia/" + strconv.FormatInt(int64(id), 10)
+	case "beneficio.pendencia":
+		ben, _ := ev.Subject["beneficioId"].(float64)
+		var docs []any
+		exigidos, _ := ev.Data["documentosExigidos"].([]any)
+		for _, t := range exigidos {
+			docs = append(docs, map[string]any{"tipo": t, "nomeArquivo": fmt.Sprint(t) + ".pdf", "formato": "PDF", "conteudoBase64": "JVBERi0xLjQK"})
+		}
+		reply, _ = json.Marshal(map[string]any{"resposta": "Seguem os documentos pedidos.", "documentos": docs})
+		path = fmt.Sprintf("/benefits/v1/beneficio/%d/pendencias/%d", int64(ben), int64(id))
+	default:
+		return
+	}
 	ans, _, err := p.retry(ctx, a.id, "PUT "+path, func(int) (answer, error) {
 		return p.send(ctx, a, http.MethodPut, path, reply, nil)
 	})
@@ -168,4 +185,42 @@ func (p *Partner) onEvent(ctx context.Context, a *app, body []byte) {
 	a.mu.Lock()
 	a.pendingsAnswered++
 	a.mu.Unlock()
+}
+
+// notifyBenefit is POST /actions/notify-benefit {"numeroProposta", "cpf"}:
+// the customer's family asks for the funeral assistance of the proposal's
+// enrollment; the partner gives the benefit notice with an
+// Idempotency-Key and answers the benefit's pendings from its events.
+func (p *Partner) notifyBenefit(ctx context.Context, a *app, body []byte) (any, error) {
+	var in struct {
+		Numero json.Number `json:"numeroProposta"`
+		CPF    string      `json:"cpf"`
+	}
+	if err := decodeInput(body, &in); err != nil || in.Numero == "" || in.CPF == "" {
+		return nil, badRequest(`send {"numeroProposta", "cpf"}`)
+	}
+	n, err := in.Numero.Int64()
+	if err != nil {
+		return nil, badRequest("numeroProposta must be a number")
+	}
+	aviso, _ := json.Marshal(map[string]any{
+		"numeroProposta": n, "cpfSegurado": in.CPF, "causa": "FUNERAL",
+		"dataOcorrencia": time.Now().In(brasilia).Format(time.DateOnly),
+		"comunicante":    map[string]any{"nome": "Familiar do segurado", "tipoDocumento": "CPF", "documento": "52998224725", "relacao": "CONJUGE"},
+	})
+	key := newUUID()
+	ans, _, err := p.retry(ctx, a.id, "POST /benefits/v1/beneficio", func(int) (answer, error) {
+		return p.send(ctx, a, http.MethodPost, "/benefits/v1/beneficio", aviso, http.Header{"Idempotency-Key": {key}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ans.status != http.StatusCreated {
+		return nil, fmt.Errorf("benefit notice answered %d: %s", ans.status, excerpt(ans.body))
+	}
+	var out struct {
+		Valor map[string]any `json:"Valor"`
+	}
+	json.Unmarshal(ans.body, &out)
+	return out.Valor, nil
 }

@@ -69,7 +69,7 @@ var Defects = []string{
 	LateWebhook,       // onboard does not configure the webhook; create-cob configures it after creating the charge
 	BroadScopes,       // asks for a token without scope, so it gets every scope of the app
 	CardNumber,        // sends the card number in the proposal instead of the widget's pre-authorisation code
-	IgnorePendings,    // never answers a proposal's pending
+	IgnorePendings,    // never answers a pending of a proposal or of a benefit
 }
 
 // DefectDoc describes each defect in one line.
@@ -85,7 +85,7 @@ var DefectDoc = map[string]string{
 	LateWebhook:       "onboard does not configure the webhook; create-cob configures it after creating the charge",
 	BroadScopes:       "asks for a token without scope, so it gets every scope of the app",
 	CardNumber:        "sends the card number in the proposal instead of the widget's pre-authorisation code",
-	IgnorePendings:    "never answers a proposal's pending",
+	IgnorePendings:    "never answers a pending of a proposal or of a benefit",
 }
 
 // SlowAckDelay is how long the slow-ack defect waits before answering.
@@ -144,6 +144,12 @@ type app struct {
 	txids       []string
 	// pendingsAnswered counts the proposal pendings it answered.
 	pendingsAnswered int
+	// recHooks: webhookrec and webhookcobr are configured; recValor is
+	// the value of each recurrence it created, recCharged the txid of the
+	// first charge of each approved one.
+	recHooks   bool
+	recValor   map[string]string
+	recCharged map[string]string
 
 	tokMu    sync.Mutex // one token request at a time
 	token    string
@@ -253,6 +259,8 @@ func (p *Partner) routes() http.Handler {
 	m.HandleFunc("POST /actions/refund", p.action(p.refund))
 	m.HandleFunc("POST /actions/request-signature", p.action(p.requestSignature))
 	m.HandleFunc("POST /actions/sell", p.action(p.sell))
+	m.HandleFunc("POST /actions/create-rec", p.action(p.createRec))
+	m.HandleFunc("POST /actions/notify-benefit", p.action(p.notifyBenefit))
 	m.HandleFunc("GET /state", func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(HeaderClientID)
 		if id == "" {
@@ -267,8 +275,10 @@ func (p *Partner) routes() http.Handler {
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "defect": p.defect})
 	})
-	m.HandleFunc("POST /webhooks/{clientId}/pix", func(w http.ResponseWriter, r *http.Request) { p.receive(w, r, true) })
-	m.HandleFunc("POST /webhooks/{clientId}", func(w http.ResponseWriter, r *http.Request) { p.receive(w, r, false) })
+	for _, kind := range []string{"pix", "rec", "cobr"} {
+		m.HandleFunc("POST /webhooks/{clientId}/"+kind, func(w http.ResponseWriter, r *http.Request) { p.receive(w, r, kind) })
+	}
+	m.HandleFunc("POST /webhooks/{clientId}", func(w http.ResponseWriter, r *http.Request) { p.receive(w, r, "") })
 	return m
 }
 
@@ -278,7 +288,8 @@ func (p *Partner) app(id string) *app {
 	defer p.mu.Unlock()
 	a := p.apps[id]
 	if a == nil {
-		a = &app{id: id, webhookSet: map[string]bool{}, byE2E: map[string]*Payment{}, isReconcile: map[string]bool{}}
+		a = &app{id: id, webhookSet: map[string]bool{}, byE2E: map[string]*Payment{}, isReconcile: map[string]bool{},
+			recValor: map[string]string{}, recCharged: map[string]string{}}
 		p.apps[id] = a
 	}
 	return a

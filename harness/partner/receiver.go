@@ -11,11 +11,11 @@ import (
 	"homologa/simulator/events"
 )
 
-// receive is the webhook receiver: POST /webhooks/{clientId}/pix (pix is
-// true: the official callback) and POST /webhooks/{clientId} (the
-// sandbox's event envelope, only acknowledged). It verifies the signature
-// with the app's webhook secret, answers at once and processes afterwards.
-func (p *Partner) receive(w http.ResponseWriter, r *http.Request, pix bool) {
+// receive is the webhook receiver: POST /webhooks/{clientId}/pix, /rec and
+// /cobr (kind names the official callback) and POST /webhooks/{clientId}
+// (kind "": the insurer's event envelope). It verifies the signature with
+// the app's webhook secret, answers at once and processes afterwards.
+func (p *Partner) receive(w http.ResponseWriter, r *http.Request, kind string) {
 	a := p.app(r.PathValue("clientId"))
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	if err != nil {
@@ -57,9 +57,14 @@ func (p *Partner) receive(w http.ResponseWriter, r *http.Request, pix bool) {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			if pix {
+			switch kind {
+			case "pix":
 				p.process(p.ctx, a, body)
-			} else {
+			case "rec":
+				p.processRec(p.ctx, a, body)
+			case "cobr":
+				p.processCobR(p.ctx, a, body)
+			default:
 				p.onEvent(p.ctx, a, body)
 			}
 		}()
@@ -118,7 +123,11 @@ func (a *app) book(txid, e2eid, valor string, again bool) bool {
 // reconcile reads the charge back: CONCLUIDA with the Pix in pix[] makes
 // the txid reconciled.
 func (p *Partner) reconcile(ctx context.Context, a *app, txid, e2eid string) {
-	path := "/pix/v2/cob/" + txid
+	p.reconcileAt(ctx, a, "/pix/v2/cob/"+txid, txid, e2eid)
+}
+
+// reconcileAt reads the charge at path (a cob or a cobr) back.
+func (p *Partner) reconcileAt(ctx context.Context, a *app, path, txid, e2eid string) {
 	ans, _, err := p.retry(ctx, a.id, "GET "+path, func(int) (answer, error) {
 		return p.send(ctx, a, http.MethodGet, path, nil, nil)
 	})

@@ -15,7 +15,9 @@ import (
 )
 
 // Scopes is what the partner asks the token endpoint for: only what it uses.
-const Scopes = "cob.read cob.write pix.read pix.write webhook.read webhook.write apiseguradora apicontroleacesso"
+const Scopes = "cob.read cob.write pix.read pix.write webhook.read webhook.write " +
+	"rec.write solicrec.write cobr.read cobr.write webhookrec.write webhookcobr.write " +
+	"apiseguradora apicontroleacesso apibeneficio"
 
 // permanentError is a failure that no retry of the same request can fix
 // (the token endpoint refused the credentials, a request cannot be built).
