@@ -704,3 +704,29 @@ func (w *World) chargedRecurrence(idRec string, secs int) error {
 		return fmt.Errorf("the partner created no recurring charge for the approved recurrence %s: on the /rec callback with status APROVADA, create the cycle's charge (PUT /pix/v2/cobr/{txid})", idRec)
 	})
 }
+
+// sentValid validates every recorded request body of an operation against
+// a schema: the partner's requests, as the sandbox received them.
+func (w *World) sentValid(op, name string) error {
+	method, path, err := opRE(op)
+	if err != nil {
+		return err
+	}
+	list, err := w.interactions(method, path)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return fmt.Errorf("the partner never called %s", op)
+	}
+	for _, it := range list {
+		vs, err := w.Schemas.Validate(name, []byte(it.RequestBody))
+		if err != nil {
+			return fmt.Errorf("%s %s: the body is not JSON the schema can read: %v", it.Method, it.Path, err)
+		}
+		if len(vs) > 0 {
+			return fmt.Errorf("the partner's %s %s breaks schema %s: %v: send the fields the official API names, with their types and patterns", it.Method, it.Path, name, vs)
+		}
+	}
+	return nil
+}

@@ -20,6 +20,8 @@ Feature: Homologation of a Pix Automático integration: webhooks, recurring char
       """
     Then the partner answered 200
     And the partner configured its Pix Automático webhooks before its first recurrence
+    And every "POST /pix/v2/rec" the partner sent is valid against schema "pix/rec.request"
+    And every "POST /pix/v2/solicrec" the partner sent is valid against schema "pix/solicrec.request"
 
   @onboarding:6 @regra:conciliacao @detects:never-reconcile
   Scenario: The partner charges an approved recurrence and reconciles its settlement from the callbacks

@@ -46,6 +46,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
       {"valor": "12.00", "chave": "${chave}"}
       """
     Then the partner created 2 charges with txids of their own
+    And every "PUT /pix/v2/cob/*" the partner sent is valid against schema "pix/cob.request"
 
   @regra:retentativas @detects:no-retry
   Scenario: After a 503 the partner retries with backoff, and creates the charge once
