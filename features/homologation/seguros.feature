@@ -75,3 +75,23 @@ Feature: Homologation of an insurance sale: card data and pendings
     Then the partner answered 200
     And the partner answered the pending of its benefit within 15 seconds
     And the partner was notified of "beneficio.pago" within 15 seconds
+
+  @regra:idempotencia @detects:no-idempotency-key
+  Scenario: When a proposal's answer is lost, the partner retries with the same Idempotency-Key
+    When I send "POST" to "/sandbox/scenarios/proposta-resposta-perdida/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "request-signature" with:
+      """
+      {"cpf": "39053344705"}
+      """
+    And I send "GET" to "/sandbox/outbox?cpf=39053344705"
+    And I remember the response field "messages.0.codigo" as "codigo"
+    And the partner is asked to "sell" with:
+      """
+      {"cpf": "39053344705", "codigo": "${codigo}", "offer": "EIS"}
+      """
+    Then the partner answered 200
+    And the partner retried "POST /insurer/v1/proposta" after the injected fault with the same Idempotency-Key
+    And every "POST /insurer/v1/proposta" the partner sent is valid against schema "insurance/proposta.request"

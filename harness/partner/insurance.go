@@ -122,9 +122,12 @@ func (p *Partner) sell(ctx context.Context, a *app, body []byte) (any, error) {
 		"DADOS_COBRANCA":   map[string]any{"PERIODICIDADE": "MENSAL", "TIPO_COBRANCA": "CARTAO", "DIA_VENCIMENTO": 10, "CARTAO": cartao},
 		"ASSINATURA":       map[string]any{"TIPO": "TOKEN", "TOKEN": in.Codigo},
 	}})
-	key := newUUID()
+	hdr := http.Header{"Idempotency-Key": {newUUID()}}
+	if p.defect == NoIdempotencyKey {
+		hdr = nil
+	}
 	ans, _, err = p.retry(ctx, a.id, "POST /insurer/v1/proposta", func(int) (answer, error) {
-		return p.send(ctx, a, http.MethodPost, "/insurer/v1/proposta?codigoModeloProposta="+in.Offer, prop, http.Header{"Idempotency-Key": {key}})
+		return p.send(ctx, a, http.MethodPost, "/insurer/v1/proposta?codigoModeloProposta="+in.Offer, prop, hdr)
 	})
 	if err != nil {
 		return nil, err

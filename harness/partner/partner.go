@@ -60,7 +60,7 @@ const (
 var Defects = []string{
 	NoRetry,           // never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset
 	NewTxidOnRetry,    // retries PUT /cob with a NEW txid each time, creating duplicate charges
-	NoIdempotencyKey,  // create-cob-auto sends POST /cob without Idempotency-Key (retries still happen)
+	NoIdempotencyKey,  // create-cob-auto's POST /cob and sell's proposal go without Idempotency-Key (retries still happen)
 	ReuseTxid,         // every create-cob of an app PUTs the same txid
 	IgnoreSignature,   // accepts any notification: no signature check, never 401
 	SlowAck,           // sleeps 3 s before acknowledging an accepted notification
@@ -76,7 +76,7 @@ var Defects = []string{
 var DefectDoc = map[string]string{
 	NoRetry:           "never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset",
 	NewTxidOnRetry:    "retries PUT /cob with a new txid each time, creating duplicate charges",
-	NoIdempotencyKey:  "create-cob-auto sends POST /cob without Idempotency-Key (retries still happen)",
+	NoIdempotencyKey:  "create-cob-auto's POST /cob and sell's proposal go without Idempotency-Key (retries still happen)",
 	ReuseTxid:         "every create-cob of an app PUTs the same txid",
 	IgnoreSignature:   "accepts any notification: no signature check, never 401",
 	SlowAck:           "sleeps 3 s before acknowledging an accepted notification",
