@@ -73,6 +73,11 @@ type Binding struct {
 	Log       []LogEntry `json:"log"`
 	CreatedAt time.Time  `json:"createdAt"`
 	fired     string
+	// from is when the step that just ran was due: its successor's delay
+	// counts from there, not from when the job happened to run (on the
+	// real clock a job runs a few milliseconds late, and "after: 1h" then
+	// "after: 7m" must add up to exactly 1h07m).
+	from time.Time
 }
 
 // Planned is a step still to run, as the bindings listing shows it.
@@ -383,6 +388,9 @@ func (e *Engine) advance(ctx context.Context, tx *store.Tx, s *Scenario, b *Bind
 // now, plus after, plus the seeded jitter.
 func (e *Engine) schedule(ctx context.Context, tx *store.Tx, b *Binding, st Step) error {
 	base := e.Clock.Now()
+	if !b.from.IsZero() && b.from.Before(base) && st.When == "" {
+		base = b.from
+	}
 	if st.At != "" {
 		r, ok := e.runners[b.Kind]
 		if !ok {
@@ -468,6 +476,7 @@ func (e *Engine) stepJob(ctx context.Context, j jobs.Job) error {
 			return err
 		}
 		b.fired = fired
+		b.from = j.Due
 		entry.Outcome = outcome
 		b.Log = append(b.Log, entry)
 		return e.advance(ctx, tx, s, b)
