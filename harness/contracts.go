@@ -70,6 +70,7 @@ var contracts = []contract{
 	{"PUT", regexp.MustCompile(`^/insurer/v1/pendencia/[0-9]+$`), "insurance/pendencia"},
 	{"GET", regexp.MustCompile(`^/insurer/v1/inscricao$`), "insurance/inscricao.list"},
 	{"GET", regexp.MustCompile(`^/insurer/v1/inscricao/[0-9]+$`), "insurance/inscricao"},
+	{"GET PUT", regexp.MustCompile(`^/insurer/v1/proposta/[0-9]+/questionario/` + seg + `$`), "insurance/questionario.respostas"},
 	{"POST", regexp.MustCompile(`^/access/v1/token/user(/` + seg + `/system/` + seg + `)?$`), "insurance/token"},
 	{"GET", regexp.MustCompile(`^/sandbox/outbox$`), "insurance/outbox"},
 	{"POST", regexp.MustCompile(`^/sandbox/cartao/preautorizacao$`), "insurance/preautorizacao"},

@@ -211,6 +211,9 @@ func newFakeSandbox(t *testing.T, fail int) *fakeSandbox {
 			w.WriteHeader(401)
 			return
 		}
+		if r.URL.Path == "/pix/v2/webhookrec" || r.URL.Path == "/pix/v2/webhookcobr" {
+			return // onboarding's Pix Automático webhooks: not what these tests count
+		}
 		f.calls = append(f.calls, fakeCall{r.Method, r.URL.Path, r.Header.Get("Idempotency-Key")})
 		if strings.HasPrefix(r.URL.Path, "/pix/v2/webhook/") {
 			f.webhooks = append(f.webhooks, r.URL.Path)

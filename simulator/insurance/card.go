@@ -9,17 +9,36 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
 )
 
-// Test cards: what a payment gateway's sandbox documents. Any other number
-// that passes the Luhn check is approved.
+// Test cards, as a payment gateway's sandbox documents them (README
+// "Widgets" has the same table):
+//
+//	number             answer
+//	4111111111111111   approved (VISA; any other Luhn-valid number too)
+//	5555555555554444   approved (MASTERCARD)
+//	4000000000000002   422 PRE_AUTORIZACAO_NEGADA: CARTAO_RECUSADO
+//	4000000000009995   422 PRE_AUTORIZACAO_NEGADA: SALDO_INSUFICIENTE
+//	4000000000000119   422 PRE_AUTORIZACAO_TENTE_NOVAMENTE, then approved:
+//	                   attempts for one company alternate refusal, approval
+//
+// A validade in the past (sandbox clock) is a 400 on validade.
 var declinedCards = map[string]string{
 	"4000000000000002": "CARTAO_RECUSADO: transação negada pelo emissor",
 	"4000000000009995": "SALDO_INSUFICIENTE: limite insuficiente",
+}
+
+// retryCards refuse once with a retryable code and approve the next
+// attempt, so a partner can prove its page lets the customer try again.
+// The state is a row per company in card_retries, in the database like
+// everything else a --db sandbox keeps across restarts.
+var retryCards = map[string]string{
+	"4000000000000119": "EMISSOR_INDISPONIVEL: o emissor não respondeu a tempo; tente novamente",
 }
 
 // preauthorize is POST /sandbox/cartao/preautorizacao: what the credit-card
@@ -34,6 +53,7 @@ func (s *Service) preauthorize(r *http.Request) (*httpx.Reply, error) {
 		Valor    any    `json:"valor"`
 		Numero   string `json:"numero"`
 		Bandeira string `json:"bandeira"`
+		Validade string `json:"validade"`
 	}
 	if err := httpx.DecodeJSON(r, s.Schemas, "insurance/preautorizacao.request", &in); err != nil {
 		return nil, err
@@ -48,11 +68,16 @@ func (s *Service) preauthorize(r *http.Request) (*httpx.Reply, error) {
 	if !luhn(in.Numero) {
 		return nil, httpx.Invalidf("numero", "número de cartão inválido (dígito verificador)")
 	}
+	if err := checkValidade(in.Validade, s.Clock.Now()); err != nil {
+		return nil, err
+	}
 	if reason, ok := declinedCards[in.Numero]; ok {
 		return nil, rule("numero", "PRE_AUTORIZACAO_NEGADA", "%s", reason)
 	}
+	final := in.Numero[len(in.Numero)-4:]
 	companyID := principal(r).CompanyID
 	var code string
+	retry := false
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
 		if companyID == "" {
 			cnpj := in.CNPJ
@@ -65,16 +90,56 @@ func (s *Service) preauthorize(r *http.Request) (*httpx.Reply, error) {
 				return err
 			}
 		}
+		if _, ok := retryCards[in.Numero]; ok {
+			res, err := tx.ExecContext(ctx, `DELETE FROM card_retries WHERE company_id = ? AND final = ?`, companyID, final)
+			if err != nil {
+				return err
+			}
+			// The refusal is recorded and committed, so it is answered
+			// after the transaction rather than by failing it.
+			if n, _ := res.RowsAffected(); n == 0 {
+				retry = true
+				_, err := tx.ExecContext(ctx, `INSERT INTO card_retries (company_id, final, created_at) VALUES (?, ?, ?)`,
+					companyID, final, s.Clock.Now().UnixNano())
+				return err
+			}
+		}
 		sum := sha256.Sum256([]byte(s.DB.IDs.UUID()))
 		code = "PA" + strings.ToUpper(hex.EncodeToString(sum[:6]))
 		_, err := tx.ExecContext(ctx, `INSERT INTO card_preauths (code, company_id, cpf, valor, bandeira, final, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			code, companyID, in.CPF, valor, orDefault(in.Bandeira, brand(in.Numero)), in.Numero[len(in.Numero)-4:], s.Clock.Now().UnixNano())
+			code, companyID, in.CPF, valor, orDefault(in.Bandeira, brand(in.Numero)), final, s.Clock.Now().UnixNano())
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return created(map[string]any{"CodigoPreAutorizacao": code, "Bandeira": orDefault(in.Bandeira, brand(in.Numero)), "Final": in.Numero[len(in.Numero)-4:], "Valor": valor}), nil
+	if retry {
+		return nil, rule("numero", "PRE_AUTORIZACAO_TENTE_NOVAMENTE", "%s", retryCards[in.Numero])
+	}
+	return created(map[string]any{"CodigoPreAutorizacao": code, "Bandeira": orDefault(in.Bandeira, brand(in.Numero)), "Final": final, "Valor": valor}), nil
+}
+
+// checkValidade refuses an expired card when the expiry is given (MM/AA or
+// MM/AAAA): a card is valid through the last day of its month, judged by
+// the sandbox clock in Brasília, so a sandbox advanced past it refuses it.
+func checkValidade(v string, now time.Time) error {
+	if v == "" {
+		return nil
+	}
+	mm, yy, ok := strings.Cut(v, "/")
+	month, err1 := strconv.Atoi(mm)
+	year, err2 := strconv.Atoi(yy)
+	if !ok || err1 != nil || err2 != nil || len(mm) != 2 || (len(yy) != 2 && len(yy) != 4) || month < 1 || month > 12 {
+		return httpx.Invalidf("validade", "validade %q: use MM/AA ou MM/AAAA", v)
+	}
+	if len(yy) == 2 {
+		year += 2000
+	}
+	local := now.In(brasilia)
+	if year*12+month < local.Year()*12+int(local.Month()) {
+		return httpx.Invalidf("validade", "cartão vencido em %02d/%d", month, year)
+	}
+	return nil
 }
 
 // usePreauth checks a pre-authorisation code for a proposal: issued to the

@@ -24,6 +24,7 @@ import (
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
 	"homologa/simulator/control"
+	"homologa/simulator/dashboard"
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
 	"homologa/simulator/httpx"
@@ -298,7 +299,9 @@ func (s *Server) routes() {
 	r.NotFoundHandler = httpx.Unrouted(r)
 	r.MethodNotAllowedHandler = r.NotFoundHandler
 
+	r.Handle("/", dashboard.Handler()).Methods(http.MethodGet, http.MethodHead).MatcherFunc(dashboard.WantsHTML)
 	r.Handle("/", httpx.HandlerFunc(s.index)).Methods(http.MethodGet)
+	r.PathPrefix("/dashboard").Handler(dashboard.Handler()).Methods(http.MethodGet, http.MethodHead)
 	r.PathPrefix("/widgets/").Handler(widgets.Handler("/widgets/")).Methods(http.MethodGet, http.MethodHead)
 	r.Handle("/widgets", http.RedirectHandler("/widgets/", http.StatusMovedPermanently)).Methods(http.MethodGet)
 	// The token endpoint takes faults activated for every app (a 503 from
@@ -338,6 +341,7 @@ func (s *Server) routes() {
 	s.Insurance.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, s.Auth.Optional(h)).Methods(method) })
 	homol.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, h).Methods(method) })
 	s.Scenarios.Register(func(method, path string, h httpx.HandlerFunc) { sr.Handle(path, s.Auth.Optional(h)).Methods(method) })
+	(&dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd}).Register(func(method, path string, h http.Handler) { sr.Handle(path, h).Methods(method) })
 
 	r.Handle("/events/ws", &events.Stream{
 		Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd,

@@ -1,0 +1,681 @@
+// dashboard.js: the operator's view of the sandbox. It reads the portal and
+// control APIs as any client would and follows /sandbox/events/ws; every
+// piece of data is put on the page as text, never as markup, since paths,
+// bodies and names come from partners.
+'use strict';
+(() => {
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+
+  function h(tag, attrs, ...kids) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'class') el.className = v;
+      else if (k === 'dataset') Object.assign(el.dataset, v);
+      else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+      else el.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const kid of kids.flat(Infinity)) {
+      if (kid === undefined || kid === null || kid === false) continue;
+      el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return el;
+  }
+
+  // Times are sandbox time, shown in UTC to the second: the sandbox may be
+  // a year ahead, and the local zone would only add confusion.
+  function fmtTime(iso) {
+    if (!iso) return '';
+    const d = new Date(iso);
+    if (Number.isNaN(d.getTime())) return String(iso);
+    return d.toISOString().replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
+  }
+  const isoSeconds = (ms) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+  const timeEl = (iso) => (iso ? h('time', { datetime: iso }, fmtTime(iso)) : '—');
+  const short = (id) => (id && id.length > 12 ? id.slice(0, 8) + '…' : id || '');
+
+  class APIError extends Error {
+    constructor(status, body, text) {
+      let msg = `${status}`;
+      if (body && (body.detail || body.title)) {
+        msg = body.detail || body.title;
+        for (const v of body.errors || []) msg += ` (${v.field}: ${v.reason})`;
+      } else if (text) {
+        msg += ' ' + text.slice(0, 200);
+      }
+      super(msg);
+      this.status = status;
+    }
+  }
+
+  async function api(method, path, body) {
+    const opts = { method, headers: { Accept: 'application/json' } };
+    if (body !== undefined) {
+      opts.headers['Content-Type'] = 'application/json';
+      opts.body = JSON.stringify(body);
+    }
+    let res;
+    try {
+      res = await fetch(path, opts);
+    } catch (e) {
+      offline(true);
+      throw e;
+    }
+    offline(false);
+    const text = await res.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+    if (!res.ok) throw new APIError(res.status, data, text);
+    return data;
+  }
+
+  function offline(down) {
+    const b = $('#offline');
+    if (down === !b.hidden) return;
+    b.hidden = !down;
+    b.textContent = down ? 'The sandbox does not answer. Is it still running? The views retry on their own.' : '';
+  }
+
+  function say(el, text, kind) {
+    el.textContent = text;
+    el.classList.toggle('error', kind === 'error');
+    el.classList.toggle('ok', kind === 'ok');
+  }
+
+  // Status words share a colour by outcome; the word itself is always
+  // shown, so colour is never the only signal.
+  function tone(s) {
+    s = String(s || '');
+    if (/REMOV|RECUS|REJEIT|CANCEL|EXPIR|NAO_REALIZADO|NEGADA|ESTORN|SUSPENS|INADIMPL|^dead$|^dropped$|^stopped$/i.test(s)) return 'bad';
+    if (/PEND|ANALISE|PROCESSAMENTO|REGULACAO|AVISADO|SOLICITAD|CRIADA|EMITIDA|REABERT|^pending$|^queued$|^running$/i.test(s)) return 'warn';
+    if (/CONCLUID|PAGA|PAGO|IMPLANTAD|APROVAD|DEVOLVID|ATIV|RECEBID|^delivered$|^done$/i.test(s)) return 'good';
+    return 'neutral';
+  }
+  const badge = (s) => h('span', { class: 'badge ' + tone(s) }, s || '—');
+  const httpBadge = (code) => h('span', { class: 'badge ' + (!code ? 'bad' : code < 300 ? 'good' : code < 500 ? 'warn' : 'bad') }, code ? String(code) : 'no answer');
+
+  // Re-rendering a table must not throw away the keyboard user's place:
+  // the focused control is found again by its key after the rebuild.
+  function rebuild(tbody, rows) {
+    const active = document.activeElement;
+    const key = active && tbody.contains(active) ? active.dataset.focusKey : null;
+    tbody.replaceChildren(...rows);
+    if (key) {
+      const again = $$('[data-focus-key]', tbody).find((el) => el.dataset.focusKey === key);
+      if (again) again.focus();
+    }
+  }
+
+  function emptyRow(cols, text) {
+    return h('tr', {}, h('td', { colspan: cols, class: 'empty' }, text));
+  }
+
+  function toggleButton(label, id, expanded, onToggle, controls) {
+    return h('button', {
+      type: 'button', class: 'link', 'aria-expanded': expanded ? 'true' : 'false', 'aria-controls': controls,
+      dataset: { focusKey: 'toggle:' + id }, onclick: onToggle,
+    }, label);
+  }
+
+  const state = {
+    live: true,
+    apps: [],
+    appsByID: new Map(),
+    companies: new Map(), // cnpj → name
+    kindsLoaded: false,
+    last: {}, // view → JSON last rendered, to skip unchanged redraws
+    expandedDeliveries: new Set(),
+    expandedInteractions: new Set(),
+  };
+
+  // Views are read by timers, by events and by buttons at once; an answer
+  // overtaken by a later request of the same view is dropped, so a view
+  // never goes back to older data.
+  const seqs = {};
+  async function fresh(view, fetcher) {
+    const n = (seqs[view] = (seqs[view] || 0) + 1);
+    const data = await fetcher();
+    return n === seqs[view] ? data : null;
+  }
+
+  const clientOf = (appID) => (state.appsByID.get(appID) || {}).clientId || (appID ? short(appID) : '');
+  const fmtCNPJ = (c) => (/^\d{14}$/.test(c) ? c.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5') : c);
+
+  // ---- clock ----
+  let clock = null;
+  let clockBusy = false;
+  // A read of the clock that was sent before an advance ended must not
+  // put the old time back on the page: each advance starts a generation.
+  let clockGen = 0;
+
+  function setClock(c) {
+    clock = { ms: Date.parse(c.now), mode: c.mode, factor: c.factor, jobs: c.pendingJobs, at: performance.now() };
+    renderClock();
+  }
+
+  function clockNow() {
+    return clock.ms + (performance.now() - clock.at) * (clock.factor || 0);
+  }
+
+  function renderClock() {
+    if (!clock) return;
+    const t = $('#clock-now');
+    const iso = isoSeconds(clockNow());
+    if (t.getAttribute('datetime') !== iso) {
+      t.setAttribute('datetime', iso);
+      t.textContent = fmtTime(iso);
+    }
+    const mode = clock.mode === 'frozen' ? 'frozen: moves only when advanced or set'
+      : clock.mode === 'accelerated' ? `accelerated, ×${clock.factor}` : 'real time';
+    $('#clock-mode').textContent = mode;
+    $('#clock-jobs').textContent = String(clock.jobs);
+  }
+
+  async function loadClock() {
+    const gen = clockGen;
+    const c = await api('GET', '/sandbox/clock');
+    if (gen === clockGen && !clockBusy) setClock(c);
+  }
+
+  async function advance(by) {
+    const status = $('#clock-status');
+    if (clockBusy) return;
+    clockBusy = true;
+    clockGen++;
+    $('#clock').setAttribute('aria-busy', 'true');
+    say(status, `Advancing by ${by}…`);
+    try {
+      const c = await api('POST', '/sandbox/clock/advance', { by });
+      setClock(c);
+      say(status, `Advanced by ${by}: now ${fmtTime(c.now)}; ${c.jobsRun} scheduled job${c.jobsRun === 1 ? '' : 's'} ran.`, 'ok');
+      refreshSoon();
+    } catch (e) {
+      say(status, `Could not advance: ${e.message}`, 'error');
+    } finally {
+      clockBusy = false;
+      clockGen++;
+      $('#clock').removeAttribute('aria-busy');
+    }
+  }
+
+  // ---- apps ----
+  async function loadApps() {
+    const { apps } = await api('GET', '/portal/apps');
+    state.apps = apps;
+    state.appsByID = new Map(apps.map((a) => [a.id, a]));
+    for (const cnpj of new Set(apps.map((a) => a.cnpj))) {
+      if (state.companies.has(cnpj)) continue;
+      try {
+        const c = await api('GET', '/portal/companies/' + encodeURIComponent(cnpj));
+        state.companies.set(cnpj, c.name);
+      } catch {
+        state.companies.set(cnpj, '');
+      }
+    }
+    renderApps();
+    fillAppSelects();
+  }
+
+  function renderApps() {
+    const tbody = $('#apps-table tbody');
+    if (!state.apps.length) {
+      rebuild(tbody, [emptyRow(6, 'No apps yet: create one with POST /portal/apps.')]);
+      return;
+    }
+    const apps = [...state.apps].sort((a, b) => (a.cnpj + a.name).localeCompare(b.cnpj + b.name));
+    rebuild(tbody, apps.map((a) => h('tr', { dataset: { clientId: a.clientId } },
+      h('td', {}, h('span', { class: 'company' }, state.companies.get(a.cnpj) || '—'), h('br'), h('span', { class: 'mono hint' }, fmtCNPJ(a.cnpj))),
+      h('td', {}, a.name),
+      h('td', {}, h('code', {}, a.clientId)),
+      h('td', {}, badge(a.environment)),
+      h('td', { class: 'url' }, a.webhookUrl ? h('code', {}, a.webhookUrl) : h('span', { class: 'hint' }, 'none')),
+      h('td', {}, h('details', {},
+        h('summary', {}, `${(a.scopes || []).length} scope${(a.scopes || []).length === 1 ? '' : 's'}`),
+        h('ul', { class: 'scopes' }, (a.scopes || []).map((s) => h('li', {}, h('code', {}, s)))))),
+    )));
+  }
+
+  function fillAppSelects() {
+    for (const sel of $$('select.app-select')) {
+      const keep = sel.value;
+      sel.replaceChildren(h('option', { value: '' }, 'All apps'),
+        ...state.apps.map((a) => h('option', { value: a.clientId }, `${a.name} (${a.clientId})`)));
+      sel.value = state.apps.some((a) => a.clientId === keep) ? keep : '';
+    }
+    const comp = $('#ev-company');
+    const keep = comp.value;
+    comp.replaceChildren(h('option', { value: '' }, 'All companies'),
+      ...[...new Set(state.apps.map((a) => a.cnpj))].map((c) => h('option', { value: c }, `${state.companies.get(c) || c} (${fmtCNPJ(c)})`)));
+    comp.value = keep;
+  }
+
+  // ---- resources ----
+  async function loadResources() {
+    const f = $('#resources-form');
+    const p = new URLSearchParams({ limit: '50' });
+    for (const name of ['kind', 'app', 'status']) {
+      const v = f.elements[name].value.trim();
+      if (v) p.set(name, v);
+    }
+    const data = await fresh('resources', () => api('GET', '/sandbox/resources?' + p));
+    if (!data) return;
+    if (!state.kindsLoaded) {
+      const sel = $('#res-kind');
+      sel.append(...data.kinds.map((k) => h('option', { value: k }, k)));
+      state.kindsLoaded = true;
+    }
+    const json = JSON.stringify(data);
+    if (state.last.resources === json) return;
+    state.last.resources = json;
+
+    const byKind = new Map();
+    for (const c of data.counts) {
+      if (!byKind.has(c.kind)) byKind.set(c.kind, []);
+      byKind.get(c.kind).push(c);
+    }
+    const counts = data.kinds.filter((k) => byKind.has(k)).map((k) => h('tr', { dataset: { kind: k } },
+      h('th', { scope: 'row' }, k),
+      h('td', {}, h('ul', { class: 'badges' }, byKind.get(k).map((c) => h('li', {}, badge(c.status), ' ', h('strong', {}, String(c.count))))))));
+    rebuild($('#counts-table tbody'), counts.length ? counts : [emptyRow(2, 'No resources yet.')]);
+    const full = [...byKind.values()].some((cs) => cs.reduce((n, c) => n + c.count, 0) >= data.window);
+    $('#counts-window').textContent = full ? `Counts and list cover the newest ${data.window} of each kind.` : '';
+
+    const rows = data.resources.map((r) => h('tr', { dataset: { kind: r.kind, id: r.id } },
+      h('td', {}, r.kind),
+      h('td', {}, h('code', {}, r.id)),
+      h('td', {}, badge(r.status)),
+      h('td', {}, r.clientId || short(r.appId)),
+      h('td', {}, r.detail || ''),
+      h('td', {}, timeEl(r.updatedAt))));
+    rebuild($('#resources-table tbody'), rows.length ? rows : [emptyRow(6, 'Nothing matches.')]);
+  }
+
+  // ---- events ----
+  const MAX_EVENTS = 200;
+  let ws = null;
+  let lastSeq = -1;
+  let retry = 1000;
+  const paused = [];
+
+  function connect() {
+    const f = $('#events-form');
+    const p = new URLSearchParams();
+    if (lastSeq >= 0) p.set('since', String(lastSeq));
+    else p.set('recent', '50');
+    const types = f.elements.types.value.replace(/\s+/g, '');
+    if (types) p.set('types', types);
+    if (f.elements.cnpj.value) p.set('cnpj', f.elements.cnpj.value);
+    const sock = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/sandbox/events/ws?${p}`);
+    ws = sock;
+    sock.onopen = () => {
+      retry = 1000;
+      $('#conn').textContent = 'Event stream connected';
+      $('#conn').className = 'conn up';
+    };
+    sock.onmessage = (m) => {
+      let e;
+      try { e = JSON.parse(m.data); } catch { return; }
+      lastSeq = Math.max(lastSeq, e.sequence);
+      if (state.live) addEvent(e);
+      else if (paused.push(e) > 1000) paused.shift();
+      updateEventCount();
+      refreshSoon();
+    };
+    sock.onclose = (ev) => {
+      if (ws !== sock) return; // replaced on purpose
+      const wait = retry;
+      retry = Math.min(retry * 2, 10000);
+      $('#conn').textContent = `Event stream lost${ev.reason ? ' (' + ev.reason + ')' : ''}; reconnecting in ${wait / 1000} s`;
+      $('#conn').className = 'conn down';
+      setTimeout(() => { if (ws === sock) connect(); }, wait);
+    };
+  }
+
+  function reconnect() {
+    const old = ws;
+    ws = null;
+    if (old) old.close();
+    lastSeq = -1;
+    paused.length = 0;
+    $('#event-list').replaceChildren();
+    updateEventCount();
+    connect();
+  }
+
+  function subjectText(s) {
+    return Object.entries(s || {}).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(',') : v}`).join(' · ');
+  }
+
+  function addEvent(e) {
+    const list = $('#event-list');
+    const li = h('li', { dataset: { seq: String(e.sequence), type: e.type } },
+      h('details', {},
+        h('summary', {},
+          h('span', { class: 'seq' }, '#' + e.sequence), ' ',
+          timeEl(e.occurredAt), ' ',
+          h('code', { class: 'etype' }, e.type), ' ',
+          h('span', {}, e.name || ''),
+          h('span', { class: 'hint' }, ' · ' + (state.companies.get(e.cnpj) || fmtCNPJ(e.cnpj)) + (subjectText(e.subject) ? ' · ' + subjectText(e.subject) : ''))),
+        h('pre', { tabindex: '0' }, JSON.stringify(e, null, 2))));
+    // History and live events may interleave at a reconnect: keep order,
+    // and show an event once.
+    const items = $$('li', list);
+    if (items.some((x) => Number(x.dataset.seq) === e.sequence)) return;
+    list.insertBefore(li, items.find((x) => Number(x.dataset.seq) < e.sequence) || null);
+    while (list.children.length > MAX_EVENTS) list.lastElementChild.remove();
+  }
+
+  function updateEventCount() {
+    const n = $('#event-list').children.length;
+    let text = n ? `Showing the newest ${n} event${n === 1 ? '' : 's'}.` : 'No events yet; they appear here as they happen.';
+    if (paused.length) text += ` ${paused.length} more arrived while live updates are off.`;
+    $('#events-count').textContent = text;
+  }
+
+  // ---- deliveries ----
+  async function loadDeliveries() {
+    const f = $('#deliveries-form');
+    const p = new URLSearchParams({ limit: '50' });
+    if (f.elements.status.value) p.set('status', f.elements.status.value);
+    if (f.elements.app.value) p.set('app', f.elements.app.value);
+    const data = await fresh('deliveries', () => api('GET', '/sandbox/deliveries?' + p));
+    if (!data) return;
+    const json = JSON.stringify(data) + [...state.expandedDeliveries].join();
+    if (state.last.deliveries === json) return;
+    state.last.deliveries = json;
+    renderDeliveries(data.deliveries || []);
+  }
+
+  function renderDeliveries(list) {
+    const rows = [];
+    for (const d of list) {
+      const open = state.expandedDeliveries.has(d.id);
+      const n = (d.attempts || []).length;
+      const last = n ? d.attempts[n - 1] : null;
+      const detailID = 'del-' + d.id;
+      rows.push(h('tr', { dataset: { id: d.id, eventType: d.eventType } },
+        h('td', {}, timeEl(d.createdAt)),
+        h('td', {}, h('code', {}, d.eventType), h('br'), h('span', { class: 'hint mono' }, short(d.eventId))),
+        h('td', {}, clientOf(d.appId)),
+        h('td', { class: 'url' }, h('code', {}, d.url)),
+        h('td', {}, badge(d.status), d.injected ? h('span', { class: 'badge warn' }, 'fault: ' + d.injected) : '',
+          d.nextAttemptAt ? h('span', { class: 'hint' }, h('br'), 'next ', timeEl(d.nextAttemptAt)) : ''),
+        h('td', {}, h('span', { class: 'attempt-count' }, String(n)), last ? [' · last ', httpBadge(last.statusCode)] : ''),
+        h('td', { class: 'actions' },
+          toggleButton(open ? 'Hide attempts' : 'Attempts', d.id, open, () => {
+            if (state.expandedDeliveries.has(d.id)) state.expandedDeliveries.delete(d.id);
+            else state.expandedDeliveries.add(d.id);
+            renderDeliveries(list);
+          }, detailID),
+          h('button', {
+            type: 'button', class: 'replay', 'aria-label': `Replay delivery ${short(d.id)} of ${d.eventType}`,
+            dataset: { focusKey: 'replay:' + d.id }, onclick: (ev) => replay(d.id, ev.currentTarget),
+          }, 'Replay'))));
+      rows.push(h('tr', { id: detailID, class: 'detail', hidden: !open },
+        h('td', { colspan: 7 }, attemptsTable(d))));
+    }
+    rebuild($('#deliveries-table tbody'), rows.length ? rows : [emptyRow(7, 'No deliveries yet. POST /sandbox/events/ping sends a test event to an app’s webhook.')]);
+  }
+
+  function attemptsTable(d) {
+    const atts = d.attempts || [];
+    if (!atts.length) return h('p', { class: 'hint' }, 'Not attempted yet.');
+    return h('table', { class: 'attempts' },
+      h('caption', {}, `Attempts of delivery ${d.id}`),
+      h('thead', {}, h('tr', {}, ['#', 'Sandbox time', 'Wall time', 'Answer', 'Latency', 'Response'].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, atts.map((a) => h('tr', { class: 'attempt' },
+        h('td', {}, String(a.n), a.replay ? ' (replay)' : ''),
+        h('td', {}, timeEl(a.at)),
+        h('td', {}, timeEl(a.wallAt)),
+        h('td', {}, httpBadge(a.statusCode), a.error ? [' ', a.error] : ''),
+        h('td', {}, `${Math.round(a.latencyMs)} ms`),
+        h('td', {}, h('code', { class: 'excerpt' }, a.response || ''))))));
+  }
+
+  async function replay(id) {
+    const status = $('#deliveries-status');
+    say(status, `Replaying delivery ${short(id)}…`);
+    try {
+      const d = await api('POST', `/sandbox/deliveries/${encodeURIComponent(id)}/replay`);
+      state.expandedDeliveries.add(id);
+      state.last.deliveries = '';
+      await loadDeliveries();
+      const a = d.attempts[d.attempts.length - 1];
+      say(status, `Delivery ${short(id)} replayed: attempt ${a.n} answered ${a.statusCode || a.error || 'nothing'}.`, a.statusCode >= 200 && a.statusCode < 300 ? 'ok' : 'error');
+    } catch (e) {
+      say(status, `Could not replay: ${e.message}`, 'error');
+    }
+  }
+
+  // ---- interactions ----
+  async function loadInteractions() {
+    const f = $('#interactions-form');
+    const p = new URLSearchParams({ limit: f.elements.limit.value });
+    for (const name of ['app', 'method', 'path']) {
+      const v = f.elements[name].value.trim();
+      if (v) p.set(name, v);
+    }
+    const status = $('#interactions-status');
+    let data;
+    try {
+      data = await fresh('interactions', () => api('GET', '/sandbox/interactions?' + p));
+    } catch (e) {
+      if (e instanceof APIError) say(status, `Filter not accepted: ${e.message}`, 'error');
+      throw e;
+    }
+    if (!data) return;
+    say(status, data.dropped ? `${data.dropped} records were dropped under load.` : '');
+    const json = JSON.stringify(data.interactions) + [...state.expandedInteractions].join();
+    if (state.last.interactions === json) return;
+    state.last.interactions = json;
+    renderInteractions([...data.interactions].reverse());
+  }
+
+  function headerList(hs) {
+    const entries = Object.entries(hs || {}).sort(([a], [b]) => a.localeCompare(b));
+    if (!entries.length) return h('p', { class: 'hint' }, 'No headers.');
+    return h('dl', { class: 'headers' }, entries.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v))));
+  }
+
+  function bodyBlock(body) {
+    if (!body) return h('p', { class: 'hint' }, 'No body.');
+    let text = body;
+    try { text = JSON.stringify(JSON.parse(body), null, 2); } catch { /* not JSON: as it came */ }
+    // Focusable: a long body scrolls, and the keyboard must reach it.
+    return h('pre', { tabindex: '0' }, text);
+  }
+
+  function renderInteractions(list) {
+    const rows = [];
+    for (const it of list) {
+      const key = String(it.id);
+      const open = state.expandedInteractions.has(key);
+      const detailID = 'int-' + key;
+      rows.push(h('tr', { dataset: { id: key, method: it.method, path: it.path } },
+        h('td', {}, key),
+        h('td', {}, timeEl(it.at)),
+        h('td', {}, clientOf(it.appId) || h('span', { class: 'hint' }, 'none')),
+        h('td', { class: 'url' }, h('code', {}, `${it.method} ${it.path}${it.query ? '?' + it.query : ''}`)),
+        h('td', {}, httpBadge(it.status)),
+        h('td', {}, `${it.durationMs.toFixed(1)} ms`),
+        h('td', {}, it.injected ? h('span', { class: 'badge bad' }, 'fault: ' + it.injected) : '',
+          it.idempotencyKey ? h('span', { class: 'hint' }, ' key ', h('code', {}, it.idempotencyKey)) : ''),
+        h('td', {}, toggleButton(open ? 'Hide' : 'Details', 'int' + key, open, () => {
+          if (state.expandedInteractions.has(key)) state.expandedInteractions.delete(key);
+          else state.expandedInteractions.add(key);
+          renderInteractions(list);
+        }, detailID))));
+      rows.push(h('tr', { id: detailID, class: 'detail', hidden: !open },
+        h('td', { colspan: 8 }, h('div', { class: 'exchange' },
+          h('div', {}, h('h3', { class: 'minor' }, 'Request'), headerList(it.requestHeaders), bodyBlock(it.requestBody)),
+          h('div', {}, h('h3', { class: 'minor' }, `Response ${it.status}`), headerList(it.responseHeaders), bodyBlock(it.responseBody)),
+          h('p', { class: 'hint' }, `Request id ${it.requestId}; API ${it.api}.`)))));
+    }
+    rebuild($('#interactions-table tbody'), rows.length ? rows : [emptyRow(8, 'No requests match.')]);
+  }
+
+  // ---- scenarios, faults, bindings ----
+  let catalogue = [];
+
+  async function loadScenarios() {
+    const { scenarios } = await api('GET', '/sandbox/scenarios');
+    catalogue = scenarios;
+    const sel = $('#sc-kind');
+    const keep = sel.value;
+    sel.replaceChildren(h('option', { value: '' }, 'Everything'), h('option', { value: '*faults' }, 'Scenarios with faults'),
+      ...[...new Set(scenarios.map((s) => s.applies_to))].sort().map((k) => h('option', { value: k }, k)));
+    sel.value = keep;
+    renderScenarios();
+  }
+
+  function renderScenarios() {
+    const kind = $('#sc-kind').value;
+    const rows = catalogue.filter((s) => !kind || s.applies_to === kind || (kind === '*faults' && s.faults > 0)).map((s) => h('tr', { dataset: { id: s.id } },
+      h('td', {}, h('code', {}, s.id), h('br'), s.title),
+      h('td', {}, s.applies_to, s.default ? h('span', { class: 'hint' }, ' (default)') : ''),
+      h('td', { class: 'trigger' }, s.trigger),
+      h('td', {}, String(s.steps)),
+      h('td', {}, String(s.faults)),
+      h('td', { class: 'actions' }, s.faults > 0 ? h('button', {
+        type: 'button', dataset: { focusKey: 'activate:' + s.id }, 'aria-label': `Activate the faults of ${s.id}`,
+        onclick: () => activate(s.id),
+      }, 'Activate') : '')));
+    rebuild($('#scenarios-table tbody'), rows.length ? rows : [emptyRow(6, 'No scenarios.')]);
+  }
+
+  async function activate(id) {
+    const status = $('#scenarios-status');
+    const client = $('#sc-app').value;
+    try {
+      await api('POST', `/sandbox/scenarios/${encodeURIComponent(id)}/activate`, client ? { clientId: client } : {});
+      say(status, `Faults of ${id} active for ${client || 'every app'}.`, 'ok');
+      state.last.faults = '';
+      await loadFaults();
+    } catch (e) {
+      say(status, `Could not activate ${id}: ${e.message}`, 'error');
+    }
+  }
+
+  async function deactivate(id, client) {
+    const status = $('#scenarios-status');
+    try {
+      await api('DELETE', `/sandbox/scenarios/${encodeURIComponent(id)}/activate` + (client ? '?clientId=' + encodeURIComponent(client) : ''));
+      say(status, `Faults of ${id} off for ${client || 'every app'}.`, 'ok');
+      state.last.faults = '';
+      await loadFaults();
+    } catch (e) {
+      say(status, `Could not deactivate ${id}: ${e.message}`, 'error');
+    }
+  }
+
+  async function loadFaults() {
+    const data = await fresh('faults', () => api('GET', '/sandbox/faults'));
+    if (!data) return;
+    const { active } = data;
+    const json = JSON.stringify(active);
+    if (state.last.faults === json) return;
+    state.last.faults = json;
+    const rows = active.map((a) => h('tr', { dataset: { scenario: a.scenario } },
+      h('td', {}, h('code', {}, a.scenario)),
+      h('td', {}, a.clientId || 'every app'),
+      h('td', {}, timeEl(a.since)),
+      h('td', {}, h('ul', { class: 'plain' }, (a.faults || []).map((f) => h('li', {},
+        h('code', {}, f.action), ` used ${f.used}${f.times ? ' of ' + f.times : ''} `, f.spent ? badge('spent') : badge('armed'))))),
+      h('td', { class: 'actions' }, h('button', {
+        type: 'button', dataset: { focusKey: 'deactivate:' + a.scenario + ':' + (a.clientId || '') },
+        'aria-label': `Deactivate ${a.scenario} for ${a.clientId || 'every app'}`,
+        onclick: () => deactivate(a.scenario, a.clientId || ''),
+      }, 'Deactivate'))));
+    rebuild($('#faults-table tbody'), rows.length ? rows : [emptyRow(5, 'No faults active: the sandbox behaves.')]);
+  }
+
+  async function loadBindings() {
+    const data = await fresh('bindings', () => api('GET', '/sandbox/scenarios/bindings'));
+    if (!data) return;
+    const { bindings } = data;
+    const json = JSON.stringify(bindings);
+    if (state.last.bindings === json) return;
+    state.last.bindings = json;
+    const rows = bindings.slice(0, 50).map((b) => h('tr', { dataset: { scenario: b.scenario, kind: b.kind } },
+      h('td', {}, String(b.id)),
+      h('td', {}, h('code', {}, b.scenario)),
+      h('td', {}, b.kind, ' ', h('code', {}, b.ref || b.key)),
+      h('td', {}, clientOf(b.appId)),
+      h('td', {}, b.how),
+      h('td', {}, badge(b.status), ` ${(b.log || []).length} step${(b.log || []).length === 1 ? '' : 's'} run`),
+      h('td', {}, b.nextAt ? timeEl(b.nextAt) : b.waitingFor ? 'waits for ' + b.waitingFor : '—')));
+    rebuild($('#bindings-table tbody'), rows.length ? rows : [emptyRow(7, 'No resource is driven by a scenario yet.')]);
+  }
+
+  // ---- refresh ----
+  // Events say something changed: resources, deliveries and bindings are
+  // read again shortly after, once for a burst.
+  let soon = null;
+  function refreshSoon() {
+    if (!state.live || soon) return;
+    soon = setTimeout(() => {
+      soon = null;
+      run(loadResources, loadDeliveries, loadBindings, loadClock);
+    }, 300);
+  }
+
+  function run(...loaders) {
+    return Promise.all(loaders.map((f) => f().catch((e) => {
+      if (!(e instanceof APIError)) return; // offline: the banner says it
+      console.warn(f.name, e.message);
+    })));
+  }
+
+  // Retries, scenario steps and the interaction log move without a word on
+  // the stream, so the views are also read every few seconds.
+  function tick() {
+    if (!state.live || document.hidden) return;
+    run(loadClock, loadResources, loadDeliveries, loadInteractions, loadFaults, loadBindings);
+  }
+
+  function setLive(on) {
+    state.live = on;
+    if (on) {
+      for (const e of paused.splice(0)) addEvent(e);
+      updateEventCount();
+      tick();
+    } else {
+      updateEventCount();
+    }
+  }
+
+  function init() {
+    for (const b of $$('[data-advance]')) b.addEventListener('click', () => advance(b.dataset.advance));
+    $('#advance-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const by = $('#advance-by').value.trim();
+      if (by) advance(by);
+    });
+    $('#apps-refresh').addEventListener('click', () => run(loadApps));
+    $('#live').addEventListener('change', (ev) => setLive(ev.currentTarget.checked));
+    const onChange = (form, f) => {
+      form.addEventListener('submit', (ev) => { ev.preventDefault(); f(); });
+      form.addEventListener('change', () => f());
+    };
+    onChange($('#resources-form'), () => { state.last.resources = ''; run(loadResources); });
+    onChange($('#deliveries-form'), () => { state.last.deliveries = ''; run(loadDeliveries); });
+    onChange($('#interactions-form'), () => { state.last.interactions = ''; run(loadInteractions); });
+    $('#scenarios-form').addEventListener('submit', (ev) => ev.preventDefault());
+    $('#sc-kind').addEventListener('change', renderScenarios);
+    $('#events-form').addEventListener('submit', (ev) => { ev.preventDefault(); reconnect(); });
+    $('#ev-company').addEventListener('change', reconnect);
+
+    setInterval(renderClock, 1000);
+    setInterval(tick, 3000);
+    document.addEventListener('visibilitychange', tick);
+    updateEventCount();
+    // Apps first: the other views name apps by client id.
+    run(loadApps).then(() => {
+      run(loadClock, loadResources, loadDeliveries, loadInteractions, loadScenarios, loadFaults, loadBindings);
+      connect();
+    });
+  }
+
+  init();
+})();
