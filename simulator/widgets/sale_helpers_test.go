@@ -1,7 +1,6 @@
 package widgets_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -176,61 +174,14 @@ func (x *sale) message(n int) map[string]any {
 	return m
 }
 
-// call sends a JSON request to the sandbox with token (none when empty).
 func (x *sale) call(token, method, path string, body any) (int, map[string]any) {
 	x.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		raw, _ := json.Marshal(body)
-		rd = bytes.NewReader(raw)
-	}
-	req, _ := http.NewRequest(method, x.s.URL()+path, rd)
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		x.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	out := map[string]any{}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		out = map[string]any{"raw": string(raw)}
-	}
-	return resp.StatusCode, out
+	return apiCall(x.t, x.s, token, method, path, body)
 }
 
-// must is call that wants a status.
 func (x *sale) must(token, method, path string, body any, want int) map[string]any {
 	x.t.Helper()
-	got, out := x.call(token, method, path, body)
-	if got != want {
-		x.t.Fatalf("%s %s: status %d, want %d: %v", method, path, got, want, out)
-	}
-	return out
-}
-
-// dig reads a dotted path (numbers index arrays) of a decoded answer.
-func dig(v any, path string) any {
-	for _, k := range strings.Split(path, ".") {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[k]
-		case []any:
-			i, err := strconv.Atoi(k)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
+	return apiMust(x.t, x.s, token, method, path, body, want)
 }
 
 // propose sends a YZ proposal for saleCPF, priced by the simulation and

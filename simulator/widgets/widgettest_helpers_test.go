@@ -1,7 +1,6 @@
 package widgets_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -287,70 +286,17 @@ func (f *followUp) text(frame *cdp.Node, sel string) string {
 	return s
 }
 
-// call sends a JSON request to the sandbox with token (none when empty)
-// and decodes the answer.
 func (f *followUp) call(token, method, path string, body any) (int, map[string]any) {
-	t, s := f.t, f.s
-	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		raw, _ := json.Marshal(b)
-		rd = bytes.NewReader(raw)
-	}
-	req, _ := http.NewRequest(method, s.URL()+path, rd)
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	json.Unmarshal(raw, &out)
-	if out == nil {
-		out = map[string]any{"raw": string(raw)}
-	}
-	return resp.StatusCode, out
+	f.t.Helper()
+	return apiCall(f.t, f.s, token, method, path, body)
 }
 
-// must is call that wants a status.
 func (f *followUp) must(token, method, path string, body any, want int) map[string]any {
-	t := f.t
-	t.Helper()
-	got, out := f.call(token, method, path, body)
-	if got != want {
-		t.Fatalf("%s %s: status %d, want %d: %v", method, path, got, want, out)
-	}
-	return out
+	f.t.Helper()
+	return apiMust(f.t, f.s, token, method, path, body, want)
 }
 
-// field reads a dotted path (numbers index arrays) of a decoded answer.
-func (f *followUp) field(v any, path string) any {
-	for _, k := range strings.Split(path, ".") {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[k]
-		case []any:
-			i, err := strconv.Atoi(k)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
+func (f *followUp) field(v any, path string) any { return dig(v, path) }
 
 // num reads a dotted path as an integer id.
 func (f *followUp) num(v any, path string) int64 {

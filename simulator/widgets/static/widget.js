@@ -327,5 +327,43 @@
         }, (state) => { if (state === "open") reload(); });
       });
     },
+
+    // pendingList keeps the open pendings of a proposal or a benefit on the
+    // page: update(open) adds the new ones (section(p) draws one), removes
+    // the answered ones without losing the focus, redraws none (an answer
+    // being typed survives the events), and announces changes in o.status
+    // and to the host by o.announce(abertas).
+    pendingList(o) {
+      const shown = new Map();
+      let loaded = false;
+      return {
+        update(open) {
+          const ids = new Set(open.map((p) => String(p.id)));
+          for (const [id, sec] of shown) {
+            if (ids.has(id)) continue;
+            if (sec.contains(document.activeElement)) o.titulo.focus();
+            sec.remove();
+            shown.delete(id);
+          }
+          const novas = [];
+          for (const p of open) {
+            if (shown.has(String(p.id))) continue;
+            const sec = o.section(p);
+            o.lista.append(sec);
+            shown.set(String(p.id), sec);
+            novas.push(p.id);
+          }
+          o.vazio.hidden = shown.size > 0;
+          if (!loaded || novas.length) {
+            Widget.status(o.status, !loaded ? shown.size + " pendência(s) aberta(s)." :
+              novas.length === 1 ? "Nova pendência aberta." : novas.length + " novas pendências abertas.", "ok");
+            o.announce([...shown.keys()].map(Number));
+          } else if (o.status.classList.contains("error")) {
+            Widget.status(o.status, shown.size + " pendência(s) aberta(s).", "ok");
+          }
+          loaded = true;
+        },
+      };
+    },
   });
 })(window.Widget);

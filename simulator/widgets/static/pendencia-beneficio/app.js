@@ -26,8 +26,9 @@
   };
   const tipoLabel = (t) => tipos[t] || t.replaceAll("_", " ").toLowerCase();
 
-  const shown = new Map();
-  let loaded = false, benStatus = "", benAt = 0;
+  let benStatus = "", benAt = 0;
+  const pendings = Widget.pendingList({ lista, vazio, titulo, status, section: (p) => section(p),
+    announce: (abertas) => Widget.post({ event: "pendencias", beneficioId: Number(id), abertas }) });
 
   // showStatus shows the benefit's status as of at (an RFC 3339 instant):
   // an answer to a read that started before an event is older news than
@@ -54,31 +55,7 @@
       Widget.post({ event: "erro", widget: "pendencia-beneficio", status: r.status, mensagens: Widget.messages(r.body) });
       return;
     }
-    const open = r.body.Valor;
-    const ids = new Set(open.map((p) => String(p.id)));
-    for (const [pid, sec] of shown) {
-      if (ids.has(pid)) continue;
-      if (sec.contains(document.activeElement)) titulo.focus();
-      sec.remove();
-      shown.delete(pid);
-    }
-    const novas = [];
-    for (const p of open) {
-      if (shown.has(String(p.id))) continue;
-      const sec = section(p);
-      lista.append(sec);
-      shown.set(String(p.id), sec);
-      novas.push(p.id);
-    }
-    vazio.hidden = shown.size > 0;
-    if (!loaded || novas.length) {
-      Widget.status(status, !loaded ? shown.size + " pendência(s) aberta(s)." :
-        novas.length === 1 ? "Nova pendência aberta." : novas.length + " novas pendências abertas.", "ok");
-      Widget.post({ event: "pendencias", beneficioId: Number(id), abertas: [...shown.keys()].map(Number) });
-    } else if (status.classList.contains("error")) {
-      Widget.status(status, shown.size + " pendência(s) aberta(s).", "ok");
-    }
-    loaded = true;
+    pendings.update(r.body.Valor);
   });
 
   function section(p) {

@@ -18,8 +18,8 @@
 
   // Open pendings by id. A reload adds and removes sections, never
   // redraws one: an answer being typed survives the events.
-  const shown = new Map();
-  let loaded = false;
+  const pendings = Widget.pendingList({ lista, vazio, titulo, status, section: (p) => section(p),
+    announce: (abertas) => Widget.post({ event: "pendencias", numeroProposta: Number(numero), abertas }) });
 
   const reload = Widget.serial(async () => {
     const r = await Widget.call("GET", "/insurer/v1/pendencia?numeroProposta=" + numero + "&status=ABERTA");
@@ -28,31 +28,7 @@
       Widget.post({ event: "erro", widget: "pendencias", status: r.status, mensagens: Widget.messages(r.body) });
       return;
     }
-    const open = r.body.Valor;
-    const ids = new Set(open.map((p) => String(p.id)));
-    for (const [id, sec] of shown) {
-      if (ids.has(id)) continue;
-      if (sec.contains(document.activeElement)) titulo.focus();
-      sec.remove();
-      shown.delete(id);
-    }
-    const novas = [];
-    for (const p of open) {
-      if (shown.has(String(p.id))) continue;
-      const sec = section(p);
-      lista.append(sec);
-      shown.set(String(p.id), sec);
-      novas.push(p.id);
-    }
-    vazio.hidden = shown.size > 0;
-    if (!loaded || novas.length) {
-      Widget.status(status, !loaded ? shown.size + " pendência(s) aberta(s)." :
-        novas.length === 1 ? "Nova pendência aberta." : novas.length + " novas pendências abertas.", "ok");
-      Widget.post({ event: "pendencias", numeroProposta: Number(numero), abertas: [...shown.keys()].map(Number) });
-    } else if (status.classList.contains("error")) {
-      Widget.status(status, shown.size + " pendência(s) aberta(s).", "ok");
-    }
-    loaded = true;
+    pendings.update(r.body.Valor);
   });
 
   function section(p) {

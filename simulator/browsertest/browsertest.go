@@ -1,0 +1,99 @@
+// Package browsertest is the rig the widget and dashboard tests share: a
+// real sandbox on loopback, headless Chromium driven through chromedp, and
+// a token for the demo app. Only tests import it.
+package browsertest
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"homologa/simulator/server"
+)
+
+// Sandbox runs a sandbox with the demo app on a loopback port; clock is
+// the --clock value ("" is real time).
+func Sandbox(t testing.TB, clock string) *server.Server {
+	t.Helper()
+	ctx := context.Background()
+	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: clock, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+// Chromium finds the browser. CI (.ci/run installs Debian's chromium and
+// sets HOMOLOGA_REQUIRE_BROWSER) must run the browser tests; a developer's
+// machine without a browser is told loudly that they did not run, rather
+// than failing every other package's run.
+func Chromium(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("HOMOLOGA_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	msg := "BROWSER TESTS DID NOT RUN: no Chromium found; install it (apt-get install chromium) or set HOMOLOGA_CHROMIUM"
+	if os.Getenv("CI") != "" || os.Getenv("HOMOLOGA_REQUIRE_BROWSER") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// Browser starts headless Chromium for one test, bounded by timeout.
+func Browser(t testing.TB, timeout time.Duration) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(Chromium(t)),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1400, 1000),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelB := chromedp.NewContext(actx)
+	ctx, cancelC := context.WithTimeout(ctx, timeout)
+	t.Cleanup(func() { cancelC(); cancelB(); cancelA() })
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return ctx
+}
+
+// DemoToken gets a token for the demo app with the given scopes.
+func DemoToken(t testing.TB, s *server.Server, scopes string) string {
+	t.Helper()
+	form := url.Values{"grant_type": {"client_credentials"}, "scope": {scopes}}
+	req, _ := http.NewRequest(http.MethodPost, s.URL()+"/oauth/token", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(server.DemoClientID, server.DemoClientSecret)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.AccessToken == "" {
+		t.Fatalf("token: %d %v", resp.StatusCode, err)
+	}
+	return out.AccessToken
+}
