@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 )
 
 // Main runs the harness's commands: "test" (the homologation suite against
@@ -33,7 +34,9 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sandbox := fs.String("sandbox", "", "a running sandbox's base URL (default: one in-process)")
 	featuresDir := fs.String("features", "", "a folder of features instead of the embedded homologation suite")
 	tags := fs.String("tags", "", "run only the scenarios matching this tag expression, e.g. @regra:idempotencia")
-	format := fs.String("format", "pretty", "terminal output: pretty or progress")
+	// progress by default: pretty interleaves the lines of scenarios that
+	// run at once (use it with --concurrency 1).
+	format := fs.String("format", "progress", "terminal output: progress, or pretty (readable with --concurrency 1)")
 	cucumber := fs.String("cucumber", "", "write a cucumber JSON report to this file")
 	junit := fs.String("junit", "", "write a JUnit XML report to this file")
 	reportDir := fs.String("report", "homologation-report", "folder for report.html and report.json")
@@ -58,7 +61,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	fmt.Fprintf(stdout, "\n%s\nreport: %s/report.html\n", rep.Summary, *reportDir)
+	fmt.Fprintf(stdout, "\n%s\nreport: %s\n", rep.Summary, filepath.Join(*reportDir, "report.html"))
 	if !rep.Ready {
 		return 1
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"regexp"
@@ -67,8 +68,15 @@ func LoadPartner(path string) (*Partner, error) {
 	return &p, nil
 }
 
-// cnpjSeq makes the companies of isolated scenarios unique.
-var cnpjSeq atomic.Int64
+// cnpjSeq makes the companies of isolated scenarios unique. It starts at a
+// random point so that a second run against the same long-running sandbox
+// does not meet the first run's companies (partnerApp also moves on when
+// a CNPJ is taken).
+var cnpjSeq = func() *atomic.Int64 {
+	var n atomic.Int64
+	n.Store(rand.Int64N(80_000_000))
+	return &n
+}()
 
 // nextCNPJ returns a valid CNPJ not used before in this process.
 func nextCNPJ() string {
@@ -104,9 +112,16 @@ func (w *World) partnerApp() error {
 	if w.Partner == nil {
 		return fmt.Errorf("no partner under test: run with a partner file")
 	}
-	cnpj := nextCNPJ()
-	if err := w.companyAndApp("Parceiro "+cnpj, cnpj, w.Partner.Name); err != nil {
-		return err
+	var cnpj string
+	for attempt := 1; ; attempt++ {
+		cnpj = nextCNPJ()
+		err := w.companyAndApp("Parceiro "+cnpj, cnpj, w.Partner.Name)
+		if err == nil {
+			break
+		}
+		if w.resp == nil || w.resp.StatusCode != http.StatusConflict || attempt == 20 {
+			return fmt.Errorf("the suite could not set up the scenario's app (not a partner failure): %w", err)
+		}
 	}
 	hook := strings.TrimSuffix(w.Partner.URL, "/") + "/webhooks/" + w.app.ClientID
 	body, _ := json.Marshal(map[string]string{"webhookUrl": hook})

@@ -112,8 +112,11 @@ func TestHomologationCatchesEveryDefect(t *testing.T) {
 }
 
 // homologa test against a running sandbox records the report for the
-// partner's own app; the portal's publish opens only after a passing one,
-// and otherwise lists what failed. The command's exit code says it too.
+// partner's own app; the portal's publish opens only after a passing run
+// of the whole suite (a run filtered by tags does not count), and
+// otherwise lists what failed. The command's exit code says it too. Runs
+// follow each other against one sandbox, as a partner fixing its
+// integration does.
 func TestPublishIsGatedByTheLastReport(t *testing.T) {
 	ctx := context.Background()
 	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard})
@@ -136,7 +139,7 @@ func TestPublishIsGatedByTheLastReport(t *testing.T) {
 	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "no homologation report") {
 		t.Fatalf("publish before any report = %d %s", code, body)
 	}
-	run := func(defect string) (int, string) {
+	run := func(defect string, tags ...string) (int, string) {
 		p := startPartner(t, defect)
 		file := filepath.Join(t.TempDir(), "partner.yaml")
 		pf := partnerFile(t, p.URL())
@@ -147,17 +150,26 @@ func TestPublishIsGatedByTheLastReport(t *testing.T) {
 		}
 		os.WriteFile(file, []byte(src), 0o644)
 		var out, errb bytes.Buffer
-		code := harness.Main(ctx, []string{"test", "--partner", file, "--sandbox", s.URL(), "--format", "progress",
-			"--report", t.TempDir(), "--tags", "@detects:late-webhook,@detects:broad-scopes"}, &out, &errb)
+		args := []string{"test", "--partner", file, "--sandbox", s.URL(), "--format", "progress", "--report", t.TempDir()}
+		if len(tags) > 0 {
+			args = append(args, "--tags", tags[0])
+		}
+		code := harness.Main(ctx, args, &out, &errb)
 		return code, out.String() + errb.String()
 	}
-	if code, out := run("late-webhook"); code != 1 || !strings.Contains(out, "NÃO PRONTO") {
+	if code, out := run("", "@detects:broad-scopes"); code != 0 || !strings.Contains(out, "EXECUÇÃO PARCIAL") || !strings.Contains(out, "a única verificação passou") {
+		t.Fatalf("homologa test --tags on the correct partner = %d:\n%s", code, out)
+	}
+	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "whole suite") {
+		t.Fatalf("publish after a passing partial run = %d %s", code, body)
+	}
+	if code, out := run(partner.LateWebhook); code != 1 || !strings.Contains(out, "NÃO PRONTO") {
 		t.Fatalf("homologa test with a defect = %d:\n%s", code, out)
 	}
 	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "webhook") {
 		t.Fatalf("publish after a failing report = %d %s", code, body)
 	}
-	if code, out := run(""); code != 0 || !strings.Contains(out, "PRONTO PARA PRODUÇÃO") {
+	if code, out := run(""); code != 0 || !strings.Contains(out, "PRONTO PARA PRODUÇÃO") || strings.Contains(out, "PARCIAL") {
 		t.Fatalf("homologa test on the correct partner = %d:\n%s", code, out)
 	}
 	if code, body := publish(); code != http.StatusOK || !strings.Contains(body, `"published":true`) {
@@ -187,5 +199,64 @@ func TestUndefinedStepFails(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "func thePartnerSingsTheNationalAnthem") {
 		t.Fatalf("no snippet in the output:\n%s", out.String())
+	}
+}
+
+// A QA team's own contract features run by homologa test act as the demo
+// app, as they do under the contract runner: the demo app's steps find it.
+func TestOwnContractFeaturesActAsTheDemoApp(t *testing.T) {
+	p := startPartner(t, "")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "qa.feature"), []byte(`Feature: QA contract
+  Scenario: The demo app's webhook gets a ping
+    Given a webhook receiver answering 200
+    And the app's webhook points to the receiver
+    And I obtain a token
+    When I send "POST" to "/sandbox/events/ping"
+    Then the response status is 202
+    And the receiver gets a "sandbox.ping" event within 5 seconds
+`), 0o644)
+	var out bytes.Buffer
+	rep, err := harness.RunHomologation(context.Background(), harness.HomologationOptions{
+		Partner: partnerFile(t, p.URL()), FeaturesDir: dir, Format: "pretty", Output: &out,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Ready || rep.Partial == "" {
+		t.Fatalf("%s\n%s", rep.Summary, out.String())
+	}
+}
+
+// A sandbox whose clock was advanced (as partners do while exploring) is
+// still a place to homologate: the reference partner dates recurrences,
+// due dates and benefit notices by the sandbox's clock, not its own.
+func TestHomologationOnAnAdvancedClock(t *testing.T) {
+	ctx := context.Background()
+	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	resp, err := http.Post(s.URL()+"/sandbox/clock/advance", "application/json", strings.NewReader(`{"by": "37h"}`))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("advance the clock: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	p := startPartner(t, "")
+	rep, err := harness.RunHomologation(ctx, harness.HomologationOptions{
+		Partner: partnerFile(t, p.URL()), SandboxURL: s.URL(), Format: "progress", Output: io.Discard,
+		Tags: "@area:pix-automatico,@area:seguros", Concurrency: 4,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Checks {
+		if !c.Passed {
+			t.Errorf("%s: %s", c.Scenario, c.Failure)
+		}
 	}
 }

@@ -68,6 +68,10 @@ type Report struct {
 	Passed     int       `json:"passed"`
 	Failed     int       `json:"failed"`
 	SandboxURL string    `json:"sandbox"`
+	// Partial names the filter of a run that is not the whole embedded
+	// suite (--tags, --features): it is reported, but it does not open the
+	// publish gate.
+	Partial string `json:"partial,omitempty"`
 }
 
 // RunHomologation runs the suite against the partner and returns the
@@ -105,6 +109,15 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 		return nil, err
 	}
 	report := &Report{Partner: opts.Partner.Name, Started: time.Now().UTC(), SandboxURL: base}
+	if opts.Tags != "" {
+		report.Partial = "--tags " + opts.Tags
+	}
+	if opts.FeaturesDir != "" {
+		report.Partial = strings.TrimSpace("--features " + opts.FeaturesDir + " " + report.Partial)
+	}
+	// A QA team's own contract features act as the demo app, as the
+	// contract runner's do.
+	demo := demoCredentials(base)
 	var mu sync.Mutex
 	formats := []string{opts.Format}
 	if opts.CucumberJSON != "" {
@@ -121,7 +134,7 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 	suite := godog.TestSuite{
 		Name: "homologation",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			w := NewWorld(base, reg, Credentials{})
+			w := NewWorld(base, reg, demo)
 			w.Partner = opts.Partner
 			start := time.Now()
 			sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
@@ -179,11 +192,9 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 	}
 	report.Duration = time.Since(report.Started).Seconds()
 	report.Ready = report.Failed == 0 && report.Passed > 0
-	if report.Ready {
-		report.Summary = fmt.Sprintf("PRONTO PARA PRODUÇÃO: as %d verificações passaram.", report.Passed)
-	} else {
-		report.Summary = fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: %d de %d verificações falharam.", report.Failed, report.Passed+report.Failed)
-	}
+	report.Summary = summary(report)
+	// Failures first: they are what the reader came for.
+	sort.SliceStable(report.Checks, func(i, j int) bool { return !report.Checks[i].Passed && report.Checks[j].Passed })
 	if opts.ReportDir != "" {
 		if err := report.Write(opts.ReportDir); err != nil {
 			return report, err
@@ -197,6 +208,44 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 	return report, nil
 }
 
+// summary is the report's first line, in Portuguese like the report.
+func summary(r *Report) string {
+	var s string
+	switch {
+	case r.Ready && r.Passed == 1:
+		s = "PRONTO PARA PRODUÇÃO: a única verificação passou."
+	case r.Ready:
+		s = fmt.Sprintf("PRONTO PARA PRODUÇÃO: as %d verificações passaram.", r.Passed)
+	case r.Failed == 1:
+		s = fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: 1 de %d verificações falhou.", r.Passed+r.Failed)
+	default:
+		s = fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: %d de %d verificações falharam.", r.Failed, r.Passed+r.Failed)
+	}
+	if r.Partial != "" {
+		s = "EXECUÇÃO PARCIAL (" + r.Partial + "), não vale para publicar: " + s
+	}
+	return s
+}
+
+// demoCredentials are the demo app's, with its id read from the portal
+// (empty when the sandbox runs without the demo app).
+func demoCredentials(base string) Credentials {
+	c := Credentials{ClientID: server.DemoClientID, ClientSecret: server.DemoClientSecret,
+		WebhookSecret: server.DemoWebhookSecret, CNPJ: server.DemoCNPJ}
+	resp, err := http.Get(strings.TrimSuffix(base, "/") + "/portal/apps/" + server.DemoClientID)
+	if err != nil {
+		return c
+	}
+	defer resp.Body.Close()
+	var a struct {
+		ID string `json:"id"`
+	}
+	if resp.StatusCode == http.StatusOK && json.NewDecoder(resp.Body).Decode(&a) == nil {
+		c.ID = a.ID
+	}
+	return c
+}
+
 // postReport records the report for the partner's own app: the portal's
 // publish answers with the failed checks unless the last report passed.
 func postReport(base, clientID string, r *Report) error {
@@ -206,7 +255,8 @@ func postReport(base, clientID string, r *Report) error {
 			failed = append(failed, map[string]any{"scenario": c.Scenario, "regras": c.Rules, "onboarding": c.Onboarding, "failure": c.Failure})
 		}
 	}
-	body, _ := json.Marshal(map[string]any{"clientId": clientID, "ready": r.Ready, "summary": r.Summary, "passed": r.Passed, "failed": failed})
+	body, _ := json.Marshal(map[string]any{"clientId": clientID, "ready": r.Ready, "summary": r.Summary, "passed": r.Passed, "failed": failed,
+		"complete": r.Partial == ""})
 	resp, err := http.Post(strings.TrimSuffix(base, "/")+"/sandbox/homologation/reports", "application/json", strings.NewReader(string(body)))
 	if err != nil {
 		return fmt.Errorf("record the report in the sandbox: %w", err)
@@ -241,7 +291,7 @@ var reportHTML = template.Must(template.New("report").Funcs(template.FuncMap{
 }).Parse(`<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><title>Relatório de homologação — {{.Partner}}</title>
 <style>body{font:15px system-ui,sans-serif;margin:2em;max-width:70em}h1{font-size:1.4em}
-.ok{color:#116611}.fail{color:#aa1111}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.4em;text-align:left;vertical-align:top}
+.ok{color:#116611}.fail{color:#aa1111}table{border-collapse:collapse;width:100%;table-layout:fixed}td,th{border:1px solid #ccc;padding:.4em;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 details pre{font-size:12px;overflow:auto;max-height:30em;background:#f6f6f6;padding:.5em}</style></head><body>
 <h1 class="{{if .Ready}}ok{{else}}fail{{end}}">{{.Summary}}</h1>
 <p>Parceiro: <b>{{.Partner}}</b> · sandbox {{.SandboxURL}} · {{.Started.Format "2006-01-02 15:04:05"}} UTC · {{printf "%.1f" .Duration}} s</p>

@@ -208,7 +208,7 @@ func (p *Partner) notifyBenefit(ctx context.Context, a *app, body []byte) (any, 
 	}
 	aviso, _ := json.Marshal(map[string]any{
 		"numeroProposta": n, "cpfSegurado": in.CPF, "causa": "FUNERAL",
-		"dataOcorrencia": time.Now().In(brasilia).Format(time.DateOnly),
+		"dataOcorrencia": p.now(ctx, a).In(brasilia).Format(time.DateOnly),
 		"comunicante":    map[string]any{"nome": "Familiar do segurado", "tipoDocumento": "CPF", "documento": "52998224725", "relacao": "CONJUGE"},
 	})
 	key := newUUID()

@@ -11,6 +11,24 @@ import (
 // brasilia is the time zone of Pix dates (dataInicial, dataDeVencimento).
 var brasilia = time.FixedZone("BRT", -3*3600)
 
+// now is the sandbox's time: its clock may have been advanced, and the
+// dates the partner sends (a recurrence's start, a due date, a benefit's
+// occurrence) are checked against it. A partner in production uses its own
+// clock; the reference partner asks the sandbox, and falls back to its own.
+func (p *Partner) now(ctx context.Context, a *app) time.Time {
+	a.mu.Lock()
+	sandbox := a.sandbox
+	a.mu.Unlock()
+	ans, err := p.once(ctx, http.MethodGet, sandbox+"/sandbox/clock", nil, nil)
+	var c struct {
+		Now time.Time `json:"now"`
+	}
+	if err != nil || ans.status != http.StatusOK || json.Unmarshal(ans.body, &c) != nil || c.Now.IsZero() {
+		return time.Now()
+	}
+	return c.Now
+}
+
 // configureRecWebhooks is PUT /pix/v2/webhookrec and PUT
 // /pix/v2/webhookcobr: where the PSP posts {webhookUrl}/rec and /cobr.
 func (p *Partner) configureRecWebhooks(ctx context.Context, a *app) error {
@@ -47,7 +65,8 @@ func (p *Partner) createRec(ctx context.Context, a *app, body []byte) (any, erro
 	if in.Nome == "" {
 		in.Nome = "Cliente " + in.CPF
 	}
-	today := time.Now().In(brasilia)
+	now := p.now(ctx, a)
+	today := now.In(brasilia)
 	rec, _ := json.Marshal(map[string]any{
 		"vinculo":             map[string]any{"contrato": "CTR-" + p.fresh(10), "devedor": map[string]string{"cpf": in.CPF, "nome": in.Nome}, "objeto": "Seguro"},
 		"calendario":          map[string]string{"dataInicial": today.AddDate(0, 0, 1).Format(time.DateOnly), "periodicidade": "MENSAL"},
@@ -79,7 +98,7 @@ func (p *Partner) createRec(ctx context.Context, a *app, body []byte) (any, erro
 	}
 	solic, _ := json.Marshal(map[string]any{
 		"idRec":        out.IDRec,
-		"calendario":   map[string]string{"dataExpiracaoSolicitacao": time.Now().UTC().Add(72 * time.Hour).Format(time.RFC3339)},
+		"calendario":   map[string]string{"dataExpiracaoSolicitacao": now.UTC().Add(72 * time.Hour).Format(time.RFC3339)},
 		"destinatario": map[string]string{"conta": "123456", "ispbParticipante": "99999009", "agencia": "0001", "cpf": in.CPF},
 	})
 	skey := newUUID()
@@ -140,7 +159,7 @@ func (p *Partner) createCobR(ctx context.Context, a *app, idRec, txid, valor str
 	a.useTxid(txid)
 	req, _ := json.Marshal(map[string]any{
 		"idRec":         idRec,
-		"calendario":    map[string]string{"dataDeVencimento": time.Now().In(brasilia).AddDate(0, 0, 3).Format(time.DateOnly)},
+		"calendario":    map[string]string{"dataDeVencimento": p.now(ctx, a).In(brasilia).AddDate(0, 0, 3).Format(time.DateOnly)},
 		"valor":         map[string]string{"original": valor},
 		"recebedor":     map[string]string{"conta": "987654", "tipoConta": "CORRENTE", "agencia": "0001"},
 		"ajusteDiaUtil": true,

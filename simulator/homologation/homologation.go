@@ -31,7 +31,13 @@ type Report struct {
 	Summary  string           `json:"summary"`
 	Passed   int              `json:"passed"`
 	Failed   []map[string]any `json:"failed"`
+	// Complete is false for a run filtered by tags or of other features:
+	// it is kept and shown, but only a run of the whole suite opens the
+	// gate (a single passing scenario must not publish an integration).
+	Complete *bool `json:"complete,omitempty"`
 }
+
+func (r *Report) complete() bool { return r.Complete == nil || *r.Complete }
 
 // RegisterControl adds POST and GET /sandbox/homologation/reports.
 func (s *Service) RegisterControl(route func(method, path string, h http.Handler)) {
@@ -58,8 +64,8 @@ func (s *Service) postReport(r *http.Request) (*httpx.Reply, error) {
 	}
 	b, _ := json.Marshal(in)
 	err = s.DB.Tx(r.Context(), func(tx *store.Tx) error {
-		_, err := tx.ExecContext(r.Context(), `INSERT INTO homologation_reports (app_id, ready, body, created_at) VALUES (?, ?, ?, ?)`,
-			a.ID, in.Ready, string(b), s.Clock.Now().UnixNano())
+		_, err := tx.ExecContext(r.Context(), `INSERT INTO homologation_reports (app_id, ready, body, created_at, complete) VALUES (?, ?, ?, ?, ?)`,
+			a.ID, in.Ready, string(b), s.Clock.Now().UnixNano(), in.complete())
 		return err
 	})
 	if err != nil {
@@ -68,14 +74,16 @@ func (s *Service) postReport(r *http.Request) (*httpx.Reply, error) {
 	return httpx.Created(in), nil
 }
 
-func (s *Service) last(r *http.Request, key string) (*Report, error) {
+// last is the app's last report; onlyComplete skips partial runs.
+func (s *Service) last(r *http.Request, key string, onlyComplete bool) (*Report, error) {
 	a, err := s.Auth.App(r.Context(), key)
 	if err != nil {
 		return nil, err
 	}
 	var body string
 	err = s.DB.Read(r.Context(), func(tx *store.Tx) error {
-		return tx.QueryRowContext(r.Context(), `SELECT body FROM homologation_reports WHERE app_id = ? ORDER BY id DESC LIMIT 1`, a.ID).Scan(&body)
+		return tx.QueryRowContext(r.Context(), `SELECT body FROM homologation_reports WHERE app_id = ? AND (complete = 1 OR ?) ORDER BY id DESC LIMIT 1`,
+			a.ID, !onlyComplete).Scan(&body)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -88,7 +96,7 @@ func (s *Service) last(r *http.Request, key string) (*Report, error) {
 }
 
 func (s *Service) lastReport(r *http.Request) (*httpx.Reply, error) {
-	rep, err := s.last(r, mux.Vars(r)["clientId"])
+	rep, err := s.last(r, mux.Vars(r)["clientId"], false)
 	if err != nil {
 		return nil, err
 	}
@@ -102,12 +110,12 @@ func (s *Service) lastReport(r *http.Request) (*httpx.Reply, error) {
 // an app whose last homologation report passed; otherwise the answer lists
 // what failed.
 func (s *Service) publish(r *http.Request) (*httpx.Reply, error) {
-	rep, err := s.last(r, mux.Vars(r)["id"])
+	rep, err := s.last(r, mux.Vars(r)["id"], true)
 	if err != nil {
 		return nil, err
 	}
 	if rep == nil {
-		e := httpx.Errorf(httpx.Conflict, "the app has no homologation report: run homologa test --partner <file> with its clientId")
+		e := httpx.Errorf(httpx.Conflict, "the app has no homologation report of the whole suite: run homologa test --partner <file> with its clientId, without --tags or --features")
 		return nil, e
 	}
 	if !rep.Ready {

@@ -22,6 +22,7 @@ Usage:
   homologa scenario list [--scenarios DIR]
                               list the shipped scenarios (and a folder's)
   homologa test --partner FILE [--sandbox URL] [--features DIR] [--tags EXPR] [--report DIR]
+                [--junit FILE] [--cucumber FILE] [--format progress|pretty] [--concurrency N]
                               run the homologation suite against a partner's integration
   homologa steps              print the Gherkin step reference
   homologa version            print the version

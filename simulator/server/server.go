@@ -386,7 +386,8 @@ func (s *Server) index(r *http.Request) (*httpx.Reply, error) {
 		apis[a.Name] = base + a.Prefix
 	}
 	apis["events"] = "ws://" + r.Host + "/events/ws"
-	return httpx.OK(map[string]any{"name": "Homologa sandbox", "environment": "sandbox", "apis": apis}), nil
+	return httpx.OK(map[string]any{"name": "Homologa sandbox", "environment": "sandbox", "apis": apis,
+		"dashboard": base + "/dashboard/", "widgets": base + "/widgets/"}), nil
 }
 
 // Start binds the address, registers the demo app and serves in the
@@ -508,7 +509,8 @@ func (s *Server) Banner(w io.Writer) {
 	if s.Config.ScenariosDir != "" {
 		scen += ", with the folder " + s.Config.ScenariosDir
 	}
-	fmt.Fprintf(w, "Homologa sandbox on %s\n  clock: %s (now %s)\n  database: %s\n  scenarios: %s\n\n", u, clk, s.Clock.Now().Format(time.RFC3339), db, scen)
+	fmt.Fprintf(w, "Homologa sandbox on %s\n  dashboard: %s/ (in a browser)\n  widgets: %s/widgets/ (the example host page)\n  clock: %s (now %s)\n  database: %s\n  scenarios: %s\n\n",
+		u, u, u, clk, s.Clock.Now().Format(time.RFC3339), db, scen)
 	fmt.Fprintf(w, "Base URLs\n")
 	rows := [][2]string{
 		{"Insurer (sale cycle)", "/insurer/v1"}, {"Access management", "/access/v1"}, {"Benefits", "/benefits/v1"},
