@@ -250,16 +250,16 @@ func (f *followUp) statuses(frame *cdp.Node, sel string) []string {
 func (f *followUp) waitText(frame *cdp.Node, sel, want string) {
 	f.t.Helper()
 	for {
+		// A live list redraws between finding a node and reading it
+		// ("No node with given id found"): that is "not yet", not a failure.
 		var s string
-		if err := chromedp.Run(f.ctx, chromedp.Text(sel, &s, f.in(frame))); err != nil {
-			f.t.Fatalf("text of %s: %v", sel, err)
-		}
-		if strings.Contains(s, want) {
+		err := chromedp.Run(f.ctx, chromedp.Text(sel, &s, f.in(frame)))
+		if err == nil && strings.Contains(s, want) {
 			return
 		}
 		select {
 		case <-f.ctx.Done():
-			f.t.Fatalf("%s says %q, never %q", sel, s, want)
+			f.t.Fatalf("%s says %q (last error %v), never %q", sel, s, err, want)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
