@@ -245,3 +245,32 @@ Feature: Insurance sale cycle: signature tokens, card data, offers a company may
       {"resposta": "x"}
       """
     Then the response status is 404
+
+  Scenario: The forms widget's answers are typed by their question, named when wrong, and read back
+    When I send "POST" to "/insurer/v1/proposals/YZ/next-number"
+    Then the response status is 201
+    And I remember the response field "proposalReservedNumber" as "reservado"
+    When I send "PUT" to "/insurer/v1/proposta/${reservado}/questionario/901" with JSON:
+      """
+      {"respostas": [{"perguntaId": 1, "valor": "setenta"}, {"perguntaId": 99, "valor": true}]}
+      """
+    Then the response status is 422
+    And the response field "HouveErrosDuranteProcessamento" is "true"
+    And the response field "Mensagens.0.Codigo" is "RESPOSTAS_INVALIDAS"
+    And the response body contains "respostas.0.valor"
+    And the response body contains "respostas.1.perguntaId"
+    And the response body contains "respostas[perguntaId=3]"
+    When I send "GET" to "/insurer/v1/proposta/${reservado}/questionario/901"
+    Then the response status is 200
+    And the response field "Valor.situacao" is "NAO_RESPONDIDO"
+    When I send "PUT" to "/insurer/v1/proposta/${reservado}/questionario/901" with JSON:
+      """
+      {"respostas": [{"perguntaId": 1, "valor": 72.5}, {"perguntaId": 2, "valor": 175}, {"perguntaId": 3, "valor": false},
+        {"perguntaId": 5, "valor": false}, {"perguntaId": 7, "valor": false}, {"perguntaId": 8, "valor": 1}, {"perguntaId": 9, "valor": "2025-11-03"}]}
+      """
+    Then the response status is 200
+    When I send "GET" to "/insurer/v1/proposta/${reservado}/questionario/901"
+    Then the response field "Valor.situacao" is "RESPONDIDO"
+    And the response field "Valor.modeloProposta" is "YZ"
+    And the response field "Valor.respostas.5.descricaoOpcao" is "NENHUM"
+    And the response field "Valor.respostas.6.valor" is "2025-11-03"
