@@ -44,6 +44,21 @@ actions:
 	return p
 }
 
+// runningSandbox is a long-running sandbox (real clock, demo app), as a
+// partner's homologa test --sandbox URL meets it.
+func runningSandbox(t *testing.T) *server.Server {
+	t.Helper()
+	s, err := server.New(context.Background(), server.Config{Addr: "127.0.0.1:0", Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
 func startPartner(t *testing.T, defect string) *partner.Partner {
 	t.Helper()
 	p := partner.New(partner.Config{Defect: defect, Log: io.Discard})
@@ -119,14 +134,7 @@ func TestHomologationCatchesEveryDefect(t *testing.T) {
 // integration does.
 func TestPublishIsGatedByTheLastReport(t *testing.T) {
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s := runningSandbox(t)
 	publish := func() (int, string) {
 		resp, err := http.Post(s.URL()+"/portal/apps/"+server.DemoClientID+"/publish", "application/json", nil)
 		if err != nil {
@@ -233,14 +241,7 @@ func TestOwnContractFeaturesActAsTheDemoApp(t *testing.T) {
 // due dates and benefit notices by the sandbox's clock, not its own.
 func TestHomologationOnAnAdvancedClock(t *testing.T) {
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
+	s := runningSandbox(t)
 	resp, err := http.Post(s.URL()+"/sandbox/clock/advance", "application/json", strings.NewReader(`{"by": "37h"}`))
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("advance the clock: %v %v", resp, err)
