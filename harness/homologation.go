@@ -235,6 +235,8 @@ func fill(v any, params map[string]any) any {
 // interaction is what the assertions read from the interaction log.
 type interaction struct {
 	ID             int64             `json:"id"`
+	At             time.Time         `json:"at"`
+	WallAt         time.Time         `json:"wallAt"`
 	Method         string            `json:"method"`
 	Path           string            `json:"path"`
 	Query          string            `json:"query"`
@@ -744,4 +746,36 @@ func (w *World) sentValid(op, name string) error {
 		}
 	}
 	return nil
+}
+
+// waitedBeforeRetry checks the pause between the call that met an
+// injected fault and the partner's next call of the operation: from the
+// end of the failed answer to the start of the retry, at least ms (what
+// the fault's Retry-After asks, or a backoff).
+func (w *World) waitedBeforeRetry(ms int, op string) error {
+	method, path, err := opRE(op)
+	if err != nil {
+		return err
+	}
+	return eventually(6, func() error {
+		list, err := w.interactions(method, path)
+		if err != nil {
+			return err
+		}
+		for i, it := range list {
+			if it.Injected == "" {
+				continue
+			}
+			if i+1 >= len(list) {
+				return fmt.Errorf("the partner did not retry %s after the injected fault", op)
+			}
+			// Wall-clock times: the sandbox clock may be frozen.
+			end := it.WallAt.Add(time.Duration(it.DurationMS * float64(time.Millisecond)))
+			if gap := list[i+1].WallAt.Sub(end); gap < time.Duration(ms)*time.Millisecond {
+				return fmt.Errorf("the partner retried %s %d ms after the failure, want at least %d ms: back off between attempts and honour Retry-After", op, gap.Milliseconds(), ms)
+			}
+			return nil
+		}
+		return fmt.Errorf("no call to %s met an injected fault", op)
+	})
 }

@@ -48,7 +48,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     Then the partner created 2 charges with txids of their own
     And every "PUT /pix/v2/cob/*" the partner sent is valid against schema "pix/cob.request"
 
-  @regra:retentativas @detects:no-retry
+  @regra:retentativas @detects:no-retry @detects:no-backoff
   Scenario: After a 503 the partner retries with backoff, and creates the charge once
     When I send "POST" to "/sandbox/scenarios/pix-indisponivel-uma-vez/activate" with JSON:
       """
@@ -64,6 +64,8 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
       """
     Then the partner answered 200
     And the partner retried "PUT /pix/v2/cob/*" after the injected fault with the same txid
+    # The fault answered 503 with Retry-After: 2 (scenarios/pix-indisponivel-uma-vez.yaml).
+    And the partner waited at least 1900 ms before retrying "PUT /pix/v2/cob/*"
     And the partner created 1 charge with txids of their own
 
   @regra:retentativas @regra:rastreabilidade-txid @detects:new-txid-on-retry

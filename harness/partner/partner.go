@@ -54,11 +54,13 @@ const (
 	NeverReconcile    = "never-reconcile"
 	LateWebhook       = "late-webhook"
 	BroadScopes       = "broad-scopes"
+	NoBackoff         = "no-backoff"
 )
 
 // Defects is every supported defect ("" is the correct partner).
 var Defects = []string{
 	NoRetry,           // never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset
+	NoBackoff,         // retries at once, ignoring backoff and Retry-After
 	NewTxidOnRetry,    // retries PUT /cob with a NEW txid each time, creating duplicate charges
 	NoIdempotencyKey,  // create-cob-auto's POST /cob and sell's proposal go without Idempotency-Key (retries still happen)
 	ReuseTxid,         // every create-cob of an app PUTs the same txid
@@ -84,6 +86,7 @@ var DefectDoc = map[string]string{
 	NeverReconcile:    "never GETs the charge after a notification",
 	LateWebhook:       "onboard does not configure the webhook; create-cob configures it after creating the charge",
 	BroadScopes:       "asks for a token without scope, so it gets every scope of the app",
+	NoBackoff:         "retries at once, ignoring backoff and Retry-After",
 	CardNumber:        "sends the card number in the proposal instead of the widget's pre-authorisation code",
 	IgnorePendings:    "never answers a pending of a proposal or of a benefit",
 }

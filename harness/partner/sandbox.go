@@ -93,6 +93,9 @@ func (p *Partner) retry(ctx context.Context, clientID, what string, try func(att
 			return ans, n, err
 		}
 		wait := max(Backoff(n+1), retryAfter(ans.header, time.Now()))
+		if p.defect == NoBackoff {
+			wait = 0
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

@@ -29,8 +29,11 @@ import (
 
 // Interaction is one recorded request and its response.
 type Interaction struct {
-	ID             int64             `json:"id"`
-	At             time.Time         `json:"at"`
+	ID int64     `json:"id"`
+	At time.Time `json:"at"`
+	// WallAt is when the request arrived by the wall clock: the sandbox
+	// clock may be frozen or accelerated, a partner's pauses are real.
+	WallAt         time.Time         `json:"wallAt"`
 	RequestID      string            `json:"requestId"`
 	AppID          string            `json:"appId"`
 	API            string            `json:"api"`
@@ -150,7 +153,7 @@ func (r *Recorder) write(batch []Interaction) error {
 	ctx := context.Background()
 	return r.DB.Tx(ctx, func(tx *store.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO interactions (at, request_id, app_id, api, method, path, query, req_headers, req_body,
-			status, resp_headers, resp_body, duration_us, idempotency_key, injected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			status, resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -160,7 +163,7 @@ func (r *Recorder) write(batch []Interaction) error {
 			rh, _ := json.Marshal(it.RequestHeaders)
 			sh, _ := json.Marshal(it.ResponseHeader)
 			res, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rh), it.RequestBody,
-				it.Status, string(sh), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected)
+				it.Status, string(sh), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano())
 			if err != nil {
 				return err
 			}
@@ -204,7 +207,7 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 		next.ServeHTTP(cw, req)
 		info := httpx.InfoOf(req.Context())
 		it := Interaction{
-			At: at, RequestID: info.RequestID, AppID: info.AppID, API: info.API, Method: req.Method, Path: req.URL.Path,
+			At: at, WallAt: start.UTC(), RequestID: info.RequestID, AppID: info.AppID, API: info.API, Method: req.Method, Path: req.URL.Path,
 			Query: req.URL.RawQuery, RequestHeaders: headerMap(req.Header), RequestBody: redact(req.Header.Get("Content-Type"), reqBody.Bytes()),
 			Status: cw.Status, ResponseHeader: headerMap(w.Header()), ResponseBody: redact(w.Header().Get("Content-Type"), cw.Body.Bytes()),
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000, IdempotencyKey: req.Header.Get("Idempotency-Key"),
@@ -383,7 +386,7 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 		// The newest page by default: a client polling for what it just
 		// did reads the tail; AfterID pages forward from an older point.
 		rows, err := tx.QueryContext(ctx, `SELECT * FROM (SELECT id, at, request_id, app_id, api, method, path, query, req_headers, req_body, status,
-			resp_headers, resp_body, duration_us, idempotency_key, injected FROM interactions
+			resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at FROM interactions
 			WHERE (? = '' OR app_id = ?) AND (? = '' OR method = ?) AND (? = '' OR (CASE WHEN ? THEN substr(path, 1, length(?)) = ? ELSE path = ? END))
 			AND at >= ? AND id > ? ORDER BY id `+map[bool]string{true: "ASC", false: "DESC"}[f.AfterID > 0]+` LIMIT ?) ORDER BY id`,
 			f.AppID, f.AppID, strings.ToUpper(f.Method), strings.ToUpper(f.Method), path, prefix, path, path, path, since, f.AfterID, f.Limit)
@@ -393,13 +396,13 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 		defer rows.Close()
 		for rows.Next() {
 			var it Interaction
-			var at, dur int64
+			var at, dur, wall int64
 			var rh, sh string
 			if err := rows.Scan(&it.ID, &at, &it.RequestID, &it.AppID, &it.API, &it.Method, &it.Path, &it.Query, &rh, &it.RequestBody, &it.Status,
-				&sh, &it.ResponseBody, &dur, &it.IdempotencyKey, &it.Injected); err != nil {
+				&sh, &it.ResponseBody, &dur, &it.IdempotencyKey, &it.Injected, &wall); err != nil {
 				return err
 			}
-			it.At, it.DurationMS = time.Unix(0, at).UTC(), float64(dur)/1000
+			it.At, it.WallAt, it.DurationMS = time.Unix(0, at).UTC(), time.Unix(0, wall).UTC(), float64(dur)/1000
 			json.Unmarshal([]byte(rh), &it.RequestHeaders)
 			json.Unmarshal([]byte(sh), &it.ResponseHeader)
 			out = append(out, it)

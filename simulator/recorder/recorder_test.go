@@ -115,3 +115,28 @@ func TestCardNumbersAreRedacted(t *testing.T) {
 		t.Fatalf("the rest of the body was lost: %s", body)
 	}
 }
+
+// Each interaction carries the wall-clock instant beside the sandbox
+// clock's: with the clock frozen, two requests 30 ms apart share At but
+// not WallAt (the homologation suite measures a partner's backoff by it).
+func TestWallClockBesideTheSandboxClock(t *testing.T) {
+	rec, h := newRecorder(t, 100)
+	send(h, "PUT", "/pix/v2/cob/a", `{}`, map[string]string{"Content-Type": "application/json"})
+	time.Sleep(30 * time.Millisecond)
+	send(h, "PUT", "/pix/v2/cob/b", `{}`, map[string]string{"Content-Type": "application/json"})
+	var list []recorder.Interaction
+	deadline := time.Now().Add(5 * time.Second)
+	for len(list) < 2 && time.Now().Before(deadline) {
+		list, _ = rec.List(context.Background(), recorder.Filter{})
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(list) != 2 {
+		t.Fatalf("recorded %d interactions", len(list))
+	}
+	if !list[0].At.Equal(list[1].At) {
+		t.Errorf("sandbox times %s, %s: the clock is frozen", list[0].At, list[1].At)
+	}
+	if gap := list[1].WallAt.Sub(list[0].WallAt); gap < 30*time.Millisecond {
+		t.Errorf("wall times %s apart, want at least 30ms", gap)
+	}
+}
