@@ -40,6 +40,11 @@ func TestHostPage(t *testing.T) {
 	run("fill in the rest", chromedp.SendKeys("#inscricao", "1", chromedp.ByID), chromedp.SendKeys("#beneficio", "1", chromedp.ByID),
 		chromedp.Click("#load", chromedp.ByID))
 	x.wait("the token posted to all seven widgets", nil, `new Set([...document.querySelectorAll("#log li[data-dir=out]")].map((l) => l.dataset.widget)).size === 7`)
+	// The widgets work in the page, not just receive the token: the forms
+	// widget renders the offer's questionnaire for the reserved number (the
+	// frames share the sandbox's origin here, so the page can look inside).
+	x.wait("the questionnaire rendered in the host page", nil,
+		`(document.getElementById("frame-questionario").contentDocument?.querySelectorAll("#perguntas .q").length ?? 0) >= 9`)
 
 	var numero string
 	var frames []struct {
