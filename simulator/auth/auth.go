@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"homologa/simulator/clock"
-	"homologa/simulator/httpx"
+	"homologa/simulator/errs"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
 )
@@ -116,10 +116,10 @@ func hashSecret(s string) string {
 func (s *Service) CreateCompany(ctx context.Context, cnpj, name string) (Company, error) {
 	c := Company{ID: s.DB.IDs.UUID(), CNPJ: taxid.NormalizeCNPJ(cnpj), Name: strings.TrimSpace(name), CreatedAt: s.Clock.Now()}
 	if err := taxid.CheckCNPJ(c.CNPJ); err != nil {
-		return Company{}, httpx.Invalidf("cnpj", "%v", err)
+		return Company{}, errs.Invalidf("cnpj", "%v", err)
 	}
 	if c.Name == "" {
-		return Company{}, httpx.Invalidf("name", "must not be empty")
+		return Company{}, errs.Invalidf("name", "must not be empty")
 	}
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
 		var n int
@@ -127,7 +127,7 @@ func (s *Service) CreateCompany(ctx context.Context, cnpj, name string) (Company
 			return err
 		}
 		if n > 0 {
-			return httpx.Errorf(httpx.Conflict, "a company with CNPJ %s is already registered", c.CNPJ)
+			return errs.Errorf(errs.Conflict, "a company with CNPJ %s is already registered", c.CNPJ)
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO companies (id, cnpj, name, created_at) VALUES (?, ?, ?, ?)`,
 			c.ID, c.CNPJ, c.Name, c.CreatedAt.UnixNano())
@@ -148,7 +148,7 @@ func (s *Service) Company(ctx context.Context, key string) (Company, error) {
 			key, taxid.NormalizeCNPJ(key)).Scan(&c.ID, &c.CNPJ, &c.Name, &at)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return Company{}, httpx.Errorf(httpx.NotFound, "no company %q", key)
+		return Company{}, errs.Errorf(errs.NotFound, "no company %q", key)
 	}
 	if err != nil {
 		return Company{}, fmt.Errorf("read company: %w", err)
@@ -176,8 +176,8 @@ type NewApp struct {
 func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 	c, err := s.Company(ctx, in.Company)
 	if err != nil {
-		if httpx.AsError(err).Code == httpx.NotFound {
-			return App{}, httpx.Invalidf("companyId", "no company %q; register it first with POST /portal/companies", in.Company)
+		if errs.As(err).Code == errs.NotFound {
+			return App{}, errs.Invalidf("companyId", "no company %q; register it first with POST /portal/companies", in.Company)
 		}
 		return App{}, err
 	}
@@ -188,25 +188,25 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 		Scopes: in.Scopes, Environment: in.Environment, CreatedAt: now, UpdatedAt: now,
 	}
 	if a.Name == "" {
-		return App{}, httpx.Invalidf("name", "must not be empty")
+		return App{}, errs.Invalidf("name", "must not be empty")
 	}
 	if a.Environment == "" {
 		a.Environment = Sandbox
 	}
 	if a.Environment != Sandbox && a.Environment != Production {
-		return App{}, httpx.Invalidf("environment", "must be %q or %q", Sandbox, Production)
+		return App{}, errs.Invalidf("environment", "must be %q or %q", Sandbox, Production)
 	}
 	if len(a.Scopes) == 0 {
 		a.Scopes = slices.Clone(Scopes)
 	}
 	for _, sc := range a.Scopes {
 		if !slices.Contains(Scopes, sc) {
-			return App{}, httpx.Invalidf("scopes", "unknown scope %q", sc)
+			return App{}, errs.Invalidf("scopes", "unknown scope %q", sc)
 		}
 	}
 	if a.WebhookURL != "" {
 		if err := s.Webhooks.Check(a.WebhookURL); err != nil {
-			return App{}, httpx.Invalidf("webhookUrl", "%v", err)
+			return App{}, errs.Invalidf("webhookUrl", "%v", err)
 		}
 	}
 	if a.ClientID == "" {
@@ -224,7 +224,7 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 			return err
 		}
 		if n > 0 {
-			return httpx.Errorf(httpx.Conflict, "client id %q is taken", a.ClientID)
+			return errs.Errorf(errs.Conflict, "client id %q is taken", a.ClientID)
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO apps (id, company_id, name, client_id, secret_hash, webhook_url, webhook_secret, scopes, environment, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -266,7 +266,7 @@ func AppTx(ctx context.Context, tx *store.Tx, key string) (App, error) {
 	a, err := scanApp(tx.QueryRowContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id
 		WHERE a.id = ? OR a.client_id = ?`, key, key))
 	if errors.Is(err, sql.ErrNoRows) {
-		return App{}, httpx.Errorf(httpx.NotFound, "no app %q", key)
+		return App{}, errs.Errorf(errs.NotFound, "no app %q", key)
 	}
 	if err != nil {
 		return App{}, fmt.Errorf("read app: %w", err)
@@ -325,7 +325,7 @@ func (s *Service) SetWebhook(ctx context.Context, key, webhookURL string) (App, 
 	}
 	if webhookURL != "" {
 		if err := s.Webhooks.Check(webhookURL); err != nil {
-			return App{}, httpx.Invalidf("webhookUrl", "%v", err)
+			return App{}, errs.Invalidf("webhookUrl", "%v", err)
 		}
 	}
 	a.WebhookURL, a.UpdatedAt = webhookURL, s.Clock.Now()
@@ -350,7 +350,7 @@ type Token struct {
 // IssueToken runs the client-credentials grant: it checks the app's secret
 // and narrows its scopes to those asked for (all of them when scope is "").
 func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope string) (Token, error) {
-	invalid := httpx.Errorf(httpx.Unauthorized, "client authentication failed").WithType("invalid_client").
+	invalid := errs.Errorf(errs.Unauthorized, "client authentication failed").WithType("invalid_client").
 		WithHeader("WWW-Authenticate", `Basic realm="homologa"`)
 	var a App
 	var hash string
@@ -380,7 +380,7 @@ func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope 
 		scopes = strings.Fields(scope)
 		for _, sc := range scopes {
 			if !slices.Contains(a.Scopes, sc) {
-				return Token{}, httpx.Errorf(httpx.Invalid, "scope %q is not granted to client %s", sc, a.ClientID).WithType("invalid_scope")
+				return Token{}, errs.Errorf(errs.Invalid, "scope %q is not granted to client %s", sc, a.ClientID).WithType("invalid_scope")
 			}
 		}
 	}
@@ -451,8 +451,8 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	return p, nil
 }
 
-func bearerError(code, msg string) *httpx.Error {
-	return httpx.Errorf(httpx.Unauthorized, "%s", msg).
+func bearerError(code, msg string) *errs.Error {
+	return errs.Errorf(errs.Unauthorized, "%s", msg).
 		WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error=%q, error_description=%q`, code, msg))
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 )
 
@@ -44,7 +45,7 @@ func (s *Service) Require(scope string, h http.Handler) http.Handler {
 			return
 		}
 		if scope != "" && !p.HasScope(scope) {
-			httpx.WriteError(w, r, httpx.Errorf(httpx.Forbidden, "the access token lacks scope %q", scope).
+			httpx.WriteError(w, r, errs.Errorf(errs.Forbidden, "the access token lacks scope %q", scope).
 				WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error="insufficient_scope", scope=%q`, scope)))
 			return
 		}
@@ -88,7 +89,7 @@ func (s *Service) Optional(h http.Handler) http.Handler {
 func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "application/x-www-form-urlencoded" {
-		return nil, httpx.Errorf(httpx.Invalid, "the token request must be application/x-www-form-urlencoded (RFC 6749 §4.4.2)")
+		return nil, errs.Errorf(errs.Invalid, "the token request must be application/x-www-form-urlencoded (RFC 6749 §4.4.2)")
 	}
 	body, err := httpx.ReadBody(r, 0)
 	if err != nil {
@@ -96,11 +97,11 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 	}
 	form, err := url.ParseQuery(string(body))
 	if err != nil {
-		return nil, httpx.Errorf(httpx.Invalid, "malformed form body: %v", err)
+		return nil, errs.Errorf(errs.Invalid, "malformed form body: %v", err)
 	}
 	for k, vs := range form {
 		if len(vs) > 1 {
-			return nil, httpx.Errorf(httpx.Invalid, "parameter %q is repeated", k)
+			return nil, errs.Errorf(errs.Invalid, "parameter %q is repeated", k)
 		}
 	}
 	id, secret, basic := r.BasicAuth()
@@ -109,21 +110,21 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 		id, _ = url.QueryUnescape(id)
 		secret, _ = url.QueryUnescape(secret)
 		if form.Has("client_secret") {
-			return nil, httpx.Errorf(httpx.Invalid, "use one client authentication method: HTTP Basic or client_secret in the body, not both")
+			return nil, errs.Errorf(errs.Invalid, "use one client authentication method: HTTP Basic or client_secret in the body, not both")
 		}
 	} else {
 		id, secret = form.Get("client_id"), form.Get("client_secret")
 		if id == "" {
-			return nil, httpx.Errorf(httpx.Unauthorized, "client authentication missing: send HTTP Basic credentials or client_id and client_secret").
+			return nil, errs.Errorf(errs.Unauthorized, "client authentication missing: send HTTP Basic credentials or client_id and client_secret").
 				WithType("invalid_client").WithHeader("WWW-Authenticate", `Basic realm="homologa"`)
 		}
 	}
 	switch gt := form.Get("grant_type"); gt {
 	case "client_credentials":
 	case "":
-		return nil, httpx.Errorf(httpx.Invalid, "grant_type is required; use client_credentials")
+		return nil, errs.Errorf(errs.Invalid, "grant_type is required; use client_credentials")
 	default:
-		return nil, httpx.Errorf(httpx.Invalid, "grant_type %q is not supported; use client_credentials", gt).WithType("unsupported_grant_type")
+		return nil, errs.Errorf(errs.Invalid, "grant_type %q is not supported; use client_credentials", gt).WithType("unsupported_grant_type")
 	}
 	tok, err := s.IssueToken(r.Context(), id, secret, form.Get("scope"))
 	if err != nil {

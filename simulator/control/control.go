@@ -16,6 +16,7 @@ import (
 
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
+	"homologa/simulator/errs"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/jobs"
@@ -87,7 +88,7 @@ func (h *Handlers) advance(r *http.Request) (*httpx.Reply, error) {
 	}
 	d, err := clock.ParseDuration(in.By)
 	if err != nil {
-		return nil, httpx.Invalidf("by", "%v", err)
+		return nil, errs.Invalidf("by", "%v", err)
 	}
 	n, err := h.Jobs.AdvanceTo(r.Context(), h.Clock.Now().Add(d))
 	if err != nil {
@@ -105,7 +106,7 @@ func (h *Handlers) set(r *http.Request) (*httpx.Reply, error) {
 	}
 	at, err := time.Parse(time.RFC3339Nano, in.At)
 	if err != nil {
-		return nil, httpx.Invalidf("at", "want an RFC 3339 time such as 2027-01-01T00:00:00Z")
+		return nil, errs.Invalidf("at", "want an RFC 3339 time such as 2027-01-01T00:00:00Z")
 	}
 	n, err := h.Jobs.SetTo(r.Context(), at)
 	if err != nil {
@@ -122,7 +123,7 @@ func (h *Handlers) appID(r *http.Request) (string, error) {
 	}
 	a, err := h.Auth.App(r.Context(), key)
 	if err != nil {
-		return "", httpx.Invalidf("app", "no app with id or client id %q", key)
+		return "", errs.Invalidf("app", "no app with id or client id %q", key)
 	}
 	return a.ID, nil
 }
@@ -134,7 +135,7 @@ func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		return 0, httpx.Invalidf(name, "must be an integer from %d to %d", lo, hi)
+		return 0, errs.Invalidf(name, "must be an integer from %d to %d", lo, hi)
 	}
 	return n, nil
 }
@@ -150,14 +151,14 @@ func (h *Handlers) interactions(r *http.Request) (*httpx.Reply, error) {
 	switch f.Method {
 	case "", http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
 	default:
-		return nil, httpx.Invalidf("method", "must be an HTTP method such as GET or POST")
+		return nil, errs.Invalidf("method", "must be an HTTP method such as GET or POST")
 	}
 	if f.Path != "" && !strings.HasPrefix(f.Path, "/") {
-		return nil, httpx.Invalidf("path", "must start with / (end it with * for a prefix)")
+		return nil, errs.Invalidf("path", "must start with / (end it with * for a prefix)")
 	}
 	if v := q.Get("since"); v != "" {
 		if f.Since, err = time.Parse(time.RFC3339Nano, v); err != nil {
-			return nil, httpx.Invalidf("since", "want an RFC 3339 time")
+			return nil, errs.Invalidf("since", "want an RFC 3339 time")
 		}
 	}
 	after, err := intParam(r, "after", 0, 0, 1<<62)
@@ -186,7 +187,7 @@ func (h *Handlers) deliveries(r *http.Request) (*httpx.Reply, error) {
 	switch f.Status {
 	case "", "queued", "pending", "delivered", "dead", "dropped":
 	default:
-		return nil, httpx.Invalidf("status", "must be queued, pending, delivered, dead or dropped")
+		return nil, errs.Invalidf("status", "must be queued, pending, delivered, dead or dropped")
 	}
 	if f.Limit, err = intParam(r, "limit", 100, 1, 1000); err != nil {
 		return nil, err
@@ -231,7 +232,7 @@ func (h *Handlers) events(r *http.Request) (*httpx.Reply, error) {
 	if cnpj != "" {
 		cnpj = taxid.NormalizeCNPJ(cnpj)
 		if err := taxid.CheckCNPJ(cnpj); err != nil {
-			return nil, httpx.Invalidf("cnpj", "%v", err)
+			return nil, errs.Invalidf("cnpj", "%v", err)
 		}
 	}
 	list, err := h.Bus.Events(r.Context(), cnpj, int64(since), limit)
@@ -269,14 +270,14 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 		key = p.AppID
 	}
 	if key == "" {
-		return nil, httpx.Invalidf("clientId", "name the app: send a bearer token or {\"clientId\": \"...\"}")
+		return nil, errs.Invalidf("clientId", "name the app: send a bearer token or {\"clientId\": \"...\"}")
 	}
 	app, aerr := h.Auth.App(r.Context(), key)
 	if aerr != nil {
-		return nil, httpx.Invalidf("clientId", "no app with client id %q", key)
+		return nil, errs.Invalidf("clientId", "no app with client id %q", key)
 	}
 	if app.WebhookURL == "" {
-		return nil, httpx.Errorf(httpx.Conflict, "app %s has no webhook URL; set one with PUT /portal/apps/%s/webhook", app.ClientID, app.ID)
+		return nil, errs.Errorf(errs.Conflict, "app %s has no webhook URL; set one with PUT /portal/apps/%s/webhook", app.ClientID, app.ID)
 	}
 	if in.Message == "" {
 		in.Message = "Webhook test from the Homologa sandbox"

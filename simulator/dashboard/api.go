@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"homologa/simulator/auth"
+	"homologa/simulator/errs"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
@@ -145,7 +146,7 @@ func (h *Handlers) resources(r *http.Request) (*httpx.Reply, error) {
 				}
 			}
 			if !found {
-				return nil, httpx.Invalidf("kind", "unknown kind %q; want one or more (comma-separated) of %s", name, strings.Join(KindNames(), ", "))
+				return nil, errs.Invalidf("kind", "unknown kind %q; want one or more (comma-separated) of %s", name, strings.Join(KindNames(), ", "))
 			}
 		}
 	}
@@ -156,7 +157,7 @@ func (h *Handlers) resources(r *http.Request) (*httpx.Reply, error) {
 	if key := q.Get("app"); key != "" {
 		a, err := h.Auth.App(r.Context(), key)
 		if err != nil {
-			return nil, httpx.Invalidf("app", "no app with id or client id %q", key)
+			return nil, errs.Invalidf("app", "no app with id or client id %q", key)
 		}
 		app = a.ID
 	}
@@ -165,7 +166,7 @@ func (h *Handlers) resources(r *http.Request) (*httpx.Reply, error) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1000 {
-			return nil, httpx.Invalidf("limit", "must be an integer from 1 to 1000")
+			return nil, errs.Invalidf("limit", "must be an integer from 1 to 1000")
 		}
 		limit = n
 	}
@@ -250,11 +251,11 @@ func (h *Handlers) stream() http.Handler {
 		if v := q.Get("recent"); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 1000 {
-				httpx.WriteError(w, r, httpx.Invalidf("recent", "must be an integer from 1 to 1000"))
+				httpx.WriteError(w, r, errs.Invalidf("recent", "must be an integer from 1 to 1000"))
 				return
 			}
 			if q.Get("since") != "" {
-				httpx.WriteError(w, r, httpx.Invalidf("recent", "send since or recent, not both"))
+				httpx.WriteError(w, r, errs.Invalidf("recent", "send since or recent, not both"))
 				return
 			}
 			var last int64
@@ -281,7 +282,7 @@ func operator(r *http.Request) (string, error) {
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
 		if err != nil || u.Host != r.Host {
-			return "", httpx.Errorf(httpx.Forbidden, "origin %s may not read every app's events; a partner page uses /events/ws with its app's token", o)
+			return "", errs.Errorf(errs.Forbidden, "origin %s may not read every app's events; a partner page uses /events/ws with its app's token", o)
 		}
 	}
 	cnpj := r.URL.Query().Get("cnpj")
@@ -290,7 +291,7 @@ func operator(r *http.Request) (string, error) {
 	}
 	cnpj = taxid.NormalizeCNPJ(cnpj)
 	if err := taxid.CheckCNPJ(cnpj); err != nil {
-		return "", httpx.Invalidf("cnpj", "%v", err)
+		return "", errs.Invalidf("cnpj", "%v", err)
 	}
 	return cnpj, nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 )
 
@@ -42,11 +43,11 @@ func Handler() http.Handler {
 		case r.URL.Path == "/" || ok && name == "":
 			name = "index.html"
 		case !ok:
-			httpx.WriteError(w, r, httpx.Errorf(httpx.NotFound, "no such page; the dashboard is at %s", Prefix))
+			httpx.WriteError(w, r, errs.Errorf(errs.NotFound, "no such page; the dashboard is at %s", Prefix))
 			return
 		}
 		if _, err := fs.Stat(Files, name); err != nil {
-			httpx.WriteError(w, r, httpx.Errorf(httpx.NotFound, "no dashboard file %q", name))
+			httpx.WriteError(w, r, errs.Errorf(errs.NotFound, "no dashboard file %q", name))
 			return
 		}
 		// The page is rebuilt with the binary; a stale cached script

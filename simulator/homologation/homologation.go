@@ -13,6 +13,7 @@ import (
 
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 )
@@ -57,7 +58,7 @@ func (s *Service) postReport(r *http.Request) (*httpx.Reply, error) {
 	}
 	a, err := s.Auth.App(r.Context(), in.ClientID)
 	if err != nil {
-		return nil, httpx.Invalidf("clientId", "no app %q", in.ClientID)
+		return nil, errs.Invalidf("clientId", "no app %q", in.ClientID)
 	}
 	if in.Failed == nil {
 		in.Failed = []map[string]any{}
@@ -101,7 +102,7 @@ func (s *Service) lastReport(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if rep == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "no homologation report for %s yet: run homologa test", mux.Vars(r)["clientId"])
+		return nil, errs.Errorf(errs.NotFound, "no homologation report for %s yet: run homologa test", mux.Vars(r)["clientId"])
 	}
 	return httpx.OK(rep), nil
 }
@@ -115,15 +116,15 @@ func (s *Service) publish(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if rep == nil {
-		e := httpx.Errorf(httpx.Conflict, "the app has no homologation report of the whole suite: run homologa test --partner <file> with its clientId, without --tags or --features")
+		e := errs.Errorf(errs.Conflict, "the app has no homologation report of the whole suite: run homologa test --partner <file> with its clientId, without --tags or --features")
 		return nil, e
 	}
 	if !rep.Ready {
-		e := httpx.Errorf(httpx.Conflict, "%s", rep.Summary)
+		e := errs.Errorf(errs.Conflict, "%s", rep.Summary)
 		for _, f := range rep.Failed {
 			name, _ := f["scenario"].(string)
 			why, _ := f["failure"].(string)
-			e.Violations = append(e.Violations, httpx.Violation{Field: name, Reason: why})
+			e.Violations = append(e.Violations, errs.Violation{Field: name, Reason: why})
 		}
 		return nil, e
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/schema"
 )
 
@@ -27,12 +28,12 @@ func ReadBody(r *http.Request, limit int64) ([]byte, error) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, Errorf(TooLarge, "request body is larger than %d bytes", mbe.Limit)
+			return nil, errs.Errorf(errs.TooLarge, "request body is larger than %d bytes", mbe.Limit)
 		}
-		return nil, Errorf(Invalid, "reading request body: %v", err)
+		return nil, errs.Errorf(errs.Invalid, "reading request body: %v", err)
 	}
 	if limit > 0 && int64(len(b)) > limit {
-		return nil, Errorf(TooLarge, "request body is larger than %d bytes", limit)
+		return nil, errs.Errorf(errs.TooLarge, "request body is larger than %d bytes", limit)
 	}
 	return b, nil
 }
@@ -49,12 +50,12 @@ func CheckJSONContentType(r *http.Request) error {
 	if err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
 		return nil
 	}
-	return Errorf(UnsupportedMedia, "Content-Type %q is not supported; send application/json", ct).WithHeader("Accept", "application/json")
+	return errs.Errorf(errs.UnsupportedMedia, "Content-Type %q is not supported; send application/json", ct).WithHeader("Accept", "application/json")
 }
 
 // DecodeJSON reads a JSON request body, checks its content type and syntax,
 // validates it against the named schema (when schemas and name are set) and
-// unmarshals it into v. Every failure is an *Error naming what is wrong.
+// unmarshals it into v. Every failure is an *errs.Error naming what is wrong.
 func DecodeJSON(r *http.Request, schemas *schema.Registry, name string, v any) error {
 	if err := CheckJSONContentType(r); err != nil {
 		return err
@@ -69,7 +70,7 @@ func DecodeJSON(r *http.Request, schemas *schema.Registry, name string, v any) e
 // DecodeJSONBytes is DecodeJSON for a body already read.
 func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return Errorf(Invalid, "request body is empty; send a JSON document")
+		return errs.Errorf(errs.Invalid, "request body is empty; send a JSON document")
 	}
 	if err := CheckSyntax(body); err != nil {
 		return err
@@ -77,12 +78,12 @@ func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) 
 	if schemas != nil && name != "" {
 		vs, err := schemas.Validate(name, body)
 		if err != nil {
-			return &Error{Code: Internal, Message: "schema " + name, Err: err}
+			return &errs.Error{Code: errs.Internal, Message: "schema " + name, Err: err}
 		}
 		if len(vs) > 0 {
-			e := &Error{Code: Invalid, Message: "request body does not match schema " + name}
+			e := &errs.Error{Code: errs.Invalid, Message: "request body does not match schema " + name}
 			for _, v := range vs {
-				e.Violations = append(e.Violations, Violation{Field: v.Field, Reason: v.Reason, Value: v.Value})
+				e.Violations = append(e.Violations, errs.Violation{Field: v.Field, Reason: v.Reason, Value: v.Value})
 			}
 			return e
 		}
@@ -94,9 +95,9 @@ func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) 
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			line, col := position(body, te.Offset)
-			return Invalidf(te.Field, "has type %s, want %s (line %d, column %d)", te.Value, te.Type, line, col)
+			return errs.Invalidf(te.Field, "has type %s, want %s (line %d, column %d)", te.Value, te.Type, line, col)
 		}
-		return Errorf(Invalid, "malformed JSON: %v", err)
+		return errs.Errorf(errs.Invalid, "malformed JSON: %v", err)
 	}
 	return nil
 }
@@ -110,7 +111,7 @@ func CheckSyntax(body []byte) error {
 	if err == nil {
 		if _, terr := dec.Token(); terr != io.EOF {
 			line, col := position(body, dec.InputOffset())
-			return Errorf(Invalid, "malformed JSON at line %d, column %d: data after the top-level value", line, col)
+			return errs.Errorf(errs.Invalid, "malformed JSON at line %d, column %d: data after the top-level value", line, col)
 		}
 		return nil
 	}
@@ -118,13 +119,13 @@ func CheckSyntax(body []byte) error {
 	if errors.As(err, &se) {
 		// Offset counts the offending byte itself; point at it.
 		line, col := position(body, se.Offset-1)
-		return Errorf(Invalid, "malformed JSON at line %d, column %d: %v", line, col, se)
+		return errs.Errorf(errs.Invalid, "malformed JSON at line %d, column %d: %v", line, col, se)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		line, col := position(body, int64(len(body)))
-		return Errorf(Invalid, "malformed JSON at line %d, column %d: unexpected end of input", line, col)
+		return errs.Errorf(errs.Invalid, "malformed JSON at line %d, column %d: unexpected end of input", line, col)
 	}
-	return Errorf(Invalid, "malformed JSON: %v", err)
+	return errs.Errorf(errs.Invalid, "malformed JSON: %v", err)
 }
 
 func position(b []byte, offset int64) (line, col int) {
@@ -144,8 +145,8 @@ func position(b []byte, offset int64) (line, col int) {
 }
 
 // QueryError names a bad query parameter.
-func QueryError(param string, format string, args ...any) *Error {
-	return Invalidf(param, format, args...)
+func QueryError(param string, format string, args ...any) *errs.Error {
+	return errs.Invalidf(param, format, args...)
 }
 
 // Sprint is fmt.Sprint, kept here so handlers build violation values alike.

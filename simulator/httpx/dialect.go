@@ -2,19 +2,20 @@ package httpx
 
 import (
 	"encoding/json"
+	"homologa/simulator/errs"
 	"net/http"
 )
 
-// Dialect renders an Error in the body shape of one API.
+// Dialect renders an errs.Error in the body shape of one API.
 type Dialect interface {
-	Render(e *Error, r *http.Request, requestID string) (contentType string, body any)
+	Render(e *errs.Error, r *http.Request, requestID string) (contentType string, body any)
 }
 
 // WriteError writes err in the dialect chosen for the request.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
-	e := AsError(err)
+	e := errs.As(err)
 	info := InfoOf(r.Context())
-	if e.Code == Internal && info.Logger != nil {
+	if e.Code == errs.Internal && info.Logger != nil {
 		info.Logger.Error("internal error", "request_id", info.RequestID, "method", r.Method, "path", r.URL.Path, "err", e)
 	}
 	d := info.Dialect
@@ -27,7 +28,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 			w.Header().Add(k, v)
 		}
 	}
-	writeJSON(w, ct, e.HTTPStatus(), body)
+	writeJSON(w, ct, StatusOf(e), body)
 }
 
 func writeJSON(w http.ResponseWriter, contentType string, status int, body any) {
@@ -56,18 +57,18 @@ type Problem struct{}
 
 // ProblemBody is an RFC 9457 problem document with our extensions.
 type ProblemBody struct {
-	Type      string      `json:"type"`
-	Title     string      `json:"title"`
-	Status    int         `json:"status"`
-	Detail    string      `json:"detail,omitempty"`
-	Instance  string      `json:"instance,omitempty"`
-	RequestID string      `json:"requestId,omitempty"`
-	Errors    []Violation `json:"errors,omitempty"`
+	Type      string           `json:"type"`
+	Title     string           `json:"title"`
+	Status    int              `json:"status"`
+	Detail    string           `json:"detail,omitempty"`
+	Instance  string           `json:"instance,omitempty"`
+	RequestID string           `json:"requestId,omitempty"`
+	Errors    []errs.Violation `json:"errors,omitempty"`
 }
 
 // Render implements Dialect.
-func (Problem) Render(e *Error, r *http.Request, requestID string) (string, any) {
-	status := e.HTTPStatus()
+func (Problem) Render(e *errs.Error, r *http.Request, requestID string) (string, any) {
+	status := StatusOf(e)
 	t := string(e.Code)
 	if e.Type != "" {
 		t = e.Type
@@ -108,28 +109,28 @@ type PixViolation struct {
 // pixTypes names the official general types. The spec declares no 401
 // anywhere; a missing or expired token is answered 401 (RFC 6750) with the
 // closest official type, AcessoNegado.
-var pixTypes = map[Code][2]string{
-	Invalid:          {"RequisicaoInvalida", "Requisição inválida."},
-	Unauthorized:     {"AcessoNegado", "Acesso negado."},
-	Forbidden:        {"AcessoNegado", "Acesso negado."},
-	NotFound:         {"NaoEncontrado", "Não encontrado."},
-	Gone:             {"PermanentementeRemovido", "Permanentemente removido."},
-	Internal:         {"ErroInternoDoServidor", "Erro interno do servidor."},
-	Unavailable:      {"ServicoIndisponivel", "Serviço indisponível."},
-	Timeout:          {"IndisponibilidadePorTempoEsgotado", "Indisponibilidade por tempo esgotado."},
-	MethodNotAllowed: {"RequisicaoInvalida", "Método não permitido."},
-	UnsupportedMedia: {"RequisicaoInvalida", "Tipo de conteúdo não suportado."},
-	TooLarge:         {"RequisicaoInvalida", "Corpo da requisição grande demais."},
-	Conflict:         {"RequisicaoInvalida", "Conflito."},
-	Unprocessable:    {"RequisicaoInvalida", "Requisição não processável."},
-	TooManyRequests:  {"RequisicaoInvalida", "Requisições demais."},
+var pixTypes = map[errs.Code][2]string{
+	errs.Invalid:          {"RequisicaoInvalida", "Requisição inválida."},
+	errs.Unauthorized:     {"AcessoNegado", "Acesso negado."},
+	errs.Forbidden:        {"AcessoNegado", "Acesso negado."},
+	errs.NotFound:         {"NaoEncontrado", "Não encontrado."},
+	errs.Gone:             {"PermanentementeRemovido", "Permanentemente removido."},
+	errs.Internal:         {"ErroInternoDoServidor", "Erro interno do servidor."},
+	errs.Unavailable:      {"ServicoIndisponivel", "Serviço indisponível."},
+	errs.Timeout:          {"IndisponibilidadePorTempoEsgotado", "Indisponibilidade por tempo esgotado."},
+	errs.MethodNotAllowed: {"RequisicaoInvalida", "Método não permitido."},
+	errs.UnsupportedMedia: {"RequisicaoInvalida", "Tipo de conteúdo não suportado."},
+	errs.TooLarge:         {"RequisicaoInvalida", "Corpo da requisição grande demais."},
+	errs.Conflict:         {"RequisicaoInvalida", "Conflito."},
+	errs.Unprocessable:    {"RequisicaoInvalida", "Requisição não processável."},
+	errs.TooManyRequests:  {"RequisicaoInvalida", "Requisições demais."},
 }
 
 // Render implements Dialect.
-func (Pix) Render(e *Error, r *http.Request, requestID string) (string, any) {
+func (Pix) Render(e *errs.Error, r *http.Request, requestID string) (string, any) {
 	names, ok := pixTypes[e.Code]
 	if !ok {
-		names = pixTypes[Internal]
+		names = pixTypes[errs.Internal]
 	}
 	typ, title := names[0], names[1]
 	if e.Type != "" {
@@ -138,7 +139,7 @@ func (Pix) Render(e *Error, r *http.Request, requestID string) (string, any) {
 	p := PixProblem{
 		Type:          "https://pix.bcb.gov.br/api/v2/error/" + typ,
 		Title:         title,
-		Status:        e.HTTPStatus(),
+		Status:        StatusOf(e),
 		Detail:        e.Message,
 		CorrelationID: requestID,
 	}
@@ -169,18 +170,18 @@ type InsurerMensagem struct {
 
 // insurerCodes are the Codigo of each error code. The insurer's real codes
 // are not public (insurance SUMMARY §7); these are in its language.
-var insurerCodes = map[Code]string{
-	Invalid: "REQUISICAO_INVALIDA", Unauthorized: "NAO_AUTORIZADO", Forbidden: "ACESSO_NEGADO", NotFound: "NAO_ENCONTRADO",
-	MethodNotAllowed: "METODO_NAO_PERMITIDO", Conflict: "CONFLITO", Gone: "REMOVIDO", TooLarge: "CORPO_GRANDE_DEMAIS",
-	UnsupportedMedia: "TIPO_DE_CONTEUDO_NAO_SUPORTADO", Unprocessable: "REGRA_DE_NEGOCIO", TooManyRequests: "REQUISICOES_DEMAIS",
-	Internal: "ERRO_INTERNO", Unavailable: "SERVICO_INDISPONIVEL", Timeout: "TEMPO_ESGOTADO",
+var insurerCodes = map[errs.Code]string{
+	errs.Invalid: "REQUISICAO_INVALIDA", errs.Unauthorized: "NAO_AUTORIZADO", errs.Forbidden: "ACESSO_NEGADO", errs.NotFound: "NAO_ENCONTRADO",
+	errs.MethodNotAllowed: "METODO_NAO_PERMITIDO", errs.Conflict: "CONFLITO", errs.Gone: "REMOVIDO", errs.TooLarge: "CORPO_GRANDE_DEMAIS",
+	errs.UnsupportedMedia: "TIPO_DE_CONTEUDO_NAO_SUPORTADO", errs.Unprocessable: "REGRA_DE_NEGOCIO", errs.TooManyRequests: "REQUISICOES_DEMAIS",
+	errs.Internal: "ERRO_INTERNO", errs.Unavailable: "SERVICO_INDISPONIVEL", errs.Timeout: "TEMPO_ESGOTADO",
 }
 
 // Render implements Dialect.
-func (Insurer) Render(e *Error, r *http.Request, requestID string) (string, any) {
+func (Insurer) Render(e *errs.Error, r *http.Request, requestID string) (string, any) {
 	code := insurerCodes[e.Code]
 	if code == "" {
-		code = insurerCodes[Internal]
+		code = insurerCodes[errs.Internal]
 	}
 	if e.Type != "" {
 		code = e.Type
@@ -192,7 +193,7 @@ func (Insurer) Render(e *Error, r *http.Request, requestID string) (string, any)
 	if len(env.Mensagens) == 0 {
 		msg := e.Message
 		if msg == "" {
-			msg = http.StatusText(e.HTTPStatus())
+			msg = http.StatusText(StatusOf(e))
 		}
 		env.Mensagens = []InsurerMensagem{{Codigo: code, Descricao: msg}}
 	}
@@ -209,15 +210,15 @@ type OAuthError struct {
 }
 
 // Render implements Dialect.
-func (OAuth) Render(e *Error, r *http.Request, requestID string) (string, any) {
+func (OAuth) Render(e *errs.Error, r *http.Request, requestID string) (string, any) {
 	code := e.Type
 	if code == "" {
 		switch e.Code {
-		case Unauthorized:
+		case errs.Unauthorized:
 			code = "invalid_client"
-		case Forbidden:
+		case errs.Forbidden:
 			code = "unauthorized_client"
-		case Internal, Unavailable, Timeout:
+		case errs.Internal, errs.Unavailable, errs.Timeout:
 			code = "server_error"
 		default:
 			code = "invalid_request"

@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 )
 
-func render(d httpx.Dialect, e *httpx.Error) (int, string, map[string]any) {
+func render(d httpx.Dialect, e *errs.Error) (int, string, map[string]any) {
 	h := httpx.Outer([]httpx.API{{Prefix: "/x", Name: "x", Dialect: d}}, 0, nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, e)
 	}))
@@ -24,11 +25,11 @@ func render(d httpx.Dialect, e *httpx.Error) (int, string, map[string]any) {
 }
 
 func TestDialects(t *testing.T) {
-	bad := &httpx.Error{Code: httpx.Invalid, Message: "bad", Violations: []httpx.Violation{{Field: "cob.valor.original", Reason: "must be > 0", Value: "0.00"}}}
+	bad := &errs.Error{Code: errs.Invalid, Message: "bad", Violations: []errs.Violation{{Field: "cob.valor.original", Reason: "must be > 0", Value: "0.00"}}}
 	tests := []struct {
 		name    string
 		dialect httpx.Dialect
-		err     *httpx.Error
+		err     *errs.Error
 		status  int
 		ctype   string
 		check   func(map[string]any) bool
@@ -43,13 +44,13 @@ func TestDialects(t *testing.T) {
 			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida" && b["correlationId"] == "rid-1" &&
 				first["propriedade"] == "cob.valor.original" && first["razao"] == "must be > 0" && first["valor"] == "0.00"
 		}},
-		{"PixDomainType", httpx.Pix{}, httpx.Errorf(httpx.Invalid, "x").WithType("CobOperacaoInvalida"), 400, "application/problem+json", func(b map[string]any) bool {
+		{"PixDomainType", httpx.Pix{}, errs.Errorf(errs.Invalid, "x").WithType("CobOperacaoInvalida"), 400, "application/problem+json", func(b map[string]any) bool {
 			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida"
 		}},
-		{"PixUnavailable", httpx.Pix{}, httpx.Errorf(httpx.Unavailable, "x"), 503, "application/problem+json", func(b map[string]any) bool {
+		{"PixUnavailable", httpx.Pix{}, errs.Errorf(errs.Unavailable, "x"), 503, "application/problem+json", func(b map[string]any) bool {
 			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel"
 		}},
-		{"PixForbidden", httpx.Pix{}, httpx.Errorf(httpx.Forbidden, "x"), 403, "application/problem+json", func(b map[string]any) bool {
+		{"PixForbidden", httpx.Pix{}, errs.Errorf(errs.Forbidden, "x"), 403, "application/problem+json", func(b map[string]any) bool {
 			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/AcessoNegado"
 		}},
 		{"InsurerInvalid", httpx.Insurer{}, bad, 400, "application/json; charset=utf-8", func(b map[string]any) bool {
@@ -57,18 +58,18 @@ func TestDialects(t *testing.T) {
 			first, _ := m[0].(map[string]any)
 			return b["HouveErrosDuranteProcessamento"] == true && b["Valor"] == nil && first["Campo"] == "cob.valor.original" && first["Codigo"] == "REQUISICAO_INVALIDA"
 		}},
-		{"InsurerNotFound", httpx.Insurer{}, httpx.Errorf(httpx.NotFound, "no proposal"), 404, "application/json; charset=utf-8", func(b map[string]any) bool {
+		{"InsurerNotFound", httpx.Insurer{}, errs.Errorf(errs.NotFound, "no proposal"), 404, "application/json; charset=utf-8", func(b map[string]any) bool {
 			m, _ := b["Mensagens"].([]any)
 			first, _ := m[0].(map[string]any)
 			return first["Descricao"] == "no proposal" && first["Codigo"] == "NAO_ENCONTRADO"
 		}},
-		{"OAuthUnauthorized", httpx.OAuth{}, httpx.Errorf(httpx.Unauthorized, "who?"), 401, "application/json; charset=utf-8", func(b map[string]any) bool {
+		{"OAuthUnauthorized", httpx.OAuth{}, errs.Errorf(errs.Unauthorized, "who?"), 401, "application/json; charset=utf-8", func(b map[string]any) bool {
 			return b["error"] == "invalid_client" && b["error_description"] == "who?"
 		}},
-		{"OAuthScope", httpx.OAuth{}, httpx.Errorf(httpx.Invalid, "x").WithType("invalid_scope"), 400, "application/json; charset=utf-8", func(b map[string]any) bool {
+		{"OAuthScope", httpx.OAuth{}, errs.Errorf(errs.Invalid, "x").WithType("invalid_scope"), 400, "application/json; charset=utf-8", func(b map[string]any) bool {
 			return b["error"] == "invalid_scope"
 		}},
-		{"InternalHidesCause", httpx.Problem{}, httpx.AsError(errSecret{}), 500, "application/problem+json", func(b map[string]any) bool {
+		{"InternalHidesCause", httpx.Problem{}, errs.As(errSecret{}), 500, "application/problem+json", func(b map[string]any) bool {
 			return !strings.Contains(b["detail"].(string), "database password")
 		}},
 	}

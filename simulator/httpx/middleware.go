@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"homologa/simulator/errs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -69,7 +70,7 @@ func Outer(apis []API, bodyLimit int64, log *slog.Logger, next http.Handler) htt
 				}
 				log.Error("panic", "request_id", id, "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				if !sw.wrote {
-					WriteError(sw, r, &Error{Code: Internal, Message: "internal error; request id " + id})
+					WriteError(sw, r, &errs.Error{Code: errs.Internal, Message: "internal error; request id " + id})
 				}
 			}
 			log.Info("request", "request_id", id, "api", api.Name, "app", info.AppID, "method", r.Method,
@@ -148,7 +149,7 @@ func Unrouted(router *mux.Router) http.Handler {
 			return nil
 		})
 		if len(allowed) == 0 {
-			WriteError(w, r, Errorf(NotFound, "no route %s %s", r.Method, r.URL.Path))
+			WriteError(w, r, errs.Errorf(errs.NotFound, "no route %s %s", r.Method, r.URL.Path))
 			return
 		}
 		var allow []string
@@ -157,7 +158,7 @@ func Unrouted(router *mux.Router) http.Handler {
 				allow = append(allow, m)
 			}
 		}
-		e := Errorf(MethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))
+		e := errs.Errorf(errs.MethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))
 		e.WithHeader("Allow", strings.Join(allow, ", "))
 		WriteError(w, r, e)
 	})

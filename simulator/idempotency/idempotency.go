@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"homologa/simulator/clock"
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 )
@@ -58,7 +59,7 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 			return
 		}
 		if len(key) > 255 {
-			httpx.WriteError(w, r, httpx.Invalidf(Header, "must be at most 255 characters"))
+			httpx.WriteError(w, r, errs.Invalidf(Header, "must be at most 255 characters"))
 			return
 		}
 		info := httpx.InfoOf(r.Context())
@@ -82,7 +83,7 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 		}
 		if found {
 			if prev.request != fp {
-				httpx.WriteError(w, r, httpx.Errorf(httpx.Unprocessable,
+				httpx.WriteError(w, r, errs.Errorf(errs.Unprocessable,
 					"Idempotency-Key %q was already used with a different request (method, path or body); use a new key for a new request", key))
 				return
 			}
@@ -104,7 +105,7 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 		k.inflight[slot] = true
 		k.mu.Unlock()
 		if busy {
-			httpx.WriteError(w, r, httpx.Errorf(httpx.Conflict, "a request with Idempotency-Key %q is still in progress; retry later", key).WithHeader("Retry-After", "1"))
+			httpx.WriteError(w, r, errs.Errorf(errs.Conflict, "a request with Idempotency-Key %q is still in progress; retry later", key).WithHeader("Retry-After", "1"))
 			return
 		}
 		defer func() {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/catalog"
 	"homologa/simulator/scenario"
@@ -162,10 +163,10 @@ func readDocumentos(field string, docs []documentoIn) ([]map[string]any, error) 
 		f := fmt.Sprintf("%s.%d.conteudoBase64", field, i)
 		raw, err := base64.StdEncoding.DecodeString(d.ConteudoBase64)
 		if err != nil {
-			return nil, httpx.Invalidf(f, "conteúdo não é base64 válido: %v", err)
+			return nil, errs.Invalidf(f, "conteúdo não é base64 válido: %v", err)
 		}
 		if len(raw) > maxDocument {
-			return nil, httpx.Invalidf(f, "documento de %d bytes excede o limite de %d", len(raw), maxDocument)
+			return nil, errs.Invalidf(f, "documento de %d bytes excede o limite de %d", len(raw), maxDocument)
 		}
 		out = append(out, map[string]any{"tipo": d.Tipo, "nomeArquivo": d.NomeArquivo, "formato": d.Formato, "tamanho": len(raw)})
 	}
@@ -189,7 +190,7 @@ func optionalID(v any, field string) (int64, error) {
 	}
 	n, err := intOf(v)
 	if err != nil || n <= 0 {
-		return 0, httpx.Invalidf(field, "%s deve ser um número inteiro positivo", field)
+		return 0, errs.Invalidf(field, "%s deve ser um número inteiro positivo", field)
 	}
 	return int64(n), nil
 }
@@ -212,9 +213,9 @@ func (vs violations) err() error {
 	case 1:
 		return rule(vs[0].field, vs[0].code, "%s", vs[0].msg)
 	}
-	e := &httpx.Error{Code: httpx.Unprocessable, Type: "AVISO_DE_BENEFICIO_INVALIDO", Message: "o aviso de benefício viola regras da inscrição"}
+	e := &errs.Error{Code: errs.Unprocessable, Type: "AVISO_DE_BENEFICIO_INVALIDO", Message: "o aviso de benefício viola regras da inscrição"}
 	for _, v := range vs {
-		e.Violations = append(e.Violations, httpx.Violation{Field: v.field, Reason: v.code + ": " + v.msg})
+		e.Violations = append(e.Violations, errs.Violation{Field: v.field, Reason: v.code + ": " + v.msg})
 	}
 	return e
 }
@@ -242,7 +243,7 @@ func (s *Service) postBeneficio(r *http.Request) (*httpx.Reply, error) {
 	}
 	var in avisoIn
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return nil, httpx.Errorf(httpx.Invalid, "malformed JSON: %v", err)
+		return nil, errs.Errorf(errs.Invalid, "malformed JSON: %v", err)
 	}
 	numero, err := optionalID(in.NumeroProposta, "numeroProposta")
 	if err != nil {
@@ -257,20 +258,20 @@ func (s *Service) postBeneficio(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if numero == 0 && inscID == 0 {
-		return nil, httpx.Invalidf("inscricaoId", "informe a inscrição do segurado: inscricaoId e/ou numeroProposta")
+		return nil, errs.Invalidf("inscricaoId", "informe a inscrição do segurado: inscricaoId e/ou numeroProposta")
 	}
 	cpf := digits(in.CPFSegurado)
 	if err := taxid.CheckCPF(cpf); err != nil {
-		return nil, httpx.Invalidf("cpfSegurado", "CPF inválido: %v", err)
+		return nil, errs.Invalidf("cpfSegurado", "CPF inválido: %v", err)
 	}
 	if in.Comunicante.TipoDocumento == "CPF" {
 		if err := taxid.CheckCPF(digits(in.Comunicante.Documento)); err != nil {
-			return nil, httpx.Invalidf("comunicante.documento", "CPF inválido: %v", err)
+			return nil, errs.Invalidf("comunicante.documento", "CPF inválido: %v", err)
 		}
 	}
 	occ, err := parseDate(in.DataOcorrencia)
 	if err != nil {
-		return nil, httpx.Invalidf("dataOcorrencia", "data inválida: use YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS ou DD-MM-YYYY")
+		return nil, errs.Invalidf("dataOcorrencia", "data inválida: use YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS ou DD-MM-YYYY")
 	}
 	docs, err := readDocumentos("documentos", in.Documentos)
 	if err != nil {

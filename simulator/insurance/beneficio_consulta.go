@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
@@ -23,14 +24,14 @@ import (
 func (s *Service) mustBeneficio(ctx context.Context, tx *store.Tx, r *http.Request) (*beneficio, error) {
 	id, err := strconv.ParseInt(mux.Vars(r)["id"], 10, 64)
 	if err != nil {
-		return nil, httpx.Invalidf("id", "id de benefício inválido")
+		return nil, errs.Invalidf("id", "id de benefício inválido")
 	}
 	b, err := loadBeneficio(ctx, tx, principal(r).CompanyID, id)
 	if err != nil {
 		return nil, err
 	}
 	if b == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "benefício %d não encontrado", id).WithType("BENEFICIO_NAO_ENCONTRADO")
+		return nil, errs.Errorf(errs.NotFound, "benefício %d não encontrado", id).WithType("BENEFICIO_NAO_ENCONTRADO")
 	}
 	return b, nil
 }
@@ -248,7 +249,7 @@ func (s *Service) answerBenPendencia(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if strings.TrimSpace(in.Resposta) == "" && len(in.Documentos) == 0 {
-		return nil, httpx.Invalidf("resposta", "responda com resposta (texto), documentos, ou ambos")
+		return nil, errs.Invalidf("resposta", "responda com resposta (texto), documentos, ou ambos")
 	}
 	docs, err := readDocumentos("documentos", in.Documentos)
 	if err != nil {
@@ -267,7 +268,7 @@ func (s *Service) answerBenPendencia(r *http.Request) (*httpx.Reply, error) {
 		var status string
 		err = tx.QueryRowContext(ctx, `SELECT status FROM beneficio_pendencias WHERE id = ? AND beneficio_id = ?`, pid, b.ID).Scan(&status)
 		if errors.Is(err, sql.ErrNoRows) {
-			return httpx.Errorf(httpx.NotFound, "o benefício %d não tem a pendência %d", b.ID, pid).WithType("PENDENCIA_NAO_ENCONTRADA")
+			return errs.Errorf(errs.NotFound, "o benefício %d não tem a pendência %d", b.ID, pid).WithType("PENDENCIA_NAO_ENCONTRADA")
 		}
 		if err != nil {
 			return fmt.Errorf("pending %d: %w", pid, err)

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"homologa/simulator/httpx"
+	"homologa/simulator/errs"
 	"homologa/simulator/scenario"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
@@ -61,7 +61,7 @@ func (s *Service) moveBeneficio(ctx context.Context, tx *store.Tx, b *beneficio,
 // pendings it replaces are rejected: the answer was not enough.
 func (s *Service) raiseBenPendencia(ctx context.Context, tx *store.Tx, b *beneficio, codigo, grupo, descricao string, exigidos []string) (int64, error) {
 	if b.Status != BenEmRegulacao && b.Status != BenPendente {
-		return 0, httpx.Errorf(httpx.Conflict, "beneficio %d is %s: pendings are raised during regulation", b.ID, b.Status)
+		return 0, errs.Errorf(errs.Conflict, "beneficio %d is %s: pendings are raised during regulation", b.ID, b.Status)
 	}
 	now := s.Clock.Now()
 	if _, err := tx.ExecContext(ctx, `UPDATE beneficio_pendencias SET status = ?, updated_at = ? WHERE beneficio_id = ? AND status = ?`,
@@ -107,7 +107,7 @@ func (s *Service) resolveBenAnswered(ctx context.Context, tx *store.Tx, b *benef
 		return err
 	}
 	if open > 0 {
-		return httpx.Errorf(httpx.Conflict, "beneficio %d has %d pending(s) still unanswered", b.ID, open)
+		return errs.Errorf(errs.Conflict, "beneficio %d has %d pending(s) still unanswered", b.ID, open)
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE beneficio_pendencias SET status = ?, updated_at = ? WHERE beneficio_id = ? AND status = ?`,
 		Resolvida, s.Clock.Now().UnixNano(), b.ID, Respondida)
@@ -143,7 +143,7 @@ func motivoRecusa(reason, descricao string) (string, string) {
 // de Benefício and Beneficio Recusado.
 func (s *Service) refuseBeneficio(ctx context.Context, tx *store.Tx, b *beneficio, motivo, descricao string) error {
 	if b.Status != BenEmRegulacao && b.Status != BenPendente {
-		return httpx.Errorf(httpx.Conflict, "beneficio %d is %s: only a benefit under regulation is refused", b.ID, b.Status)
+		return errs.Errorf(errs.Conflict, "beneficio %d is %s: only a benefit under regulation is refused", b.ID, b.Status)
 	}
 	if err := s.closeBenPendencias(ctx, tx, b); err != nil {
 		return err
@@ -188,7 +188,7 @@ func (s *Service) reopen(ctx context.Context, tx *store.Tx, b *beneficio, justif
 // replaces the claimed capital (a partial indemnity).
 func (s *Service) payBeneficio(ctx context.Context, tx *store.Tx, b *beneficio, valor float64) error {
 	if b.Status != BenAprovado {
-		return httpx.Errorf(httpx.Conflict, "beneficio %d is %s: only an APROVADO benefit is paid", b.ID, b.Status)
+		return errs.Errorf(errs.Conflict, "beneficio %d is %s: only an APROVADO benefit is paid", b.ID, b.Status)
 	}
 	if valor <= 0 {
 		for _, c := range b.Coberturas {
@@ -352,7 +352,7 @@ func (r beneficioRunner) load(ctx context.Context, tx *store.Tx, b *scenario.Bin
 		return nil, err
 	}
 	if ben == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "beneficio %d no longer exists", id)
+		return nil, errs.Errorf(errs.NotFound, "beneficio %d no longer exists", id)
 	}
 	return ben, nil
 }
@@ -361,14 +361,14 @@ func (r beneficioRunner) load(ctx context.Context, tx *store.Tx, b *scenario.Bin
 func (r beneficioRunner) Resolve(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error) {
 	id, err := strconv.ParseInt(ref["beneficioId"], 10, 64)
 	if err != nil {
-		return "", httpx.Invalidf("beneficioId", "name the benefit: beneficioId")
+		return "", errs.Invalidf("beneficioId", "name the benefit: beneficioId")
 	}
 	b, err := loadBeneficio(ctx, tx, "", id)
 	if err != nil {
 		return "", err
 	}
 	if b == nil || b.AppID != appID {
-		return "", httpx.Invalidf("beneficioId", "the app has no benefit %d", id)
+		return "", errs.Invalidf("beneficioId", "the app has no benefit %d", id)
 	}
 	return b10(id), nil
 }
@@ -377,7 +377,13 @@ func (r beneficioRunner) Instant(context.Context, *store.Tx, *scenario.Binding, 
 	return time.Time{}, fmt.Errorf("a benefit has no named instants")
 }
 
+// Do performs one step; a refusal of the domain stops the binding.
 func (r beneficioRunner) Do(ctx context.Context, tx *store.Tx, bd *scenario.Binding, st scenario.Step) (string, error) {
+	out, err := r.do(ctx, tx, bd, st)
+	return out, scenario.NotApplicable(err)
+}
+
+func (r beneficioRunner) do(ctx context.Context, tx *store.Tx, bd *scenario.Binding, st scenario.Step) (string, error) {
 	s := r.s
 	b, err := r.load(ctx, tx, bd)
 	if err != nil {
@@ -391,7 +397,7 @@ func (r beneficioRunner) Do(ctx context.Context, tx *store.Tx, bd *scenario.Bind
 		case BenRecusado:
 			return r.refuse(ctx, tx, b, st)
 		case BenPendente:
-			return "", httpx.Errorf(httpx.Invalid, "raise a pending with a pending step, not status: PENDENTE")
+			return "", errs.Errorf(errs.Invalid, "raise a pending with a pending step, not status: PENDENTE")
 		case BenReaberto:
 			if err := s.reopen(ctx, tx, b, st.Reason, usuarioRegulacao); err != nil {
 				return "", err
@@ -445,7 +451,7 @@ func (r beneficioRunner) Do(ctx context.Context, tx *store.Tx, bd *scenario.Bind
 		}
 		return "emitted " + typ, nil
 	}
-	return "", httpx.Errorf(httpx.Invalid, "beneficio takes no %s step", st.Verb)
+	return "", errs.Errorf(errs.Invalid, "beneficio takes no %s step", st.Verb)
 }
 
 func (r beneficioRunner) pay(ctx context.Context, tx *store.Tx, b *beneficio, st scenario.Step) (string, error) {
@@ -453,7 +459,7 @@ func (r beneficioRunner) pay(ctx context.Context, tx *store.Tx, b *beneficio, st
 	if v, ok := st.Args["valor"]; ok {
 		f, err := moneyOf(v)
 		if err != nil {
-			return "", httpx.Errorf(httpx.Invalid, "pay valor %v is not an amount", v)
+			return "", errs.Errorf(errs.Invalid, "pay valor %v is not an amount", v)
 		}
 		valor = f
 	}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"homologa/simulator/httpx"
+	"homologa/simulator/errs"
 	"homologa/simulator/jobs"
 	"homologa/simulator/scenario"
 	"homologa/simulator/statemachine"
@@ -357,7 +357,7 @@ func (r cobrancaRunner) load(ctx context.Context, tx *store.Tx, b *scenario.Bind
 		return nil, err
 	}
 	if c == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "cobrança %d no longer exists", id)
+		return nil, errs.Errorf(errs.NotFound, "cobrança %d no longer exists", id)
 	}
 	return c, nil
 }
@@ -374,7 +374,13 @@ func (r cobrancaRunner) Instant(ctx context.Context, tx *store.Tx, b *scenario.B
 	return time.Date(d.Year(), d.Month(), d.Day(), 12, 0, 0, 0, brasilia), nil
 }
 
+// Do performs one step; a refusal of the domain stops the binding.
 func (r cobrancaRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
+	out, err := r.do(ctx, tx, b, st)
+	return out, scenario.NotApplicable(err)
+}
+
+func (r cobrancaRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
 	s := r.s
 	c, err := r.load(ctx, tx, b)
 	if err != nil {
@@ -417,5 +423,5 @@ func (r cobrancaRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Bindin
 		}
 		return "emitted " + typ, nil
 	}
-	return "", httpx.Errorf(httpx.Invalid, "cobranca takes no %s step", st.Verb)
+	return "", errs.Errorf(errs.Invalid, "cobranca takes no %s step", st.Verb)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
@@ -59,14 +60,14 @@ func (s *Service) preauthorize(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if err := taxid.CheckCPF(in.CPF); err != nil {
-		return nil, httpx.Invalidf("cpf", "CPF inválido: %v", err)
+		return nil, errs.Invalidf("cpf", "CPF inválido: %v", err)
 	}
 	valor, err := moneyOf(in.Valor)
 	if err != nil || valor <= 0 {
-		return nil, httpx.Invalidf("valor", "valor deve ser um número positivo")
+		return nil, errs.Invalidf("valor", "valor deve ser um número positivo")
 	}
 	if !luhn(in.Numero) {
-		return nil, httpx.Invalidf("numero", "número de cartão inválido (dígito verificador)")
+		return nil, errs.Invalidf("numero", "número de cartão inválido (dígito verificador)")
 	}
 	if err := checkValidade(in.Validade, s.Clock.Now()); err != nil {
 		return nil, err
@@ -82,10 +83,10 @@ func (s *Service) preauthorize(r *http.Request) (*httpx.Reply, error) {
 		if companyID == "" {
 			cnpj := in.CNPJ
 			if cnpj == "" {
-				return httpx.Invalidf("cnpj", "informe o CNPJ da empresa (ou chame com o token do app)")
+				return errs.Invalidf("cnpj", "informe o CNPJ da empresa (ou chame com o token do app)")
 			}
 			if err := tx.QueryRowContext(ctx, `SELECT id FROM companies WHERE cnpj = ?`, cnpj).Scan(&companyID); errors.Is(err, sql.ErrNoRows) {
-				return httpx.Invalidf("cnpj", "nenhuma empresa com CNPJ %s", cnpj)
+				return errs.Invalidf("cnpj", "nenhuma empresa com CNPJ %s", cnpj)
 			} else if err != nil {
 				return err
 			}
@@ -130,21 +131,21 @@ func checkValidade(v string, now time.Time) error {
 	month, err1 := strconv.Atoi(mm)
 	year, err2 := strconv.Atoi(yy)
 	if !ok || err1 != nil || err2 != nil || len(mm) != 2 || (len(yy) != 2 && len(yy) != 4) || month < 1 || month > 12 {
-		return httpx.Invalidf("validade", "validade %q: use MM/AA ou MM/AAAA", v)
+		return errs.Invalidf("validade", "validade %q: use MM/AA ou MM/AAAA", v)
 	}
 	if len(yy) == 2 {
 		year += 2000
 	}
 	local := now.In(brasilia)
 	if year*12+month < local.Year()*12+int(local.Month()) {
-		return httpx.Invalidf("validade", "cartão vencido em %02d/%d", month, year)
+		return errs.Invalidf("validade", "cartão vencido em %02d/%d", month, year)
 	}
 	return nil
 }
 
 // usePreauth checks a pre-authorisation code for a proposal: issued to the
 // company for the proponent's CPF, for at least the first premium, unused.
-func usePreauth(ctx context.Context, tx *store.Tx, companyID, cpf, code string, premio float64, numero int64) *httpx.Error {
+func usePreauth(ctx context.Context, tx *store.Tx, companyID, cpf, code string, premio float64, numero int64) *errs.Error {
 	var owner, forCPF string
 	var valor float64
 	var used sql.NullInt64
@@ -153,7 +154,7 @@ func usePreauth(ctx context.Context, tx *store.Tx, companyID, cpf, code string, 
 	case errors.Is(err, sql.ErrNoRows) || err == nil && owner != companyID:
 		return rule("PROPOSTA.DADOS_COBRANCA.CARTAO.NUM_PRE_AUTORIZACAO", "PRE_AUTORIZACAO_INVALIDA", "pré-autorização %s não existe: obtenha-a pelo widget de cartão", code)
 	case err != nil:
-		return httpx.AsError(err)
+		return errs.As(err)
 	case forCPF != cpf:
 		return rule("PROPOSTA.DADOS_COBRANCA.CARTAO.NUM_PRE_AUTORIZACAO", "PRE_AUTORIZACAO_INVALIDA", "a pré-autorização %s foi feita para outro CPF", code)
 	case used.Valid:
@@ -162,7 +163,7 @@ func usePreauth(ctx context.Context, tx *store.Tx, companyID, cpf, code string, 
 		return rule("PROPOSTA.DADOS_COBRANCA.CARTAO.NUM_PRE_AUTORIZACAO", "PRE_AUTORIZACAO_INVALIDA", "a pré-autorização de %.2f não cobre o prêmio de %.2f", valor, premio)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE card_preauths SET used_by = ? WHERE code = ?`, numero, code); err != nil {
-		return httpx.AsError(err)
+		return errs.As(err)
 	}
 	return nil
 }

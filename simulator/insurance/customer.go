@@ -12,6 +12,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/catalog"
 	"homologa/simulator/store"
@@ -80,7 +81,7 @@ func (s *Service) getCobranca(r *http.Request) (*httpx.Reply, error) {
 			return err
 		}
 		if c == nil {
-			return httpx.Errorf(httpx.NotFound, "cobrança %d não encontrada", id).WithType("COBRANCA_NAO_ENCONTRADA")
+			return errs.Errorf(errs.NotFound, "cobrança %d não encontrada", id).WithType("COBRANCA_NAO_ENCONTRADA")
 		}
 		out = c.body()
 		return nil
@@ -99,7 +100,7 @@ func (s *Service) listComissoes(r *http.Request) (*httpx.Reply, error) {
 	switch q.Get("status") {
 	case "", ComEmitida, ComPaga, ComEstornada:
 	default:
-		return nil, httpx.Invalidf("status", "status deve ser EMITIDA, PAGA ou ESTORNADA")
+		return nil, errs.Invalidf("status", "status deve ser EMITIDA, PAGA ou ESTORNADA")
 	}
 	out := []map[string]any{}
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
@@ -141,7 +142,7 @@ func (s *Service) listComissoes(r *http.Request) (*httpx.Reply, error) {
 func (s *Service) getCommissionRule(r *http.Request) (*httpx.Reply, error) {
 	code := r.URL.Query().Get("codigoModeloProposta")
 	if _, ok := s.Catalog.Offer(code); !ok {
-		return nil, httpx.Invalidf("codigoModeloProposta", "informe um modelo de proposta do catálogo")
+		return nil, errs.Invalidf("codigoModeloProposta", "informe um modelo de proposta do catálogo")
 	}
 	rule := ruleFor(code)
 	return ok(map[string]any{"nome": "Comissão " + code, "tipoComissionamento": "PERCENTUAL_SOBRE_PREMIO", "tipoPessoa": "JURIDICA",
@@ -220,7 +221,7 @@ func (s *Service) reduceInscricao(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if (len(in.Coberturas) == 0) == (in.ValorContribuicaoNovo == nil) {
-		return nil, httpx.Invalidf("coberturas", "informe coberturas (capitais novos) ou valorContribuicaoNovo, não ambos")
+		return nil, errs.Invalidf("coberturas", "informe coberturas (capitais novos) ou valorContribuicaoNovo, não ambos")
 	}
 	var out map[string]any
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
@@ -238,7 +239,7 @@ func (s *Service) reduceInscricao(r *http.Request) (*httpx.Reply, error) {
 		newCap := map[int]float64{}
 		for i, c := range in.Coberturas {
 			if c.CapitalSeguradoNovo == nil {
-				return httpx.Invalidf(fmt.Sprintf("coberturas.%d.capitalSeguradoNovo", i), "informe o capital novo")
+				return errs.Invalidf(fmt.Sprintf("coberturas.%d.capitalSeguradoNovo", i), "informe o capital novo")
 			}
 			newCap[c.ItemProdutoID] = *c.CapitalSeguradoNovo
 		}
@@ -253,7 +254,7 @@ func (s *Service) reduceInscricao(r *http.Request) (*httpx.Reply, error) {
 				newCap[item] = math.Round(capital * f)
 			}
 		}
-		var vs []httpx.Violation
+		var vs []errs.Violation
 		total := 0.0
 		for i, c := range covs {
 			item, _ := intOf(c["itemProdutoId"])
@@ -274,11 +275,11 @@ func (s *Service) reduceInscricao(r *http.Request) (*httpx.Reply, error) {
 			field := fmt.Sprintf("coberturas.%d.capitalSeguradoNovo", i)
 			switch {
 			case nc >= capital:
-				vs = append(vs, httpx.Violation{Field: field, Reason: fmt.Sprintf("a redução deve diminuir o capital %.2f da cobertura %d", capital, item)})
+				vs = append(vs, errs.Violation{Field: field, Reason: fmt.Sprintf("a redução deve diminuir o capital %.2f da cobertura %d", capital, item)})
 			case cat != nil && cat.CapitalFixo:
-				vs = append(vs, httpx.Violation{Field: field, Reason: fmt.Sprintf("a cobertura %d tem capital fixo", item)})
+				vs = append(vs, errs.Violation{Field: field, Reason: fmt.Sprintf("a cobertura %d tem capital fixo", item)})
 			case cat != nil && nc < cat.ValorMinimoCapitalContratacao:
-				vs = append(vs, httpx.Violation{Field: field, Reason: fmt.Sprintf("capital %.2f abaixo do mínimo de %.2f da cobertura %d", nc, cat.ValorMinimoCapitalContratacao, item)})
+				vs = append(vs, errs.Violation{Field: field, Reason: fmt.Sprintf("capital %.2f abaixo do mínimo de %.2f da cobertura %d", nc, cat.ValorMinimoCapitalContratacao, item)})
 			default:
 				np := round2(pr * nc / capital)
 				c["capitalSegurado"], c["premio"] = nc, np
@@ -286,10 +287,10 @@ func (s *Service) reduceInscricao(r *http.Request) (*httpx.Reply, error) {
 			}
 		}
 		for item := range newCap {
-			vs = append(vs, httpx.Violation{Field: "coberturas", Reason: fmt.Sprintf("a inscrição não tem a cobertura %d", item)})
+			vs = append(vs, errs.Violation{Field: "coberturas", Reason: fmt.Sprintf("a inscrição não tem a cobertura %d", item)})
 		}
 		if offer != nil && len(vs) == 0 && total < offer.TicketMinimo {
-			vs = append(vs, httpx.Violation{Field: "coberturas", Reason: fmt.Sprintf("a contribuição resultante %.2f fica abaixo do ticket mínimo %.2f do modelo %s", total, offer.TicketMinimo, offer.ID)})
+			vs = append(vs, errs.Violation{Field: "coberturas", Reason: fmt.Sprintf("a contribuição resultante %.2f fica abaixo do ticket mínimo %.2f do modelo %s", total, offer.TicketMinimo, offer.ID)})
 		}
 		if len(vs) > 0 {
 			return rules("REDUCAO_INVALIDA", vs)
@@ -387,10 +388,10 @@ func (s *Service) changeRegistration(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if e, ok := in["email"].(string); ok && !emailRE.MatchString(e) {
-		return nil, httpx.Invalidf("email", "e-mail inválido")
+		return nil, errs.Invalidf("email", "e-mail inválido")
 	}
 	if cep := str(obj(in, "endereco"), "cep"); cep != "" && !cepRE.MatchString(cep) {
-		return nil, httpx.Invalidf("endereco.cep", "CEP deve ter 8 dígitos")
+		return nil, errs.Invalidf("endereco.cep", "CEP deve ter 8 dígitos")
 	}
 	var out map[string]any
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {

@@ -13,7 +13,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"homologa/simulator/auth"
-	"homologa/simulator/httpx"
+	"homologa/simulator/errs"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
 )
@@ -74,14 +74,14 @@ func loadInscricao(ctx context.Context, tx *store.Tx, companyID string, id int64
 func (s *Service) mustInscricao(ctx context.Context, tx *store.Tx, r *http.Request) (*inscricao, error) {
 	id, err := strconv.ParseInt(mux.Vars(r)["id"], 10, 64)
 	if err != nil {
-		return nil, httpx.Invalidf("id", "id de inscrição inválido")
+		return nil, errs.Invalidf("id", "id de inscrição inválido")
 	}
 	in, err := loadInscricao(ctx, tx, principal(r).CompanyID, id)
 	if err != nil {
 		return nil, err
 	}
 	if in == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "inscrição %d não encontrada", id).WithType("INSCRICAO_NAO_ENCONTRADA")
+		return nil, errs.Errorf(errs.NotFound, "inscrição %d não encontrada", id).WithType("INSCRICAO_NAO_ENCONTRADA")
 	}
 	return in, nil
 }
@@ -157,7 +157,7 @@ func (s *Service) endEnrollment(ctx context.Context, tx *store.Tx, inscricaoID i
 		return err
 	}
 	if in == nil {
-		return httpx.Errorf(httpx.NotFound, "inscrição %d não encontrada", inscricaoID)
+		return errs.Errorf(errs.NotFound, "inscrição %d não encontrada", inscricaoID)
 	}
 	if in.Status == InscCancelada || in.Status == InscEncerrada {
 		return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 )
@@ -26,7 +27,7 @@ func numeroOf(r *http.Request) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, httpx.Invalidf(field, "informe o número da proposta (numeroProposta)")
+		return 0, errs.Invalidf(field, "informe o número da proposta (numeroProposta)")
 	}
 	return n, nil
 }
@@ -37,7 +38,7 @@ func (s *Service) mustProposta(ctx context.Context, tx *store.Tx, r *http.Reques
 		return nil, err
 	}
 	if p == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "proposta %d não encontrada", numero).WithType("PROPOSTA_NAO_ENCONTRADA")
+		return nil, errs.Errorf(errs.NotFound, "proposta %d não encontrada", numero).WithType("PROPOSTA_NAO_ENCONTRADA")
 	}
 	return p, nil
 }
@@ -285,16 +286,16 @@ func (s *Service) answerPendencia(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if in.Resposta == "" && in.Documento == nil {
-		return nil, httpx.Invalidf("resposta", "responda com resposta (texto), documento, ou ambos")
+		return nil, errs.Invalidf("resposta", "responda com resposta (texto), documento, ou ambos")
 	}
 	doc := ""
 	if in.Documento != nil {
 		raw, err := base64.StdEncoding.DecodeString(in.Documento.ConteudoBase64)
 		if err != nil {
-			return nil, httpx.Invalidf("documento.conteudoBase64", "conteúdo não é base64 válido: %v", err)
+			return nil, errs.Invalidf("documento.conteudoBase64", "conteúdo não é base64 válido: %v", err)
 		}
 		if len(raw) > maxDocument {
-			return nil, httpx.Invalidf("documento.conteudoBase64", "documento de %d bytes excede o limite de %d", len(raw), maxDocument)
+			return nil, errs.Invalidf("documento.conteudoBase64", "documento de %d bytes excede o limite de %d", len(raw), maxDocument)
 		}
 		b, _ := json.Marshal(map[string]any{"nomeArquivo": in.Documento.NomeArquivo, "formato": in.Documento.Formato,
 			"tipoDocumento": in.Documento.TipoDocumento, "tamanho": len(raw)})
@@ -310,16 +311,16 @@ func (s *Service) answerPendencia(r *http.Request) (*httpx.Reply, error) {
 		var status string
 		err := tx.QueryRowContext(ctx, `SELECT numero, status FROM pendencias WHERE id = ?`, id).Scan(&numero, &status)
 		if errors.Is(err, sql.ErrNoRows) {
-			return httpx.Errorf(httpx.NotFound, "pendência %d não encontrada", id).WithType("PENDENCIA_NAO_ENCONTRADA")
+			return errs.Errorf(errs.NotFound, "pendência %d não encontrada", id).WithType("PENDENCIA_NAO_ENCONTRADA")
 		}
 		if err != nil {
 			return err
 		}
 		p, err := s.mustProposta(ctx, tx, r, numero)
 		if err != nil {
-			var he *httpx.Error
-			if errors.As(err, &he) && he.Code == httpx.NotFound {
-				return httpx.Errorf(httpx.NotFound, "pendência %d não encontrada", id).WithType("PENDENCIA_NAO_ENCONTRADA")
+			var he *errs.Error
+			if errors.As(err, &he) && he.Code == errs.NotFound {
+				return errs.Errorf(errs.NotFound, "pendência %d não encontrada", id).WithType("PENDENCIA_NAO_ENCONTRADA")
 			}
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 )
@@ -24,7 +25,7 @@ const inscricaoAtiva = "ATIVA"
 // enrollments' ids.
 func (s *Service) implant(ctx context.Context, tx *store.Tx, p *proposta) ([]int64, error) {
 	if p.Status != Aprovada {
-		return nil, httpx.Errorf(httpx.Conflict, "proposta %d is %s: only an APROVADA proposal is implanted", p.Numero, p.Status)
+		return nil, errs.Errorf(errs.Conflict, "proposta %d is %s: only an APROVADA proposal is implanted", p.Numero, p.Status)
 	}
 	now := s.Clock.Now()
 	prop := obj(p.Request, "PROPOSTA")
@@ -98,7 +99,7 @@ func (s *Service) listInscricoes(r *http.Request) (*httpx.Reply, error) {
 	numero := q.Get("numeroProposta")
 	if numero != "" {
 		if _, err := strconv.ParseInt(numero, 10, 64); err != nil {
-			return nil, httpx.Invalidf("numeroProposta", "numeroProposta deve ser um número")
+			return nil, errs.Invalidf("numeroProposta", "numeroProposta deve ser um número")
 		}
 	}
 	out := []json.RawMessage{}
@@ -132,7 +133,7 @@ func (s *Service) getInscricao(r *http.Request) (*httpx.Reply, error) {
 		return tx.QueryRowContext(ctx, `SELECT body FROM inscricoes WHERE id = ? AND company_id = ?`, mux.Vars(r)["id"], principal(r).CompanyID).Scan(&b)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, httpx.Errorf(httpx.NotFound, "inscrição %s não encontrada", mux.Vars(r)["id"]).WithType("INSCRICAO_NAO_ENCONTRADA")
+		return nil, errs.Errorf(errs.NotFound, "inscrição %s não encontrada", mux.Vars(r)["id"]).WithType("INSCRICAO_NAO_ENCONTRADA")
 	}
 	if err != nil {
 		return nil, err

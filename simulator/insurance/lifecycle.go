@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"homologa/simulator/auth"
-	"homologa/simulator/httpx"
+	"homologa/simulator/errs"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
 )
@@ -112,7 +112,7 @@ func addTimeline(ctx context.Context, tx *store.Tx, numero int64, at time.Time, 
 // with its event. Answered pendings it replaces are rejected.
 func (s *Service) raisePendencia(ctx context.Context, tx *store.Tx, p *proposta, codigo, grupo, descricao string) (int64, error) {
 	if p.Status != EmAnalise && p.Status != Pendente {
-		return 0, httpx.Errorf(httpx.Conflict, "proposta %d is %s: pendings are raised during analysis", p.Numero, p.Status)
+		return 0, errs.Errorf(errs.Conflict, "proposta %d is %s: pendings are raised during analysis", p.Numero, p.Status)
 	}
 	now := s.Clock.Now()
 	if _, err := tx.ExecContext(ctx, `UPDATE pendencias SET status = ?, updated_at = ? WHERE numero = ? AND status = ?`, Rejeitada, now.UnixNano(), p.Numero, Respondida); err != nil {
@@ -153,7 +153,7 @@ func (s *Service) resolveAnswered(ctx context.Context, tx *store.Tx, p *proposta
 		return err
 	}
 	if open > 0 {
-		return httpx.Errorf(httpx.Conflict, "proposta %d has %d pending(s) still unanswered", p.Numero, open)
+		return errs.Errorf(errs.Conflict, "proposta %d has %d pending(s) still unanswered", p.Numero, open)
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE pendencias SET status = ?, updated_at = ? WHERE numero = ? AND status = ?`, Resolvida, s.Clock.Now().UnixNano(), p.Numero, Respondida)
 	return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/taxid"
 
 	"homologa/simulator/httpx"
@@ -47,9 +48,9 @@ func checkCNPJ(r *http.Request, names ...string) error {
 	p := principal(r)
 	for _, n := range names {
 		if v := r.URL.Query().Get(n); v != "" && taxid.NormalizeCNPJ(v) != p.CNPJ {
-			e := &httpx.Error{Code: httpx.Forbidden, Type: "CNPJ_NAO_AUTORIZADO",
+			e := &errs.Error{Code: errs.Forbidden, Type: "CNPJ_NAO_AUTORIZADO",
 				Message: fmt.Sprintf("o CNPJ %s não é o da empresa do app (%s): um app vende só pela própria empresa", v, p.CNPJ)}
-			e.Violations = []httpx.Violation{{Field: n, Reason: e.Message}}
+			e.Violations = []errs.Violation{{Field: n, Reason: e.Message}}
 			return e
 		}
 	}
@@ -67,7 +68,7 @@ func (s *Service) offerFor(ctx context.Context, tx *store.Tx, r *http.Request, i
 		return nil, err
 	}
 	if !ok || !slices.Contains(ids, id) {
-		return nil, httpx.Errorf(httpx.NotFound, "modelo de proposta %q não existe ou não pode ser vendido pela empresa %s", id, p.CNPJ).
+		return nil, errs.Errorf(errs.NotFound, "modelo de proposta %q não existe ou não pode ser vendido pela empresa %s", id, p.CNPJ).
 			WithType("MODELO_PROPOSTA_NAO_ENCONTRADO")
 	}
 	return o, nil
@@ -152,7 +153,7 @@ func (s *Service) questionnaires(r *http.Request) (*httpx.Reply, error) {
 	ctx := r.Context()
 	code := r.URL.Query().Get("codigoModeloProposta")
 	if code == "" {
-		return nil, httpx.Invalidf("codigoModeloProposta", "informe o modelo de proposta (codigoModeloProposta)")
+		return nil, errs.Invalidf("codigoModeloProposta", "informe o modelo de proposta (codigoModeloProposta)")
 	}
 	var out []*catalog.Questionario
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
@@ -188,7 +189,7 @@ func boolParam(r *http.Request, name string, def bool) (bool, error) {
 	case "false", "False", "0":
 		return false, nil
 	}
-	return false, httpx.Invalidf(name, "%s deve ser true ou false", name)
+	return false, errs.Invalidf(name, "%s deve ser true ou false", name)
 }
 
 // companyOffers is GET /portal/companies/{id}/offers: what the company may
@@ -226,7 +227,7 @@ func (s *Service) setGrant(r *http.Request, granted bool) (*httpx.Reply, error) 
 	ctx := r.Context()
 	offer := mux.Vars(r)["offer"]
 	if _, ok := s.Catalog.Offer(offer); !ok {
-		return nil, httpx.Errorf(httpx.NotFound, "no offer %q in the catalogue", offer)
+		return nil, errs.Errorf(errs.NotFound, "no offer %q in the catalogue", offer)
 	}
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
 		id, _, err := companyOf(ctx, tx, mux.Vars(r)["id"])
@@ -248,7 +249,7 @@ func (s *Service) setGrant(r *http.Request, granted bool) (*httpx.Reply, error) 
 func companyOf(ctx context.Context, tx *store.Tx, key string) (id, cnpj string, err error) {
 	err = tx.QueryRowContext(ctx, `SELECT id, cnpj FROM companies WHERE id = ? OR cnpj = ?`, key, key).Scan(&id, &cnpj)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", "", httpx.Errorf(httpx.NotFound, "no company %q", key)
+		return "", "", errs.Errorf(errs.NotFound, "no company %q", key)
 	}
 	return id, cnpj, err
 }

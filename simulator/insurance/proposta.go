@@ -14,6 +14,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/catalog"
 	"homologa/simulator/scenario"
@@ -82,7 +83,7 @@ func refuseCardNumber(body map[string]any) error {
 // (NUMERO_CARTAO, CARD_NUMBER) holding a card-like number is refused too.
 func findCardData(v any, path string, inCard bool) error {
 	refuse := func(field string) error {
-		return httpx.Invalidf(field,
+		return errs.Invalidf(field,
 			"dados de cartão nunca vão na proposta: capture o cartão no widget de cartão de crédito e envie só DADOS_COBRANCA.CARTAO.NUM_PRE_AUTORIZACAO").
 			WithType("DADOS_DE_CARTAO_PROIBIDOS")
 	}
@@ -145,7 +146,7 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 	prop := obj(body, "PROPOSTA")
 	// A date no layout reads is malformed input (400), not a broken rule.
 	if _, err := parseDate(str(obj(prop, "DADOS_PROPONENTE"), "DT_NASCIMENTO")); err != nil {
-		return nil, httpx.Invalidf("PROPOSTA.DADOS_PROPONENTE.DT_NASCIMENTO", "%v", err)
+		return nil, errs.Invalidf("PROPOSTA.DADOS_PROPONENTE.DT_NASCIMENTO", "%v", err)
 	}
 	code := mux.Vars(r)["codigo"]
 	if code == "" {
@@ -155,7 +156,7 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 		code = str(obj(prop, "USO_MONGERAL"), "MODELO_PROPOSTA")
 	}
 	if code == "" {
-		return nil, httpx.Invalidf("codigoModeloProposta", "informe o modelo de proposta: ?codigoModeloProposta=, /proposta/{codigo} ou PROPOSTA.USO_MONGERAL.MODELO_PROPOSTA")
+		return nil, errs.Invalidf("codigoModeloProposta", "informe o modelo de proposta: ?codigoModeloProposta=, /proposta/{codigo} ou PROPOSTA.USO_MONGERAL.MODELO_PROPOSTA")
 	}
 	var out map[string]any
 	status := http.StatusCreated
@@ -221,7 +222,7 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 
 // readableDates says in words what the schema's date pattern means.
 func readableDates(err error) error {
-	var e *httpx.Error
+	var e *errs.Error
 	if !errors.As(err, &e) {
 		return err
 	}
@@ -241,7 +242,7 @@ func (s *Service) numeroFor(ctx context.Context, tx *store.Tx, companyID, offerI
 	n, err := intOf(prop["NUMERO"])
 	if err != nil || n == 0 {
 		if _, present := prop["NUMERO"]; present && err != nil {
-			return 0, nil, httpx.Invalidf("PROPOSTA.NUMERO", "NUMERO deve ser \"0\" ou o número reservado")
+			return 0, nil, errs.Invalidf("PROPOSTA.NUMERO", "NUMERO deve ser \"0\" ou o número reservado")
 		}
 		id, err := nextNumero(ctx, tx)
 		return id, nil, err
@@ -265,10 +266,10 @@ func (s *Service) numeroFor(ctx context.Context, tx *store.Tx, companyID, offerI
 // coverages, capitals and premiums (each VL_CONTRIB must be what
 // POST /simulacao prices for its capital), the total, beneficiaries. It
 // returns the total premium and every violation.
-func (s *Service) check(ctx context.Context, tx *store.Tx, o *catalog.Offer, prop map[string]any) (float64, []httpx.Violation) {
-	var vs []httpx.Violation
+func (s *Service) check(ctx context.Context, tx *store.Tx, o *catalog.Offer, prop map[string]any) (float64, []errs.Violation) {
+	var vs []errs.Violation
 	bad := func(field, format string, args ...any) {
-		vs = append(vs, httpx.Violation{Field: field, Reason: fmt.Sprintf(format, args...)})
+		vs = append(vs, errs.Violation{Field: field, Reason: fmt.Sprintf(format, args...)})
 	}
 	dp := obj(prop, "DADOS_PROPONENTE")
 	cpf := str(dp, "CPF")
@@ -473,9 +474,9 @@ func (s *Service) checkBillingBlock(ctx context.Context, tx *store.Tx, o *catalo
 		need(obj(cob, "CONSIGNACAO"), field("CONSIGNACAO")+".", "MATRICULA", "ORGAO")
 	}
 	if len(missing) > 0 {
-		var vs []httpx.Violation
+		var vs []errs.Violation
 		for _, m := range missing {
-			vs = append(vs, httpx.Violation{Field: m, Reason: "obrigatório para cobrança por " + tipo})
+			vs = append(vs, errs.Violation{Field: m, Reason: "obrigatório para cobrança por " + tipo})
 		}
 		return rules("DADOS_DE_COBRANCA_INCOMPLETOS", vs)
 	}

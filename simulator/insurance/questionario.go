@@ -15,6 +15,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/catalog"
 	"homologa/simulator/store"
@@ -36,7 +37,7 @@ func anyScope(h httpx.HandlerFunc, scopes ...string) httpx.HandlerFunc {
 				return h(r)
 			}
 		}
-		return nil, httpx.Errorf(httpx.Forbidden, "o token de acesso não tem nenhum dos escopos %s", strings.Join(scopes, ", ")).
+		return nil, errs.Errorf(errs.Forbidden, "o token de acesso não tem nenhum dos escopos %s", strings.Join(scopes, ", ")).
 			WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error="insufficient_scope", scope=%q`, scopes[0]))
 	}
 }
@@ -64,10 +65,10 @@ type resposta struct {
 // question unanswered (what a form sends for an empty field). It returns
 // the answers in the questionnaire's order, or every violation, each
 // naming its field.
-func checkRespostas(q *catalog.Questionario, in []respostaIn) ([]resposta, []httpx.Violation) {
-	var vs []httpx.Violation
+func checkRespostas(q *catalog.Questionario, in []respostaIn) ([]resposta, []errs.Violation) {
+	var vs []errs.Violation
 	bad := func(field, format string, args ...any) {
-		vs = append(vs, httpx.Violation{Field: field, Reason: fmt.Sprintf(format, args...)})
+		vs = append(vs, errs.Violation{Field: field, Reason: fmt.Sprintf(format, args...)})
 	}
 	perguntas := map[int]*catalog.Pergunta{}
 	for i := range q.Perguntas {
@@ -196,7 +197,7 @@ func (s *Service) questionnaireOf(ctx context.Context, tx *store.Tx, r *http.Req
 	}
 	qid, err := strconv.Atoi(mux.Vars(r)["questionarioId"])
 	if err != nil || qid <= 0 {
-		return nil, httpx.Invalidf("questionarioId", "informe o id do questionário")
+		return nil, errs.Invalidf("questionarioId", "informe o id do questionário")
 	}
 	companyID := principal(r).CompanyID
 	t := &answerTarget{numero: n}
@@ -209,7 +210,7 @@ func (s *Service) questionnaireOf(ctx context.Context, tx *store.Tx, r *http.Req
 	} else {
 		err := tx.QueryRowContext(ctx, `SELECT offer_id FROM proposal_numbers WHERE numero = ? AND company_id = ?`, n, companyID).Scan(&t.offerID)
 		if errors.Is(err, sql.ErrNoRows) {
-			return nil, httpx.Errorf(httpx.NotFound, "proposta %d não encontrada nem reservada pela empresa", n).WithType("PROPOSTA_NAO_ENCONTRADA")
+			return nil, errs.Errorf(errs.NotFound, "proposta %d não encontrada nem reservada pela empresa", n).WithType("PROPOSTA_NAO_ENCONTRADA")
 		}
 		if err != nil {
 			return nil, err
@@ -220,9 +221,9 @@ func (s *Service) questionnaireOf(ctx context.Context, tx *store.Tx, r *http.Req
 		return nil, fmt.Errorf("proposta %d: offer %q has no questionnaire in the catalogue", n, t.offerID)
 	}
 	if o.Questionario.ID != qid {
-		e := httpx.Errorf(httpx.NotFound, "o questionário %d não é o da proposta %d (modelo %s, questionário %d)", qid, n, t.offerID, o.Questionario.ID).
+		e := errs.Errorf(errs.NotFound, "o questionário %d não é o da proposta %d (modelo %s, questionário %d)", qid, n, t.offerID, o.Questionario.ID).
 			WithType("QUESTIONARIO_NAO_ENCONTRADO")
-		e.Violations = []httpx.Violation{{Field: "questionarioId", Reason: e.Message}}
+		e.Violations = []errs.Violation{{Field: "questionarioId", Reason: e.Message}}
 		return nil, e
 	}
 	t.q = o.Questionario

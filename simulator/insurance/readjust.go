@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 )
@@ -152,10 +153,10 @@ func (s *Service) putIndex(r *http.Request) (*httpx.Reply, error) {
 	}
 	for mes, v := range in {
 		if _, err := time.Parse("2006-01", mes); err != nil {
-			return nil, httpx.Invalidf(mes, "mês deve ser YYYY-MM")
+			return nil, errs.Invalidf(mes, "mês deve ser YYYY-MM")
 		}
 		if v < -10 || v > 50 {
-			return nil, httpx.Invalidf(mes, "valor mensal %.2f%% fora de -10..50", v)
+			return nil, errs.Invalidf(mes, "valor mensal %.2f%% fora de -10..50", v)
 		}
 	}
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"homologa/simulator/httpx"
+	"homologa/simulator/errs"
 	"homologa/simulator/scenario"
 	"homologa/simulator/store"
 )
@@ -31,7 +31,7 @@ func (r propostaRunner) load(ctx context.Context, tx *store.Tx, b *scenario.Bind
 		return nil, err
 	}
 	if p == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "proposta %d no longer exists", n)
+		return nil, errs.Errorf(errs.NotFound, "proposta %d no longer exists", n)
 	}
 	return p, nil
 }
@@ -40,14 +40,14 @@ func (r propostaRunner) load(ctx context.Context, tx *store.Tx, b *scenario.Bind
 func (r propostaRunner) Resolve(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error) {
 	n, err := strconv.ParseInt(ref["numeroProposta"], 10, 64)
 	if err != nil {
-		return "", httpx.Invalidf("numeroProposta", "name the proposal: numeroProposta")
+		return "", errs.Invalidf("numeroProposta", "name the proposal: numeroProposta")
 	}
 	p, err := loadProposta(ctx, tx, "", n)
 	if err != nil {
 		return "", err
 	}
 	if p == nil || p.AppID != appID {
-		return "", httpx.Invalidf("numeroProposta", "the app has no proposal %d", n)
+		return "", errs.Invalidf("numeroProposta", "the app has no proposal %d", n)
 	}
 	return b10(n), nil
 }
@@ -58,7 +58,13 @@ func (r propostaRunner) Instant(context.Context, *store.Tx, *scenario.Binding, s
 	return time.Time{}, fmt.Errorf("a proposal has no named instants")
 }
 
+// Do performs one step; a refusal of the domain stops the binding.
 func (r propostaRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
+	out, err := r.do(ctx, tx, b, st)
+	return out, scenario.NotApplicable(err)
+}
+
+func (r propostaRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
 	s := r.s
 	p, err := r.load(ctx, tx, b)
 	if err != nil {
@@ -124,5 +130,5 @@ func (r propostaRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Bindin
 		}
 		return "emitted " + typ, nil
 	}
-	return "", httpx.Errorf(httpx.Invalid, "proposta takes no %s step", st.Verb)
+	return "", errs.Errorf(errs.Invalid, "proposta takes no %s step", st.Verb)
 }

@@ -13,6 +13,7 @@ import (
 
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
+	"homologa/simulator/errs"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/catalog"
@@ -104,15 +105,15 @@ func principal(r *http.Request) auth.Principal {
 }
 
 // rule is a business-rule violation (422) naming its field.
-func rule(field, code, format string, args ...any) *httpx.Error {
-	e := httpx.Invalidf(field, format, args...)
-	e.Code, e.Type = httpx.Unprocessable, code
+func rule(field, code, format string, args ...any) *errs.Error {
+	e := errs.Invalidf(field, format, args...)
+	e.Code, e.Type = errs.Unprocessable, code
 	return e
 }
 
 // rules collects several violations into one 422.
-func rules(code string, vs []httpx.Violation) *httpx.Error {
-	return &httpx.Error{Code: httpx.Unprocessable, Type: code, Message: "the request breaks the offer's rules", Violations: vs}
+func rules(code string, vs []errs.Violation) *errs.Error {
+	return &errs.Error{Code: errs.Unprocessable, Type: code, Message: "the request breaks the offer's rules", Violations: vs}
 }
 
 // emit sends an event of the cycle to the app's webhook and the stream.

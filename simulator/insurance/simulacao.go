@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/catalog"
 	"homologa/simulator/store"
@@ -23,7 +24,7 @@ func (s *Service) simulate(r *http.Request) (*httpx.Reply, error) {
 	}
 	code := r.URL.Query().Get("codigoModeloProposta")
 	if code == "" {
-		return nil, httpx.Invalidf("codigoModeloProposta", "informe o modelo de proposta a simular (codigoModeloProposta)")
+		return nil, errs.Invalidf("codigoModeloProposta", "informe o modelo de proposta a simular (codigoModeloProposta)")
 	}
 	var in struct {
 		Simulacoes []map[string]any `json:"simulacoes"`
@@ -47,12 +48,12 @@ func (s *Service) simulate(r *http.Request) (*httpx.Reply, error) {
 		prop, _ := sim["proponente"].(map[string]any)
 		if cpf := str(prop, "cpf"); cpf != "" {
 			if err := taxid.CheckCPF(cpf); err != nil {
-				return nil, httpx.Invalidf(prefix+"proponente.cpf", "CPF inválido: %v", err)
+				return nil, errs.Invalidf(prefix+"proponente.cpf", "CPF inválido: %v", err)
 			}
 		}
 		birth, err := parseDate(str(prop, "dataNascimento"))
 		if err != nil {
-			return nil, httpx.Invalidf(prefix+"proponente.dataNascimento", "%v", err)
+			return nil, errs.Invalidf(prefix+"proponente.dataNascimento", "%v", err)
 		}
 		sexo, _ := intOf(prop["sexoId"])
 		renda, _ := moneyOf(prop["renda"])

@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"homologa/simulator/auth"
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
@@ -53,15 +54,15 @@ func (s *Service) postTokenUser(r *http.Request) (*httpx.Reply, error) {
 		in.CPF, in.SystemID = v["cpf"], v["systemId"]
 	}
 	if err := taxid.CheckCPF(in.CPF); err != nil {
-		return nil, httpx.Invalidf("cpf", "CPF inválido: %v", err)
+		return nil, errs.Invalidf("cpf", "CPF inválido: %v", err)
 	}
 	minutes, err := intField(in.TimeoutInMinutes, defaultTokenMinutes, 1, maxTokenMinutes)
 	if err != nil {
-		return nil, httpx.Invalidf("timeoutInMinutes", "%v", err)
+		return nil, errs.Invalidf("timeoutInMinutes", "%v", err)
 	}
 	size, err := intField(in.TokenSize, defaultTokenSize, 4, 8)
 	if err != nil {
-		return nil, httpx.Invalidf("tokenSize", "%v", err)
+		return nil, errs.Invalidf("tokenSize", "%v", err)
 	}
 	channel := in.Output
 	if channel == "" {
@@ -153,7 +154,7 @@ func intField(v any, def, min, max int) (int, error) {
 
 // useToken consumes a signature code for cpf in proposal numero: it must
 // exist for the company and the CPF, be unexpired and unused.
-func useToken(ctx context.Context, tx *store.Tx, companyID, cpf, code string, numero int64, now time.Time) *httpx.Error {
+func useToken(ctx context.Context, tx *store.Tx, companyID, cpf, code string, numero int64, now time.Time) *errs.Error {
 	var id string
 	var expires int64
 	var used sql.NullInt64
@@ -163,14 +164,14 @@ func useToken(ctx context.Context, tx *store.Tx, companyID, cpf, code string, nu
 	case errors.Is(err, sql.ErrNoRows):
 		return rule("PROPOSTA.ASSINATURA.TOKEN", "ASSINATURA_INVALIDA", "token inválido: nenhum código %s foi emitido para o CPF %s do proponente", code, cpf)
 	case err != nil:
-		return httpx.AsError(err)
+		return errs.As(err)
 	case used.Valid:
 		return rule("PROPOSTA.ASSINATURA.TOKEN", "ASSINATURA_INVALIDA", "token já utilizado: cada código assina uma única proposta")
 	case now.After(time.Unix(0, expires)):
 		return rule("PROPOSTA.ASSINATURA.TOKEN", "ASSINATURA_INVALIDA", "token expirado às %s; peça um novo em POST /access/v1/token/user", time.Unix(0, expires).UTC().Format(time.RFC3339))
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE signature_tokens SET used_at = ?, used_by = ? WHERE id = ?`, now.UnixNano(), numero, id); err != nil {
-		return httpx.AsError(err)
+		return errs.As(err)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/jobs"
@@ -339,7 +340,7 @@ func openAttempt(d doc) doc {
 func (s *Service) settleCobR(ctx context.Context, tx *store.Tx, c *cobr) error {
 	t := openAttempt(c.Body)
 	if c.Status != CobRAtiva || t == nil {
-		return httpx.Errorf(httpx.Conflict, "cobr %s is %s with no attempt to settle", c.TxID, c.Status)
+		return errs.Errorf(errs.Conflict, "cobr %s is %s with no attempt to settle", c.TxID, c.Status)
 	}
 	now := s.Clock.Now()
 	e2e := str(t, "endToEndId")
@@ -356,7 +357,7 @@ func (s *Service) settleCobR(ctx context.Context, tx *store.Tx, c *cobr) error {
 func (s *Service) rejectAttempt(ctx context.Context, tx *store.Tx, c *cobr, code string) error {
 	t := openAttempt(c.Body)
 	if c.Status != CobRAtiva || t == nil {
-		return httpx.Errorf(httpx.Conflict, "cobr %s is %s with no attempt to reject", c.TxID, c.Status)
+		return errs.Errorf(errs.Conflict, "cobr %s is %s with no attempt to reject", c.TxID, c.Status)
 	}
 	now := rfc3339(s.Clock.Now())
 	t["status"] = TentRejeitada

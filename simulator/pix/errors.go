@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/schema"
 )
@@ -17,25 +18,25 @@ type violation struct {
 }
 
 // problem builds a Pix error of the given official type.
-func problem(code httpx.Code, typ, detail string, vs ...violation) *httpx.Error {
-	e := &httpx.Error{Code: code, Type: typ, Message: detail}
+func problem(code errs.Code, typ, detail string, vs ...violation) *errs.Error {
+	e := &errs.Error{Code: code, Type: typ, Message: detail}
 	for _, v := range vs {
-		e.Violations = append(e.Violations, httpx.Violation{Field: v.field, Reason: v.reason, Value: v.value})
+		e.Violations = append(e.Violations, errs.Violation{Field: v.field, Reason: v.reason, Value: v.value})
 	}
 	return e
 }
 
 // invalid is a 400 of type typ naming the violated properties.
-func invalid(typ string, vs ...violation) *httpx.Error {
+func invalid(typ string, vs ...violation) *errs.Error {
 	var parts []string
 	for _, v := range vs {
 		parts = append(parts, v.field+": "+v.reason)
 	}
-	return problem(httpx.Invalid, typ, strings.Join(parts, "; "), vs...)
+	return problem(errs.Invalid, typ, strings.Join(parts, "; "), vs...)
 }
 
-func notFound(typ, format string, args ...any) *httpx.Error {
-	return problem(httpx.NotFound, typ, fmt.Sprintf(format, args...))
+func notFound(typ, format string, args ...any) *errs.Error {
+	return problem(errs.NotFound, typ, fmt.Sprintf(format, args...))
 }
 
 // decode reads a request body validated against a schema of schemas/pix/.
@@ -52,8 +53,8 @@ func decodeBytes(body []byte, reg *schema.Registry, schemaName, entity, typ stri
 }
 
 func retype(err error, entity, typ string) error {
-	var e *httpx.Error
-	if err == nil || !errors.As(err, &e) || e.Code != httpx.Invalid || len(e.Violations) == 0 {
+	var e *errs.Error
+	if err == nil || !errors.As(err, &e) || e.Code != errs.Invalid || len(e.Violations) == 0 {
 		return err
 	}
 	e.Type = typ

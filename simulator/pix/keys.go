@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"homologa/simulator/auth"
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
@@ -68,7 +69,7 @@ var DemoKeys = []string{"52998224725", "11222333000181", "cobranca@demo.homologa
 func (s *Service) AddKey(ctx context.Context, appID, chave string) (Key, error) {
 	tipo, err := KeyType(chave)
 	if err != nil {
-		return Key{}, httpx.Invalidf("chave", "%v", err)
+		return Key{}, errs.Invalidf("chave", "%v", err)
 	}
 	k := Key{Chave: chave, Tipo: tipo, AppID: appID, CreatedAt: s.Clock.Now()}
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
@@ -83,7 +84,7 @@ func (s *Service) AddKey(ctx context.Context, appID, chave string) (Key, error) 
 			if owner == a.ID {
 				return nil
 			}
-			return httpx.Errorf(httpx.Conflict, "key %s belongs to another app", chave)
+			return errs.Errorf(errs.Conflict, "key %s belongs to another app", chave)
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO pix_keys (chave, tipo, app_id, company_id, created_at) VALUES (?, ?, ?, ?, ?)`,
 			chave, tipo, a.ID, a.CompanyID, k.CreatedAt.UnixNano())

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"homologa/simulator/auth"
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/jobs"
 	"homologa/simulator/store"
@@ -223,7 +224,7 @@ func (s *Service) processLote(ctx context.Context, j jobs.Job) error {
 			_, cerr := s.create(ctx, tx, host, cobvKind, p, it.txid, req, lp.ID, "")
 			status, problema := itemCreated, ""
 			if cerr != nil {
-				var e *httpx.Error
+				var e *errs.Error
 				if !errors.As(cerr, &e) {
 					return cerr
 				}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
@@ -56,12 +57,12 @@ func (s *Service) pay(r *http.Request) (*httpx.Reply, error) {
 	if in.Pagador != nil {
 		if in.Pagador.CPF != "" {
 			if err := taxid.CheckCPF(in.Pagador.CPF); err != nil {
-				return nil, httpx.Invalidf("pagador.cpf", "%v", err)
+				return nil, errs.Invalidf("pagador.cpf", "%v", err)
 			}
 		}
 		if in.Pagador.CNPJ != "" {
 			if err := taxid.CheckCNPJ(in.Pagador.CNPJ); err != nil {
-				return nil, httpx.Invalidf("pagador.cnpj", "%v", err)
+				return nil, errs.Invalidf("pagador.cnpj", "%v", err)
 			}
 		}
 	}
@@ -88,13 +89,13 @@ func (s *Service) findCharge(ctx context.Context, tx *store.Tx, in Payment) (*ch
 		var cobID sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT company_id, cob_id FROM pix_locs WHERE token = ?`, token).Scan(&companyID, &cobID)
 		if errors.Is(err, sql.ErrNoRows) {
-			return nil, httpx.Invalidf("location", "no location %q", in.Location)
+			return nil, errs.Invalidf("location", "no location %q", in.Location)
 		}
 		if err != nil {
 			return nil, err
 		}
 		if !cobID.Valid {
-			return nil, httpx.Errorf(httpx.Unprocessable, "location %s serves no charge (it was never linked or was unlinked)", in.Location)
+			return nil, errs.Errorf(errs.Unprocessable, "location %s serves no charge (it was never linked or was unlinked)", in.Location)
 		}
 		var txid string
 		if err := tx.QueryRowContext(ctx, `SELECT txid FROM pix_cobs WHERE id = ?`, cobID.Int64).Scan(&txid); err != nil {
@@ -116,11 +117,11 @@ func (s *Service) findCharge(ctx context.Context, tx *store.Tx, in Payment) (*ch
 	rows.Close()
 	switch len(companies) {
 	case 0:
-		return nil, httpx.Invalidf("txid", "no charge with txid %q", in.TxID)
+		return nil, errs.Invalidf("txid", "no charge with txid %q", in.TxID)
 	case 1:
 		return loadCharge(ctx, tx, companies[0], in.TxID)
 	}
-	return nil, httpx.Invalidf("cnpj", "txid %s is used by %d receivers; name the receiver's CNPJ", in.TxID, len(companies))
+	return nil, errs.Invalidf("cnpj", "txid %s is used by %d receivers; name the receiver's CNPJ", in.TxID, len(companies))
 }
 
 // payCharge pays a charge as a payer's bank would: it must be ATIVA, not
@@ -131,7 +132,7 @@ func (s *Service) payCharge(ctx context.Context, tx *store.Tx, in Payment) (doc,
 		return nil, err
 	}
 	if c == nil {
-		return nil, httpx.Invalidf("txid", "no charge with txid %q", in.TxID)
+		return nil, errs.Invalidf("txid", "no charge with txid %q", in.TxID)
 	}
 	return s.payLoaded(ctx, tx, c, in)
 }
@@ -140,22 +141,22 @@ func (s *Service) payCharge(ctx context.Context, tx *store.Tx, in Payment) (doc,
 // scenario steps pay the same way.
 func (s *Service) payLoaded(ctx context.Context, tx *store.Tx, c *charge, in Payment) (doc, error) {
 	if c.Status != Ativa {
-		return nil, httpx.Errorf(httpx.Unprocessable, "charge %s is %s: it accepts no payment", c.TxID, c.Status)
+		return nil, errs.Errorf(errs.Unprocessable, "charge %s is %s: it accepts no payment", c.TxID, c.Status)
 	}
 	now := s.Clock.Now()
 	owed, components, err := s.owed(c, now)
 	if err != nil {
-		return nil, httpx.Errorf(httpx.Unprocessable, "charge %s cannot be paid: %v", c.TxID, err)
+		return nil, errs.Errorf(errs.Unprocessable, "charge %s cannot be paid: %v", c.TxID, err)
 	}
 	valor := owed
 	if in.Valor != "" {
 		paid, err := parseCents(in.Valor)
 		if err != nil {
-			return nil, httpx.Invalidf("valor", "%v", err)
+			return nil, errs.Invalidf("valor", "%v", err)
 		}
 		alterable := sub(c.Body, "valor")["modalidadeAlteracao"] == float64(1)
 		if paid != owed && !alterable && !in.ValorDivergente {
-			return nil, httpx.Errorf(httpx.Unprocessable, "charge %s asks %s and does not let the payer change it; send valorDivergente: true to pay %s anyway",
+			return nil, errs.Errorf(errs.Unprocessable, "charge %s asks %s and does not let the payer change it; send valorDivergente: true to pay %s anyway",
 				c.TxID, formatCents(owed), in.Valor)
 		}
 		if paid != owed {
@@ -190,19 +191,19 @@ func (s *Service) payLoaded(ctx context.Context, tx *store.Tx, c *charge, in Pay
 // txid, not notified by the /pix callback.
 func (s *Service) credit(ctx context.Context, tx *store.Tx, in Payment) (doc, error) {
 	if in.Chave == "" {
-		return nil, httpx.Invalidf("txid", "name what is paid: txid, location, or chave with valor for a Pix without a charge")
+		return nil, errs.Invalidf("txid", "name what is paid: txid, location, or chave with valor for a Pix without a charge")
 	}
 	if in.Valor == "" {
-		return nil, httpx.Invalidf("valor", "a Pix without a charge needs a valor")
+		return nil, errs.Invalidf("valor", "a Pix without a charge needs a valor")
 	}
 	valor, err := parseCents(in.Valor)
 	if err != nil || valor <= 0 {
-		return nil, httpx.Invalidf("valor", "want a positive amount such as 10.00")
+		return nil, errs.Invalidf("valor", "want a positive amount such as 10.00")
 	}
 	var appID, companyID string
 	err = tx.QueryRowContext(ctx, `SELECT app_id, company_id FROM pix_keys WHERE chave = ?`, in.Chave).Scan(&appID, &companyID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, httpx.Invalidf("chave", "no receiver has the key %q in this sandbox", in.Chave)
+		return nil, errs.Invalidf("chave", "no receiver has the key %q in this sandbox", in.Chave)
 	}
 	if err != nil {
 		return nil, err

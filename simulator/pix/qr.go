@@ -20,6 +20,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 )
@@ -149,7 +150,7 @@ func (s *Service) chargeAt(ctx context.Context, tx *store.Tx, token, tipo string
 	}
 	if c.Status == RemovidaUsuario || c.Status == RemovidaPeloPSP {
 		// Removal is permanent: 410, as the spec allows for removed charges.
-		return nil, problem(httpx.Gone, "CobPayloadNaoEncontrado", "a cobrança foi removida ("+c.Status+")")
+		return nil, problem(errs.Gone, "CobPayloadNaoEncontrado", "a cobrança foi removida ("+c.Status+")")
 	}
 	return c, nil
 }
@@ -203,7 +204,7 @@ func (s *Service) recPayloadJWS(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		if rc == nil || rc.Status != RecCriada {
-			return problem(httpx.Gone, "RecPayloadNaoEncontrado", "a recorrência não aguarda mais autorização")
+			return problem(errs.Gone, "RecPayloadNaoEncontrado", "a recorrência não aguarda mais autorização")
 		}
 		payload = recPayload(rc)
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/pix/duedate"
 	"homologa/simulator/scenario"
@@ -47,14 +48,20 @@ func (r recRunner) Instant(context.Context, *store.Tx, *scenario.Binding, string
 	return time.Time{}, errNoInstant
 }
 
+// Do performs one step; a refusal of the domain stops the binding.
 func (r recRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
+	out, err := r.do(ctx, tx, b, st)
+	return out, scenario.NotApplicable(err)
+}
+
+func (r recRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
 	s := r.s
 	rc, err := loadRec(ctx, tx, "", b.Key)
 	if err != nil {
 		return "", err
 	}
 	if rc == nil {
-		return "", httpx.Errorf(httpx.NotFound, "rec %s no longer exists", b.Key)
+		return "", errs.Errorf(errs.NotFound, "rec %s no longer exists", b.Key)
 	}
 	switch {
 	case st.Verb == "status" && st.Status == RecAprovada:
@@ -84,20 +91,26 @@ func (r recRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st
 	case st.Verb == "emit":
 		return emit(ctx, s, tx, rc.CompanyID, b.AppID, doc{"idRec": rc.ID}, "rec:"+rc.ID, st)
 	}
-	return "", httpx.Errorf(httpx.Invalid, "rec takes no %s step", st.Verb)
+	return "", errs.Errorf(errs.Invalid, "rec takes no %s step", st.Verb)
 }
 
 func (r solicRecRunner) Instant(context.Context, *store.Tx, *scenario.Binding, string) (time.Time, error) {
 	return time.Time{}, errNoInstant
 }
 
+// Do performs one step; a refusal of the domain stops the binding.
 func (r solicRecRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
+	out, err := r.do(ctx, tx, b, st)
+	return out, scenario.NotApplicable(err)
+}
+
+func (r solicRecRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
 	sr, err := loadSolicRec(ctx, tx, "", b.Key)
 	if err != nil {
 		return "", err
 	}
 	if sr == nil {
-		return "", httpx.Errorf(httpx.NotFound, "solicrec %s no longer exists", b.Key)
+		return "", errs.Errorf(errs.NotFound, "solicrec %s no longer exists", b.Key)
 	}
 	switch st.Verb {
 	case "status":
@@ -107,7 +120,7 @@ func (r solicRecRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Bindin
 	case "emit":
 		return emit(ctx, r.s, tx, sr.CompanyID, b.AppID, doc{"idSolicRec": sr.ID, "idRec": sr.IDRec}, "rec:"+sr.IDRec, st)
 	}
-	return "", httpx.Errorf(httpx.Invalid, "solicrec takes no %s step", st.Verb)
+	return "", errs.Errorf(errs.Invalid, "solicrec takes no %s step", st.Verb)
 }
 
 func (r cobrRunner) load(ctx context.Context, tx *store.Tx, b *scenario.Binding) (*cobr, error) {
@@ -117,7 +130,7 @@ func (r cobrRunner) load(ctx context.Context, tx *store.Tx, b *scenario.Binding)
 		return nil, err
 	}
 	if c == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "cobr %s no longer exists", txid)
+		return nil, errs.Errorf(errs.NotFound, "cobr %s no longer exists", txid)
 	}
 	return c, nil
 }
@@ -144,7 +157,13 @@ func (r cobrRunner) Instant(ctx context.Context, tx *store.Tx, b *scenario.Bindi
 	return noonBRT(day), nil
 }
 
+// Do performs one step; a refusal of the domain stops the binding.
 func (r cobrRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
+	out, err := r.do(ctx, tx, b, st)
+	return out, scenario.NotApplicable(err)
+}
+
+func (r cobrRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
 	s := r.s
 	c, err := r.load(ctx, tx, b)
 	if err != nil {
@@ -164,7 +183,7 @@ func (r cobrRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, s
 	case "emit":
 		return emit(ctx, s, tx, c.CompanyID, b.AppID, doc{"txid": c.TxID, "idRec": c.IDRec}, "rec:"+c.IDRec, st)
 	}
-	return "", httpx.Errorf(httpx.Invalid, "cobr takes no %s step", st.Verb)
+	return "", errs.Errorf(errs.Invalid, "cobr takes no %s step", st.Verb)
 }
 
 func orString(s, def string) string {
@@ -239,7 +258,7 @@ func (s *Service) payerActsOnRec(r *http.Request) (*httpx.Reply, error) {
 			return err
 		}
 		if rc == nil {
-			return httpx.Errorf(httpx.NotFound, "no recurrence %s", mux.Vars(r)["idRec"])
+			return errs.Errorf(errs.NotFound, "no recurrence %s", mux.Vars(r)["idRec"])
 		}
 		step := scenario.Step{Verb: "status", Reason: in.Codigo}
 		switch mux.Vars(r)["acao"] {
@@ -278,7 +297,7 @@ func (s *Service) payerActsOnCobR(r *http.Request) (*httpx.Reply, error) {
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
 		var company string
 		if err := tx.QueryRowContext(ctx, `SELECT company_id FROM pix_cobrs WHERE txid = ?`, mux.Vars(r)["txid"]).Scan(&company); err != nil {
-			return httpx.Errorf(httpx.NotFound, "no recurring charge %s", mux.Vars(r)["txid"])
+			return errs.Errorf(errs.NotFound, "no recurring charge %s", mux.Vars(r)["txid"])
 		}
 		b := &scenario.Binding{Key: company + "/" + mux.Vars(r)["txid"]}
 		step := scenario.Step{Verb: "pay"}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/scenario"
 	"homologa/simulator/statemachine"
@@ -187,7 +188,7 @@ func (s *Service) settle(ctx context.Context, tx *store.Tx, e2eid, id, to, motiv
 	err := tx.QueryRowContext(ctx, `SELECT d.body, d.status, p.company_id FROM pix_refunds d JOIN pix_received p ON p.e2eid = d.e2eid WHERE d.e2eid = ? AND d.id = ?`,
 		e2eid, id).Scan(&b, &status, &companyID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, httpx.Errorf(httpx.NotFound, "no refund %s of Pix %s", id, e2eid)
+		return nil, errs.Errorf(errs.NotFound, "no refund %s of Pix %s", id, e2eid)
 	}
 	if err != nil {
 		return nil, err

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/events"
-	"homologa/simulator/httpx"
 	"homologa/simulator/scenario"
 	"homologa/simulator/store"
 )
@@ -81,7 +81,7 @@ func (r chargeRunner) charge(ctx context.Context, tx *store.Tx, b *scenario.Bind
 		return nil, err
 	}
 	if c == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "%s %s no longer exists", b.Kind, txid)
+		return nil, errs.Errorf(errs.NotFound, "%s %s no longer exists", b.Kind, txid)
 	}
 	return c, nil
 }
@@ -90,14 +90,14 @@ func (r chargeRunner) charge(ctx context.Context, tx *store.Tx, b *scenario.Bind
 func (r chargeRunner) Resolve(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error) {
 	var companyID string
 	if err := tx.QueryRowContext(ctx, `SELECT company_id FROM apps WHERE id = ?`, appID).Scan(&companyID); err != nil {
-		return "", httpx.Invalidf("clientId", "no app %q", appID)
+		return "", errs.Invalidf("clientId", "no app %q", appID)
 	}
 	c, err := loadCharge(ctx, tx, companyID, ref["txid"])
 	if err != nil {
 		return "", err
 	}
 	if c == nil {
-		return "", httpx.Invalidf("txid", "the app has no charge with txid %q", ref["txid"])
+		return "", errs.Invalidf("txid", "the app has no charge with txid %q", ref["txid"])
 	}
 	return chargeKey(companyID, c.TxID), nil
 }
@@ -126,7 +126,13 @@ func (r chargeRunner) Instant(ctx context.Context, tx *store.Tx, b *scenario.Bin
 	return time.Date(d.Y, d.M, d.D, 0, 0, 0, 0, brasilia).Add(-time.Second), nil
 }
 
+// Do performs one step; a refusal of the domain stops the binding.
 func (r chargeRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
+	out, err := r.do(ctx, tx, b, st)
+	return out, scenario.NotApplicable(err)
+}
+
+func (r chargeRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
 	s := r.s
 	c, err := r.charge(ctx, tx, b)
 	if err != nil {
@@ -149,7 +155,7 @@ func (r chargeRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding,
 		return "paid " + str(p, "valor") + ": " + str(p, "endToEndId"), nil
 	case "status":
 		if c.Status != Ativa {
-			return "", httpx.Errorf(httpx.Conflict, "charge %s is %s", c.TxID, c.Status)
+			return "", errs.Errorf(errs.Conflict, "charge %s is %s", c.TxID, c.Status)
 		}
 		if _, err := s.move(ctx, tx, c, st.Status, false); err != nil {
 			return "", err
@@ -157,7 +163,7 @@ func (r chargeRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding,
 		return "moved to " + st.Status, nil
 	case "create":
 		if res, _ := st.Args["resource"].(string); res != "pix" {
-			return "", httpx.Errorf(httpx.Invalid, "a %s step can create a pix (a Pix on the charge's key without txid), not %q", c.Kind, res)
+			return "", errs.Errorf(errs.Invalid, "a %s step can create a pix (a Pix on the charge's key without txid), not %q", c.Kind, res)
 		}
 		valor, _ := st.Args["valor"].(string)
 		if valor == "" {
@@ -171,7 +177,7 @@ func (r chargeRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding,
 	case "emit":
 		return emit(ctx, s, tx, c.CompanyID, b.AppID, doc{"txid": c.TxID}, "txid:"+c.TxID, st)
 	}
-	return "", httpx.Errorf(httpx.Invalid, "%s takes no %s step", c.Kind, st.Verb)
+	return "", errs.Errorf(errs.Invalid, "%s takes no %s step", c.Kind, st.Verb)
 }
 
 func (r refundRunner) Instant(context.Context, *store.Tx, *scenario.Binding, string) (time.Time, error) {
@@ -186,12 +192,18 @@ func (r refundRunner) Resolve(ctx context.Context, tx *store.Tx, appID string, r
 		return "", err
 	}
 	if n == 0 {
-		return "", httpx.Invalidf("id", "the app has no refund %q of Pix %q", ref["id"], ref["e2eid"])
+		return "", errs.Invalidf("id", "the app has no refund %q of Pix %q", ref["id"], ref["e2eid"])
 	}
 	return refundKey(ref["e2eid"], ref["id"]), nil
 }
 
+// Do performs one step; a refusal of the domain stops the binding.
 func (r refundRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
+	out, err := r.do(ctx, tx, b, st)
+	return out, scenario.NotApplicable(err)
+}
+
+func (r refundRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
 	e2eid, id, _ := strings.Cut(b.Key, "/")
 	to := st.Status
 	switch st.Verb {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 )
@@ -61,9 +62,9 @@ func AsHTTP(err error) error {
 	if !errors.As(err, &le) {
 		return err
 	}
-	e := &httpx.Error{Code: httpx.Invalid, Message: "invalid scenario: " + strconv.Itoa(len(le.Problems)) + " problem(s); nothing was loaded"}
+	e := &errs.Error{Code: errs.Invalid, Message: "invalid scenario: " + strconv.Itoa(len(le.Problems)) + " problem(s); nothing was loaded"}
 	for _, p := range le.Problems {
-		e.Violations = append(e.Violations, httpx.Violation{Field: p.Field, Reason: p.String()})
+		e.Violations = append(e.Violations, errs.Violation{Field: p.Field, Reason: p.String()})
 	}
 	return e
 }
@@ -97,7 +98,7 @@ func (e *Engine) get(r *http.Request) (*Scenario, error) {
 	id := mux.Vars(r)["id"]
 	s := e.Catalogue().Get(id)
 	if s == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "no scenario %q; GET /sandbox/scenarios lists them", id)
+		return nil, errs.Errorf(errs.NotFound, "no scenario %q; GET /sandbox/scenarios lists them", id)
 	}
 	return s, nil
 }
@@ -157,7 +158,7 @@ func (e *Engine) bind(r *http.Request) (*httpx.Reply, error) {
 		}
 	}
 	if app == "" {
-		return nil, httpx.Invalidf("clientId", "name the app whose resource the scenario drives")
+		return nil, errs.Invalidf("clientId", "name the app whose resource the scenario drives")
 	}
 	if next, _ := in["next"].(bool); next {
 		if err := e.BindNext(s.ID, app); err != nil {
@@ -216,7 +217,7 @@ func (e *Engine) deactivate(r *http.Request) (*httpx.Reply, error) {
 		}
 	}
 	if !e.Faults.Deactivate(s.ID, app) {
-		return nil, httpx.Errorf(httpx.NotFound, "scenario %s is not active for %q", s.ID, r.URL.Query().Get("clientId"))
+		return nil, errs.Errorf(errs.NotFound, "scenario %s is not active for %q", s.ID, r.URL.Query().Get("clientId"))
 	}
 	return httpx.NoContent(), nil
 }
@@ -228,7 +229,7 @@ func (e *Engine) appID(r *http.Request, client string) (string, error) {
 		return tx.QueryRowContext(r.Context(), `SELECT id FROM apps WHERE client_id = ?`, client).Scan(&id)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", httpx.Invalidf("clientId", "no app with client id %q", client)
+		return "", errs.Invalidf("clientId", "no app with client id %q", client)
 	}
 	return id, err
 }

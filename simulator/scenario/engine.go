@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"homologa/simulator/clock"
-	"homologa/simulator/httpx"
+	"homologa/simulator/errs"
 	"homologa/simulator/jobs"
 	"homologa/simulator/schema"
 	"homologa/simulator/store"
@@ -41,9 +41,10 @@ const (
 type Runner interface {
 	// Instant returns a named instant of the resource (Kind.Instants).
 	Instant(ctx context.Context, tx *store.Tx, b *Binding, name string) (time.Time, error)
-	// Do performs one step and says what happened. An *httpx.Error means
-	// the step cannot apply to the resource as it is now (a charge the
-	// partner removed cannot be paid): the binding stops, with the reason.
+	// Do performs one step and says what happened. An error that wraps
+	// ErrNotApplicable means the step cannot apply to the resource as it
+	// is now (a charge the partner removed cannot be paid): the binding
+	// stops, with the reason. Any other error fails the job.
 	Do(ctx context.Context, tx *store.Tx, b *Binding, st Step) (string, error)
 }
 
@@ -52,6 +53,31 @@ type Runner interface {
 type Resolver interface {
 	Resolve(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error)
 }
+
+// ErrNotApplicable is what a Runner's error wraps when a step cannot apply
+// to its resource as it is now. NotApplicable makes such errors.
+var ErrNotApplicable = errors.New("the step does not apply")
+
+// NotApplicable marks a domain refusal met by a step (an *errs.Error other
+// than an internal one: a state machine, a rule, a missing resource) as a
+// step that cannot apply; other errors, such as the database failing, pass
+// unchanged and fail the job.
+func NotApplicable(err error) error {
+	var e *errs.Error
+	if err == nil || !errors.As(err, &e) || e.Code == errs.Internal {
+		return err
+	}
+	return notApplicable{reason: e.Message, err: err}
+}
+
+type notApplicable struct {
+	reason string
+	err    error
+}
+
+func (n notApplicable) Error() string        { return n.reason }
+func (n notApplicable) Unwrap() error        { return n.err }
+func (n notApplicable) Is(target error) bool { return target == ErrNotApplicable }
 
 // Binding ties one resource to the scenario that drives it.
 type Binding struct {
@@ -244,10 +270,10 @@ func (e *Engine) Upload(ctx context.Context, data []byte) (*Scenario, error) {
 func (e *Engine) Remove(ctx context.Context, id string) error {
 	s := e.Catalogue().Get(id)
 	if s == nil {
-		return httpx.Errorf(httpx.NotFound, "no scenario %q", id)
+		return errs.Errorf(errs.NotFound, "no scenario %q", id)
 	}
 	if !strings.HasPrefix(s.File, "upload/") {
-		return httpx.Errorf(httpx.Conflict, "scenario %s comes from %s; only uploaded scenarios can be removed", id, s.File)
+		return errs.Errorf(errs.Conflict, "scenario %s comes from %s; only uploaded scenarios can be removed", id, s.File)
 	}
 	err := e.DB.Tx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM scenario_uploads WHERE id = ?`, id)
@@ -264,10 +290,10 @@ func (e *Engine) Remove(ctx context.Context, id string) error {
 func (e *Engine) BindNext(id, appID string) error {
 	s := e.Catalogue().Get(id)
 	if s == nil {
-		return httpx.Errorf(httpx.NotFound, "no scenario %q", id)
+		return errs.Errorf(errs.NotFound, "no scenario %q", id)
 	}
 	if _, ok := e.Kinds[s.AppliesTo]; !ok || len(s.Steps) == 0 {
-		return httpx.Errorf(httpx.Conflict, "scenario %s drives no resource (it applies to %s and has no steps); activate its faults instead", id, s.AppliesTo)
+		return errs.Errorf(errs.Conflict, "scenario %s drives no resource (it applies to %s and has no steps); activate its faults instead", id, s.AppliesTo)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -290,11 +316,11 @@ func (e *Engine) Bind(ctx context.Context, tx *store.Tx, r Resource) error {
 		s, how = cat.Get(r.Named), "header"
 		switch {
 		case s == nil:
-			return httpx.Invalidf(Header, "no scenario %q; GET /sandbox/scenarios lists them", r.Named)
+			return errs.Invalidf(Header, "no scenario %q; GET /sandbox/scenarios lists them", r.Named)
 		case len(s.Steps) == 0:
 			return nil // a fault-only scenario: the fault middleware activated it
 		case s.AppliesTo != r.Kind:
-			return httpx.Invalidf(Header, "scenario %s drives a %s, not a %s", s.ID, s.AppliesTo, r.Kind)
+			return errs.Invalidf(Header, "scenario %s drives a %s, not a %s", s.ID, s.AppliesTo, r.Kind)
 		}
 	}
 	if s == nil {
@@ -323,11 +349,11 @@ func (e *Engine) Bind(ctx context.Context, tx *store.Tx, r Resource) error {
 func (e *Engine) BindExisting(ctx context.Context, tx *store.Tx, id, appID string, ref map[string]string) (*Binding, error) {
 	s := e.Catalogue().Get(id)
 	if s == nil {
-		return nil, httpx.Errorf(httpx.NotFound, "no scenario %q", id)
+		return nil, errs.Errorf(errs.NotFound, "no scenario %q", id)
 	}
 	res, ok := e.runners[s.AppliesTo].(Resolver)
 	if !ok || len(s.Steps) == 0 {
-		return nil, httpx.Errorf(httpx.Conflict, "scenario %s drives no resource that can be named here", id)
+		return nil, errs.Errorf(errs.Conflict, "scenario %s drives no resource that can be named here", id)
 	}
 	key, err := res.Resolve(ctx, tx, appID, ref)
 	if err != nil {
@@ -449,18 +475,17 @@ func (e *Engine) stepJob(ctx context.Context, j jobs.Job) error {
 			return err
 		}
 		outcome, err := e.do(ctx, tx, b, st)
-		var he *httpx.Error
-		if err != nil && errors.As(err, &he) {
+		if errors.Is(err, ErrNotApplicable) {
 			if _, err := tx.ExecContext(ctx, `ROLLBACK TO scenario_step`); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `RELEASE scenario_step`); err != nil {
 				return err
 			}
-			entry.Outcome = "stopped: " + he.Message
+			entry.Outcome = "stopped: " + err.Error()
 			b.Log = append(b.Log, entry)
 			b.Status = Stopped
-			e.Log.Info("scenario stopped", "scenario", b.ScenarioID, "kind", b.Kind, "key", b.Key, "step", p.Step, "reason", he.Message)
+			e.Log.Info("scenario stopped", "scenario", b.ScenarioID, "kind", b.Kind, "key", b.Key, "step", p.Step, "reason", err.Error())
 			return e.save(ctx, tx, b)
 		}
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"homologa/simulator/clock"
+	"homologa/simulator/errs"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
@@ -79,7 +80,7 @@ type FaultStatus struct {
 // restarts its counters.
 func (f *Faults) Activate(s *Scenario, app string) error {
 	if len(s.Faults) == 0 {
-		return httpx.Errorf(httpx.Conflict, "scenario %s has no faults to activate", s.ID)
+		return errs.Errorf(errs.Conflict, "scenario %s has no faults to activate", s.ID)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -353,31 +354,7 @@ func respond(w http.ResponseWriter, r *http.Request, rs *Respond) {
 	if msg == "" {
 		msg = http.StatusText(rs.Status)
 	}
-	httpx.WriteError(w, r, &httpx.Error{Code: codeOf(rs.Status), Status: rs.Status, Message: msg})
-}
-
-func codeOf(status int) httpx.Code {
-	switch {
-	case status == 503:
-		return httpx.Unavailable
-	case status == 504:
-		return httpx.Timeout
-	case status == 429:
-		return httpx.TooManyRequests
-	case status == 409:
-		return httpx.Conflict
-	case status == 404:
-		return httpx.NotFound
-	case status == 403:
-		return httpx.Forbidden
-	case status == 401:
-		return httpx.Unauthorized
-	case status == 422:
-		return httpx.Unprocessable
-	case status >= 500:
-		return httpx.Internal
-	}
-	return httpx.Invalid
+	httpx.WriteError(w, r, &errs.Error{Code: httpx.CodeForStatus(rs.Status), Status: rs.Status, Message: msg})
 }
 
 // reset closes the connection without an answer; with SO_LINGER 0 the

@@ -15,7 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"homologa/simulator/clock"
-	"homologa/simulator/httpx"
+	"homologa/simulator/errs"
 	"homologa/simulator/schema"
 )
 
@@ -279,7 +279,7 @@ func (c *checker) checkStep(k Kind, st Step, state, field string) string {
 		return to
 	}
 	if _, err := k.Machine.Check(state, to); err != nil {
-		c.problem(field, "impossible transition: %s", httpx.AsError(err).Message)
+		c.problem(field, "impossible transition: %s", errs.As(err).Message)
 		return state
 	}
 	return to

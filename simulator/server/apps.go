@@ -10,7 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"homologa/simulator/auth"
-	"homologa/simulator/httpx"
+	"homologa/simulator/errs"
 )
 
 // AppsFile is the --apps YAML: companies and apps to pre-register, so a team
@@ -84,7 +84,7 @@ func LoadApps(ctx context.Context, svc *auth.Service, path string) error {
 }
 
 func describe(err error) string {
-	var e *httpx.Error
+	var e *errs.Error
 	if errors.As(err, &e) && e.Message != "" {
 		return e.Message
 	}

@@ -25,6 +25,7 @@ import (
 	"homologa/simulator/clock"
 	"homologa/simulator/control"
 	"homologa/simulator/dashboard"
+	"homologa/simulator/errs"
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
 	"homologa/simulator/httpx"
@@ -348,7 +349,7 @@ func (s *Server) routes() {
 		Authenticate: func(r *http.Request) (string, error) {
 			tok, ok := auth.BearerToken(r)
 			if !ok {
-				return "", httpx.Errorf(httpx.Unauthorized, "missing bearer token: send Authorization: Bearer <token> or ?access_token=<token>")
+				return "", errs.Errorf(errs.Unauthorized, "missing bearer token: send Authorization: Bearer <token> or ?access_token=<token>")
 			}
 			p, err := s.Auth.Authenticate(r.Context(), tok)
 			if err != nil {

@@ -12,8 +12,8 @@ import (
 	"sort"
 	"strings"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/events"
-	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 )
 
@@ -67,7 +67,7 @@ func (m *Machine) Next(state string) []string {
 // Check returns the edge from → to, or a 409 naming the allowed next states.
 func (m *Machine) Check(from, to string) (Edge, error) {
 	if !m.Has(to) {
-		return Edge{}, httpx.Errorf(httpx.Invalid, "%s has no state %q; states: %s", m.Resource, to, strings.Join(m.States(), ", "))
+		return Edge{}, errs.Errorf(errs.Invalid, "%s has no state %q; states: %s", m.Resource, to, strings.Join(m.States(), ", "))
 	}
 	for _, e := range m.Edges[from] {
 		if e.To == to {
@@ -75,9 +75,9 @@ func (m *Machine) Check(from, to string) (Edge, error) {
 		}
 	}
 	if m.Final(from) {
-		return Edge{}, httpx.Errorf(httpx.Conflict, "%s is %s, a final state; it cannot move to %s", m.Resource, from, to)
+		return Edge{}, errs.Errorf(errs.Conflict, "%s is %s, a final state; it cannot move to %s", m.Resource, from, to)
 	}
-	return Edge{}, httpx.Errorf(httpx.Conflict, "%s cannot move from %s to %s; allowed next states: %s",
+	return Edge{}, errs.Errorf(errs.Conflict, "%s cannot move from %s to %s; allowed next states: %s",
 		m.Resource, from, to, strings.Join(m.Next(from), ", "))
 }
 

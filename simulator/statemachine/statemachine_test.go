@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"homologa/simulator/clock"
+	"homologa/simulator/errs"
 	"homologa/simulator/events"
-	"homologa/simulator/httpx"
 	"homologa/simulator/jobs"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
@@ -35,15 +35,15 @@ func TestCheck(t *testing.T) {
 	}
 	tests := []struct {
 		from, to string
-		code     httpx.Code
+		code     errs.Code
 		msg      string
 	}{
 		{"RECEBIDA", "EM_ANALISE", "", ""},
 		{"EM_ANALISE", "IMPLANTADA", "", ""},
-		{"RECEBIDA", "IMPLANTADA", httpx.Conflict, "allowed next states: EM_ANALISE"},
-		{"EM_ANALISE", "RECEBIDA", httpx.Conflict, "allowed next states: IMPLANTADA, RECUSADA"},
-		{"IMPLANTADA", "EM_ANALISE", httpx.Conflict, "a final state"},
-		{"RECEBIDA", "VOADORA", httpx.Invalid, "no state"},
+		{"RECEBIDA", "IMPLANTADA", errs.Conflict, "allowed next states: EM_ANALISE"},
+		{"EM_ANALISE", "RECEBIDA", errs.Conflict, "allowed next states: IMPLANTADA, RECUSADA"},
+		{"IMPLANTADA", "EM_ANALISE", errs.Conflict, "a final state"},
+		{"RECEBIDA", "VOADORA", errs.Invalid, "no state"},
 	}
 	for _, tt := range tests {
 		_, err := proposal.Check(tt.from, tt.to)
@@ -53,7 +53,7 @@ func TestCheck(t *testing.T) {
 			}
 			continue
 		}
-		var e *httpx.Error
+		var e *errs.Error
 		if !errors.As(err, &e) || e.Code != tt.code || !strings.Contains(e.Message, tt.msg) {
 			t.Errorf("%s → %s = %v, want %s containing %q", tt.from, tt.to, err, tt.code, tt.msg)
 		}
