@@ -35,7 +35,7 @@ bench:
 ## steps: regenerate the step reference in harness/README.md and the scenario catalogue
 steps:
 	$(GO) test ./harness -run TestStepReference -update
-	$(GO) test ./simulator/server -run TestCatalogueTable -update
+	$(GO) test ./simulator/server -run "TestCatalogueTable|TestRouteReference" -update
 
 clean:
 	rm -rf bin reports

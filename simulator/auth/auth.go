@@ -417,6 +417,20 @@ type Principal struct {
 // HasScope reports whether the token carries scope.
 func (p Principal) HasScope(scope string) bool { return slices.Contains(p.Scopes, scope) }
 
+// HasAnyScope reports whether the token carries one of scopes; true when
+// scopes is empty.
+func (p Principal) HasAnyScope(scopes []string) bool {
+	if len(scopes) == 0 {
+		return true
+	}
+	for _, sc := range scopes {
+		if p.HasScope(sc) {
+			return true
+		}
+	}
+	return false
+}
+
 // Authenticate resolves a bearer token.
 func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
 	hash := hashSecret(token)

@@ -37,7 +37,7 @@ func TestRequire(t *testing.T) {
 		}
 	}
 	// A partner route that needs cob.write and answers with the caller's CNPJ.
-	route := svc.Require("cob.write", httpx.HandlerFunc(func(r *http.Request) (*httpx.Reply, error) {
+	route := svc.Require([]string{"cob.write"}, httpx.HandlerFunc(func(r *http.Request) (*httpx.Reply, error) {
 		p, _ := auth.PrincipalOf(r.Context())
 		return httpx.OK(map[string]string{"cnpj": p.CNPJ}), nil
 	}))

@@ -36,17 +36,22 @@ func BearerToken(r *http.Request) (string, bool) {
 }
 
 // Require wraps h so that it runs only for a valid bearer token carrying
-// scope: 401 without a valid token, 403 without the scope.
-func (s *Service) Require(scope string, h http.Handler) http.Handler {
+// one of scopes (any token, when there are none): 401 without a valid
+// token, 403 without the scope.
+func (s *Service) Require(scopes []string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := s.authenticateRequest(r)
 		if err != nil {
 			httpx.WriteError(w, r, err)
 			return
 		}
-		if scope != "" && !p.HasScope(scope) {
-			httpx.WriteError(w, r, errs.Errorf(errs.Forbidden, "the access token lacks scope %q", scope).
-				WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error="insufficient_scope", scope=%q`, scope)))
+		if !p.HasAnyScope(scopes) {
+			msg := fmt.Sprintf("the access token lacks scope %q", scopes[0])
+			if len(scopes) > 1 {
+				msg = fmt.Sprintf("the access token has none of the scopes %s", strings.Join(scopes, ", "))
+			}
+			httpx.WriteError(w, r, errs.Errorf(errs.Forbidden, "%s", msg).
+				WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error="insufficient_scope", scope=%q`, strings.Join(scopes, " "))))
 			return
 		}
 		h.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
@@ -136,4 +141,21 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 	rep := httpx.OK(tok)
 	rep.Header = http.Header{"Cache-Control": {"no-store"}, "Pragma": {"no-cache"}}
 	return rep, nil
+}
+
+// StreamCompany authenticates the handshake of an app's event stream (the
+// token in Authorization or, since a browser cannot set headers on a
+// websocket, in ?access_token=) and returns the app's CNPJ, whose events
+// the stream carries.
+func (s *Service) StreamCompany(r *http.Request) (string, error) {
+	tok, ok := BearerToken(r)
+	if !ok {
+		return "", errs.Errorf(errs.Unauthorized, "missing bearer token: send Authorization: Bearer <token> or ?access_token=<token>")
+	}
+	p, err := s.Authenticate(r.Context(), tok)
+	if err != nil {
+		return "", err
+	}
+	httpx.InfoOf(r.Context()).AppID = p.AppID
+	return p.CNPJ, nil
 }

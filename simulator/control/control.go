@@ -38,25 +38,29 @@ type Handlers struct {
 	Inbox    *Inbox
 }
 
-// Route registers one route; optionalAuth lets a bearer token identify the app.
-type Route func(method, path string, optionalAuth bool, h httpx.HandlerFunc)
-
-// Register registers the control API's routes.
-func (h *Handlers) Register(route Route) {
-	route(http.MethodGet, "/clock", false, h.clock)
-	route(http.MethodPost, "/clock/advance", false, h.advance)
-	route(http.MethodPost, "/clock/set", false, h.set)
-	route(http.MethodGet, "/interactions", false, h.interactions)
-	route(http.MethodGet, "/deliveries", false, h.deliveries)
-	route(http.MethodGet, "/deliveries/{id}", false, h.delivery)
-	route(http.MethodPost, "/deliveries/{id}/replay", false, h.replay)
-	route(http.MethodGet, "/events", false, h.events)
-	route(http.MethodPost, "/events/ping", true, h.ping)
-	route(http.MethodPost, "/inbox/{name}", false, h.Inbox.receive)
-	// Callers that append to a webhook URL (the Pix PSP adds /pix) land
-	// in the same inbox, with the path kept.
-	route(http.MethodPost, "/inbox/{name}/{rest:.+}", false, h.Inbox.receive)
-	route(http.MethodGet, "/inbox/{name}", false, h.Inbox.list)
+// Routes is the control API's routes: the clock, the interaction and
+// delivery logs, replays, test events and the inbox.
+func (h *Handlers) Routes() []httpx.Route {
+	route := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.Public, Answer: answer, Handler: f, Doc: doc}
+	}
+	return []httpx.Route{
+		route(http.MethodGet, "/clock", "platform/clock", h.clock, "the sandbox clock"),
+		route(http.MethodPost, "/clock/advance", "platform/clock", h.advance, "advance the clock, running what falls due"),
+		route(http.MethodPost, "/clock/set", "platform/clock", h.set, "set, freeze, run or accelerate the clock"),
+		route(http.MethodGet, "/interactions", "", h.interactions, "the interaction log"),
+		route(http.MethodGet, "/deliveries", "", h.deliveries, "webhook deliveries"),
+		route(http.MethodGet, "/deliveries/{id}", "", h.delivery, "one delivery and its attempts"),
+		route(http.MethodPost, "/deliveries/{id}/replay", "", h.replay, "deliver an event again"),
+		route(http.MethodGet, "/events", "", h.events, "emitted events"),
+		{API: "sandbox", Method: http.MethodPost, Path: "/events/ping", Auth: httpx.AppOptional, Idempotent: true, Handler: httpx.HandlerFunc(h.ping),
+			Doc: "send a test event to the app's webhook"},
+		route(http.MethodPost, "/inbox/{name}", "", h.Inbox.receive, "the built-in webhook receiver"),
+		// Callers that append to a webhook URL (the Pix PSP adds /pix)
+		// land in the same inbox, with the path kept.
+		route(http.MethodPost, "/inbox/{name}/{rest:.+}", "", h.Inbox.receive, "the built-in webhook receiver"),
+		route(http.MethodGet, "/inbox/{name}", "", h.Inbox.list, "what the inbox received"),
+	}
 }
 
 type clockView struct {

@@ -27,10 +27,12 @@ type Handlers struct {
 	Done      <-chan struct{}
 }
 
-// Register registers the endpoints under the control API's router.
-func (h *Handlers) Register(route func(method, path string, h http.Handler)) {
-	route(http.MethodGet, "/resources", httpx.HandlerFunc(h.resources))
-	route(http.MethodGet, "/events/ws", h.stream())
+// Routes is the dashboard's control endpoints.
+func (h *Handlers) Routes() []httpx.Route {
+	return []httpx.Route{
+		{API: "sandbox", Method: http.MethodGet, Path: "/resources", Auth: httpx.Public, Handler: httpx.HandlerFunc(h.resources), Doc: "resources by kind, newest first"},
+		{API: "sandbox", Method: http.MethodGet, Path: "/events/ws", Auth: httpx.Stream, Handler: h.stream(), Doc: "every company's events, for the dashboard (same origin only)"},
+	}
 }
 
 // Resource is one resource of a domain as the dashboard lists it.

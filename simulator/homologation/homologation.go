@@ -40,15 +40,14 @@ type Report struct {
 
 func (r *Report) complete() bool { return r.Complete == nil || *r.Complete }
 
-// RegisterControl adds POST and GET /sandbox/homologation/reports.
-func (s *Service) RegisterControl(route func(method, path string, h http.Handler)) {
-	route(http.MethodPost, "/homologation/reports", httpx.HandlerFunc(s.postReport))
-	route(http.MethodGet, "/homologation/reports/{clientId}", httpx.HandlerFunc(s.lastReport))
-}
-
-// RegisterPortal adds POST /portal/apps/{id}/publish.
-func (s *Service) RegisterPortal(route func(method, path string, h http.Handler)) {
-	route(http.MethodPost, "/apps/{id}/publish", httpx.HandlerFunc(s.publish))
+// Routes is the homologation reports (control) and the publish gate
+// (portal).
+func (s *Service) Routes() []httpx.Route {
+	return []httpx.Route{
+		{API: "sandbox", Method: http.MethodPost, Path: "/homologation/reports", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.postReport), Doc: "record a homologation report"},
+		{API: "sandbox", Method: http.MethodGet, Path: "/homologation/reports/{clientId}", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.lastReport), Doc: "an app's last report"},
+		{API: "portal", Method: http.MethodPost, Path: "/apps/{id}/publish", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.publish), Doc: "publish an app after a passing homologation"},
+	}
 }
 
 func (s *Service) postReport(r *http.Request) (*httpx.Reply, error) {

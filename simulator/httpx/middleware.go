@@ -20,9 +20,13 @@ import (
 // API is one mounted API: its base path, its name in logs and the
 // interaction log, and the dialect of its errors.
 type API struct {
-	Prefix  string
-	Name    string
+	Prefix string
+	Name   string
+	// Title names the API for people (the start-up banner).
+	Title   string
 	Dialect Dialect
+	// ErrorSchema is the schema every error body of the API follows.
+	ErrorSchema string
 	// Record puts the API's requests in the interaction log.
 	Record bool
 }

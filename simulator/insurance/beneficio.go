@@ -14,10 +14,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
-	"homologa/simulator/httpx"
 	"homologa/simulator/scenario"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
@@ -104,18 +102,6 @@ var BenefitKinds = scenario.Kinds{
 // reopenScenario drives a benefit the partner reopened when no scenario
 // of its own is left to.
 const reopenScenario = "beneficio-regulacao-apos-reabertura"
-
-// registerBenefits adds the routes of the benefits API (/benefits/v1).
-func (s *Service) registerBenefits(route Route) {
-	const scope = "apibeneficio"
-	route(http.MethodPost, "/beneficio", scope, httpx.HandlerFunc(s.postBeneficio))
-	route(http.MethodGet, "/beneficio", scope, httpx.HandlerFunc(s.listBeneficios))
-	route(http.MethodGet, "/beneficio/{id:[0-9]+}", scope, httpx.HandlerFunc(s.getBeneficio))
-	route(http.MethodGet, "/beneficio/{id:[0-9]+}/timeline", scope, httpx.HandlerFunc(s.beneficioTimeline))
-	route(http.MethodGet, "/beneficio/{id:[0-9]+}/pendencias", scope, httpx.HandlerFunc(s.listBenPendencias))
-	route(http.MethodPut, "/beneficio/{id:[0-9]+}/pendencias/{pendenciaId:[0-9]+}", scope, httpx.HandlerFunc(s.answerBenPendencia))
-	route(http.MethodPost, "/beneficio/{id:[0-9]+}/reabertura", scope, httpx.HandlerFunc(s.reopenBeneficio))
-}
 
 // benefitRunners registers the runners of the benefit kinds.
 func (s *Service) benefitRunners(e *scenario.Engine) { e.Handle("beneficio", beneficioRunner{s}) }

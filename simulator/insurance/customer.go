@@ -22,23 +22,6 @@ import (
 // takes to be processed.
 const cancelDelay = 5 * time.Minute
 
-// registerCustomer adds the customer API (/customer/v1): the partner's
-// enrollments, their charges and commissions, and the operations on them
-// (SUMMARY §3.9; the real method and path are not public, these are the
-// proposal's).
-func (s *Service) registerCustomer(route Route) {
-	route(http.MethodGet, "/inscricao", "apicliente", httpx.HandlerFunc(s.listInscricoes))
-	route(http.MethodGet, "/inscricao/{id:[0-9]+}", "apicliente", httpx.HandlerFunc(s.getInscricao))
-	route(http.MethodGet, "/inscricao/{id:[0-9]+}/cobrancas", "apicliente", httpx.HandlerFunc(s.listCobrancas))
-	route(http.MethodPost, "/inscricao/{id:[0-9]+}/cancelamento", "apicliente", httpx.HandlerFunc(s.cancelInscricao))
-	route(http.MethodPost, "/inscricao/{id:[0-9]+}/reducao", "apicliente", httpx.HandlerFunc(s.reduceInscricao))
-	route(http.MethodPut, "/inscricao/{id:[0-9]+}/forma-cobranca", "apicliente", httpx.HandlerFunc(s.changeBilling))
-	route(http.MethodPut, "/inscricao/{id:[0-9]+}/dados-cadastrais", "apicliente", httpx.HandlerFunc(s.changeRegistration))
-	route(http.MethodGet, "/cobranca/{id:[0-9]+}", "apicliente", httpx.HandlerFunc(s.getCobranca))
-	route(http.MethodGet, "/comissao", "apicliente", httpx.HandlerFunc(s.listComissoes))
-	route(http.MethodGet, "/regracomissao", "apicliente", httpx.HandlerFunc(s.getCommissionRule))
-}
-
 // listCobrancas is GET /inscricao/{id}/cobrancas: the enrollment's charges,
 // oldest first.
 func (s *Service) listCobrancas(r *http.Request) (*httpx.Reply, error) {

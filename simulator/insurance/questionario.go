@@ -27,21 +27,6 @@ import (
 // token to the widget sees it work.
 var questionnaireScopes = []string{"apiseguradora", "api.questionario"}
 
-// anyScope lets a token holding any of scopes through to h. Routes using it
-// are registered with no scope of their own (authentication only).
-func anyScope(h httpx.HandlerFunc, scopes ...string) httpx.HandlerFunc {
-	return func(r *http.Request) (*httpx.Reply, error) {
-		p := principal(r)
-		for _, sc := range scopes {
-			if p.HasScope(sc) {
-				return h(r)
-			}
-		}
-		return nil, errs.Errorf(errs.Forbidden, "o token de acesso não tem nenhum dos escopos %s", strings.Join(scopes, ", ")).
-			WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error="insufficient_scope", scope=%q`, scopes[0]))
-	}
-}
-
 // maxTexto bounds a TEXTO answer, as the pending answer is bounded.
 const maxTexto = 4000
 

@@ -146,35 +146,34 @@ func (s *Service) ownsKey(ctx context.Context, tx *store.Tx, appID, chave string
 	return keys[chave], nil
 }
 
-// RegisterPortal adds the portal's key routes: GET and POST
-// /portal/apps/{id}/pix-keys.
-func (s *Service) RegisterPortal(r *mux.Router) {
-	r.Handle("/apps/{id}/pix-keys", httpx.HandlerFunc(func(r *http.Request) (*httpx.Reply, error) {
-		a, err := s.Auth.App(r.Context(), mux.Vars(r)["id"])
-		if err != nil {
-			return nil, err
-		}
-		keys, err := s.Keys(r.Context(), a.ID)
-		if err != nil {
-			return nil, err
-		}
-		return httpx.OK(map[string]any{"chaves": keys}), nil
-	})).Methods(http.MethodGet)
-	r.Handle("/apps/{id}/pix-keys", httpx.HandlerFunc(func(r *http.Request) (*httpx.Reply, error) {
-		var in struct {
-			Chave string `json:"chave"`
-		}
-		if err := httpx.DecodeJSON(r, s.Schemas, "platform/pixkey.create", &in); err != nil {
-			return nil, err
-		}
-		a, err := s.Auth.App(r.Context(), mux.Vars(r)["id"])
-		if err != nil {
-			return nil, err
-		}
-		k, err := s.AddKey(r.Context(), a.ID, strings.TrimSpace(in.Chave))
-		if err != nil {
-			return nil, err
-		}
-		return httpx.Created(k), nil
-	})).Methods(http.MethodPost)
+// listKeysHandler is GET /portal/apps/{id}/pix-keys.
+func (s *Service) listKeysHandler(r *http.Request) (*httpx.Reply, error) {
+	a, err := s.Auth.App(r.Context(), mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	keys, err := s.Keys(r.Context(), a.ID)
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(map[string]any{"chaves": keys}), nil
+}
+
+// addKeyHandler is POST /portal/apps/{id}/pix-keys.
+func (s *Service) addKeyHandler(r *http.Request) (*httpx.Reply, error) {
+	var in struct {
+		Chave string `json:"chave"`
+	}
+	if err := httpx.DecodeJSON(r, s.Schemas, "platform/pixkey.create", &in); err != nil {
+		return nil, err
+	}
+	a, err := s.Auth.App(r.Context(), mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	k, err := s.AddKey(r.Context(), a.ID, strings.TrimSpace(in.Chave))
+	if err != nil {
+		return nil, err
+	}
+	return httpx.Created(k), nil
 }

@@ -36,14 +36,6 @@ type Payment struct {
 	ISPB            string `json:"ispb"`
 }
 
-// RegisterControl adds the Pix routes of the control API.
-func (s *Service) RegisterControl(route func(method, path string, h http.Handler)) {
-	route(http.MethodPost, "/pix/payments", handler(s.pay))
-	route(http.MethodPost, "/pix/refunds/{e2eid}/{id}", handler(s.settleRefundNow))
-	route(http.MethodPost, "/pix/rec/{idRec}/{acao:aprovar|rejeitar|cancelar}", handler(s.payerActsOnRec))
-	route(http.MethodPost, "/pix/cobr/{txid}/{acao:pagar|rejeitar}", handler(s.payerActsOnCobR))
-}
-
 // pay is POST /sandbox/pix/payments.
 func (s *Service) pay(r *http.Request) (*httpx.Reply, error) {
 	ctx := r.Context()

@@ -120,15 +120,6 @@ func (s *Service) jwks(r *http.Request) (*httpx.Reply, error) {
 	}}}), nil
 }
 
-// RegisterPayloads adds the public payload endpoints under /qr/v2: the host
-// and path a charge's location names (SUMMARY §1.5, §10).
-func (s *Service) RegisterPayloads(r *mux.Router) {
-	r.Handle(QRPath+"jwks.json", handler(s.jwks)).Methods(http.MethodGet)
-	r.Handle(QRPath+"cobv/{token:[0-9a-f]{32}}", http.HandlerFunc(s.cobvPayload)).Methods(http.MethodGet)
-	r.Handle(QRPath+"rec/{token:[0-9a-f]{32}}", http.HandlerFunc(s.recPayloadJWS)).Methods(http.MethodGet)
-	r.Handle(QRPath+"{token:[0-9a-f]{32}}", http.HandlerFunc(s.cobPayload)).Methods(http.MethodGet)
-}
-
 // chargeAt finds the charge a payload token serves.
 func (s *Service) chargeAt(ctx context.Context, tx *store.Tx, token, tipo string) (*charge, error) {
 	var companyID string

@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"sync"
 	"sync/atomic"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
 	"homologa/simulator/events"
-	"homologa/simulator/httpx"
 	"homologa/simulator/jobs"
 	"homologa/simulator/scenario"
 	"homologa/simulator/schema"
@@ -104,79 +102,6 @@ func (s *Service) company(ctx context.Context, tx *store.Tx, id string) (company
 	s.companies.Store(id, c)
 	return c, nil
 }
-
-// Route registers one partner route under /pix/v2 with its scope.
-type Route func(method, path, scope string, h http.Handler)
-
-// Register registers every route of the Pix API; the whole surface in one
-// place. POST /cob/{txid} and POST /cobv/{txid} are the seed document's
-// methods and behave as the official PUT.
-func (s *Service) Register(route Route) {
-	route(http.MethodPut, "/cob/{txid}", "cob.write", handler(s.putCob))
-	route(http.MethodPost, "/cob/{txid}", "cob.write", handler(s.putCob))
-	route(http.MethodPost, "/cob", "cob.write", handler(s.postCob))
-	route(http.MethodPatch, "/cob/{txid}", "cob.write", handler(s.patchCob))
-	route(http.MethodGet, "/cob/{txid}", "cob.read", handler(s.getCob))
-	route(http.MethodGet, "/cob", "cob.read", handler(s.listCobs))
-
-	route(http.MethodPut, "/cobv/{txid}", "cobv.write", handler(s.putCobv))
-	route(http.MethodPost, "/cobv/{txid}", "cobv.write", handler(s.putCobv))
-	route(http.MethodPatch, "/cobv/{txid}", "cobv.write", handler(s.patchCobv))
-	route(http.MethodGet, "/cobv/{txid}", "cobv.read", handler(s.getCobv))
-	route(http.MethodGet, "/cobv", "cobv.read", handler(s.listCobv))
-
-	route(http.MethodPut, "/lotecobv/{id}", "lotecobv.write", handler(s.putLote))
-	route(http.MethodPatch, "/lotecobv/{id}", "lotecobv.write", handler(s.patchLote))
-	route(http.MethodGet, "/lotecobv/{id}", "lotecobv.read", handler(s.getLote))
-	route(http.MethodGet, "/lotecobv", "lotecobv.read", handler(s.listLotes))
-
-	route(http.MethodPost, "/loc", "payloadlocation.write", handler(s.postLoc))
-	route(http.MethodGet, "/loc", "payloadlocation.read", handler(s.listLocs))
-	route(http.MethodGet, "/loc/{id}", "payloadlocation.read", handler(s.getLoc))
-	route(http.MethodDelete, "/loc/{id}/txid", "payloadlocation.write", handler(s.unlinkLoc))
-
-	route(http.MethodGet, "/pix/{e2eid}", "pix.read", handler(s.getPix))
-	route(http.MethodGet, "/pix", "pix.read", handler(s.listPix))
-	route(http.MethodPut, "/pix/{e2eid}/devolucao/{id}", "pix.write", handler(s.putRefund))
-	route(http.MethodGet, "/pix/{e2eid}/devolucao/{id}", "pix.read", handler(s.getRefund))
-
-	route(http.MethodPut, "/webhook/{chave}", "webhook.write", handler(s.putWebhook))
-	route(http.MethodGet, "/webhook/{chave}", "webhook.read", handler(s.getWebhook))
-	route(http.MethodDelete, "/webhook/{chave}", "webhook.write", handler(s.deleteWebhook))
-	route(http.MethodGet, "/webhook", "webhook.read", handler(s.listWebhooks))
-
-	// Pix Automático. POST /webhookrec and /webhookcobr are the seed's
-	// methods and behave as the official PUT.
-	route(http.MethodPost, "/locrec", "payloadlocationrec.write", handler(s.postLocRec))
-	route(http.MethodGet, "/locrec", "payloadlocationrec.read", handler(s.listLocRecs))
-	route(http.MethodGet, "/locrec/{id:[0-9]+}", "payloadlocationrec.read", handler(s.getLocRec))
-	route(http.MethodDelete, "/locrec/{id:[0-9]+}/idRec", "payloadlocationrec.write", handler(s.unlinkLocRec))
-
-	route(http.MethodPost, "/rec", "rec.write", handler(s.postRec))
-	route(http.MethodPatch, "/rec/{idRec}", "rec.write", handler(s.patchRec))
-	route(http.MethodGet, "/rec/{idRec}", "rec.read", handler(s.getRec))
-	route(http.MethodGet, "/rec", "rec.read", handler(s.listRecs))
-
-	route(http.MethodPost, "/solicrec", "solicrec.write", handler(s.postSolicRec))
-	route(http.MethodGet, "/solicrec/{id}", "solicrec.read", handler(s.getSolicRec))
-	route(http.MethodPatch, "/solicrec/{id}", "solicrec.write", handler(s.patchSolicRec))
-
-	route(http.MethodPut, "/cobr/{txid}", "cobr.write", handler(s.putCobR))
-	route(http.MethodPost, "/cobr", "cobr.write", handler(s.postCobR))
-	route(http.MethodPatch, "/cobr/{txid}", "cobr.write", handler(s.patchCobR))
-	route(http.MethodGet, "/cobr/{txid}", "cobr.read", handler(s.getCobR))
-	route(http.MethodGet, "/cobr", "cobr.read", handler(s.listCobRs))
-	route(http.MethodPost, "/cobr/{txid}/retentativa/{data}", "cobr.write", handler(s.retryCobR))
-
-	for _, kind := range []string{"rec", "cobr"} {
-		route(http.MethodPut, "/webhook"+kind, "webhook"+kind+".write", handler(s.putRecWebhook(kind)))
-		route(http.MethodPost, "/webhook"+kind, "webhook"+kind+".write", handler(s.putRecWebhook(kind)))
-		route(http.MethodGet, "/webhook"+kind, "webhook"+kind+".read", handler(s.getRecWebhook(kind)))
-		route(http.MethodDelete, "/webhook"+kind, "webhook"+kind+".write", handler(s.deleteRecWebhook(kind)))
-	}
-}
-
-func handler(f func(r *http.Request) (*httpx.Reply, error)) http.Handler { return httpx.HandlerFunc(f) }
 
 // RegisterJobs installs the Pix jobs on the scheduler.
 func (s *Service) RegisterJobs() {

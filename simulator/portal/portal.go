@@ -19,19 +19,21 @@ type Handlers struct {
 	Schemas *schema.Registry
 }
 
-// Route registers one route; the server wraps creating POSTs with
-// idempotency.
-type Route func(method, path string, h httpx.HandlerFunc)
-
-// Register registers the portal's routes.
-func (h *Handlers) Register(route Route) {
-	route(http.MethodPost, "/companies", h.createCompany)
-	route(http.MethodGet, "/companies/{id}", h.company)
-	route(http.MethodPost, "/apps", h.createApp)
-	route(http.MethodGet, "/apps", h.apps)
-	route(http.MethodGet, "/apps/{id}", h.app)
-	route(http.MethodPost, "/apps/{id}/secret", h.rotateSecret)
-	route(http.MethodPut, "/apps/{id}/webhook", h.setWebhook)
+// Routes is the portal's routes: companies and their apps.
+func (h *Handlers) Routes() []httpx.Route {
+	route := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return httpx.Route{API: "portal", Method: method, Path: path, Auth: httpx.Public, Answer: answer, Handler: f, Doc: doc,
+			Idempotent: method == http.MethodPost}
+	}
+	return []httpx.Route{
+		route(http.MethodPost, "/companies", "platform/company", h.createCompany, "register a company"),
+		route(http.MethodGet, "/companies/{id}", "", h.company, "a company"),
+		route(http.MethodPost, "/apps", "platform/app", h.createApp, "create an App/Client"),
+		route(http.MethodGet, "/apps", "", h.apps, "apps"),
+		route(http.MethodGet, "/apps/{id}", "platform/app", h.app, "an app"),
+		route(http.MethodPost, "/apps/{id}/secret", "", h.rotateSecret, "rotate an app's client secret"),
+		route(http.MethodPut, "/apps/{id}/webhook", "", h.setWebhook, "set an app's webhook URL"),
+	}
 }
 
 // createCompany is POST /portal/companies.

@@ -69,18 +69,24 @@ func AsHTTP(err error) error {
 	return e
 }
 
-// Register adds the control routes under /sandbox.
-func (e *Engine) Register(route func(method, path string, h httpx.HandlerFunc)) {
-	route(http.MethodGet, "/scenarios", e.list)
-	route(http.MethodPost, "/scenarios", e.upload)
-	route(http.MethodPost, "/scenarios/reload", e.reload)
-	route(http.MethodGet, "/scenarios/bindings", e.bindings)
-	route(http.MethodGet, "/scenarios/{id}", e.show)
-	route(http.MethodDelete, "/scenarios/{id}", e.remove)
-	route(http.MethodPost, "/scenarios/{id}/bind", e.bind)
-	route(http.MethodPost, "/scenarios/{id}/activate", e.activate)
-	route(http.MethodDelete, "/scenarios/{id}/activate", e.deactivate)
-	route(http.MethodGet, "/faults", e.faults)
+// Routes is the scenario control API: the catalogue, uploads, bindings and
+// faults.
+func (e *Engine) Routes() []httpx.Route {
+	route := func(method, path string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.AppOptional, Handler: f, Doc: doc}
+	}
+	return []httpx.Route{
+		route(http.MethodGet, "/scenarios", e.list, "the scenario catalogue"),
+		route(http.MethodPost, "/scenarios", e.upload, "upload a scenario (YAML)"),
+		route(http.MethodPost, "/scenarios/reload", e.reload, "reload the scenarios folder"),
+		route(http.MethodGet, "/scenarios/bindings", e.bindings, "resources and the scenarios driving them"),
+		route(http.MethodGet, "/scenarios/{id}", e.show, "one scenario"),
+		route(http.MethodDelete, "/scenarios/{id}", e.remove, "remove an uploaded scenario"),
+		route(http.MethodPost, "/scenarios/{id}/bind", e.bind, "bind a scenario to a resource or the next one"),
+		route(http.MethodPost, "/scenarios/{id}/activate", e.activate, "activate a scenario's faults"),
+		route(http.MethodDelete, "/scenarios/{id}/activate", e.deactivate, "deactivate a scenario's faults"),
+		route(http.MethodGet, "/faults", e.faults, "active faults"),
+	}
 }
 
 func (e *Engine) list(r *http.Request) (*httpx.Reply, error) {

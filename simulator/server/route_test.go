@@ -14,8 +14,8 @@ import (
 	"homologa/simulator/server"
 )
 
-// TestPartnerRouteWiring checks what every domain route gets from
-// Server.Route: a bearer token with the scope, idempotency on creating
+// TestPartnerRouteWiring checks what every App route of the table gets
+// from Server.Mount: a bearer token with the scope, idempotency on creating
 // POSTs, the interaction log, and errors in the API's dialect.
 func TestPartnerRouteWiring(t *testing.T) {
 	ctx := context.Background()
@@ -24,11 +24,15 @@ func TestPartnerRouteWiring(t *testing.T) {
 		t.Fatal(err)
 	}
 	var created atomic.Int32
-	s.Route(s.API("pix"), http.MethodPost, "/wiring-test", "cob.write", httpx.HandlerFunc(func(r *http.Request) (*httpx.Reply, error) {
-		created.Add(1)
-		p, _ := auth.PrincipalOf(r.Context())
-		return httpx.Created(map[string]string{"cnpj": p.CNPJ}), nil
-	}))
+	err = s.Mount(httpx.Route{API: "pix", Method: http.MethodPost, Path: "/wiring-test", Auth: httpx.App, Scopes: httpx.Scopes("cob.write"), Idempotent: true,
+		Handler: httpx.HandlerFunc(func(r *http.Request) (*httpx.Reply, error) {
+			created.Add(1)
+			p, _ := auth.PrincipalOf(r.Context())
+			return httpx.Created(map[string]string{"cnpj": p.CNPJ}), nil
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -23,24 +23,18 @@ import (
 	"homologa/schemas"
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
-	"homologa/simulator/control"
-	"homologa/simulator/dashboard"
-	"homologa/simulator/errs"
 	"homologa/simulator/events"
-	"homologa/simulator/homologation"
 	"homologa/simulator/httpx"
 	"homologa/simulator/idempotency"
 	"homologa/simulator/insurance"
 	"homologa/simulator/insurance/catalog"
 	"homologa/simulator/jobs"
 	"homologa/simulator/pix"
-	"homologa/simulator/portal"
 	"homologa/simulator/recorder"
 	"homologa/simulator/scenario"
 	"homologa/simulator/schema"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
-	"homologa/simulator/widgets"
 )
 
 // Config is everything the sandbox can be told; the zero value (plus an
@@ -81,18 +75,19 @@ const (
 	DemoWebhookSecret = "whsec_homologa_demo_signing_secret"
 )
 
-// APIs is the table of mounted APIs: base path, name and error dialect.
+// APIs is the table of mounted APIs: base path, name, title, error dialect
+// and the schema its errors follow.
 var APIs = []httpx.API{
-	{Prefix: "/insurer/v1", Name: "insurer", Dialect: httpx.Insurer{}, Record: true},
-	{Prefix: "/access/v1", Name: "access", Dialect: httpx.Insurer{}, Record: true},
-	{Prefix: "/benefits/v1", Name: "benefits", Dialect: httpx.Insurer{}, Record: true},
-	{Prefix: "/customer/v1", Name: "customer", Dialect: httpx.Insurer{}, Record: true},
-	{Prefix: "/pix/v2", Name: "pix", Dialect: httpx.Pix{}, Record: true},
-	{Prefix: "/qr/v2", Name: "pix-payload", Dialect: httpx.Pix{}, Record: true},
-	{Prefix: "/oauth/token", Name: "oauth", Dialect: httpx.OAuth{}, Record: true},
-	{Prefix: "/portal", Name: "portal", Dialect: httpx.Problem{}, Record: true},
-	{Prefix: "/sandbox", Name: "sandbox", Dialect: httpx.Problem{}},
-	{Prefix: "/events", Name: "events", Dialect: httpx.Problem{}},
+	{Prefix: "/insurer/v1", Name: "insurer", Title: "Insurer (sale cycle)", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope"},
+	{Prefix: "/access/v1", Name: "access", Title: "Access management", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope"},
+	{Prefix: "/benefits/v1", Name: "benefits", Title: "Benefits", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope"},
+	{Prefix: "/customer/v1", Name: "customer", Title: "Customer", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope"},
+	{Prefix: "/pix/v2", Name: "pix", Title: "Pix (API Pix 2.9.0)", Dialect: httpx.Pix{}, Record: true, ErrorSchema: "pix/problema"},
+	{Prefix: "/qr/v2", Name: "pix-payload", Title: "Pix payloads (QR)", Dialect: httpx.Pix{}, Record: true},
+	{Prefix: "/oauth/token", Name: "oauth", Title: "OAuth2 token", Dialect: httpx.OAuth{}, Record: true, ErrorSchema: "platform/oauth-error"},
+	{Prefix: "/portal", Name: "portal", Title: "Onboarding portal", Dialect: httpx.Problem{}, Record: true, ErrorSchema: "platform/problem"},
+	{Prefix: "/sandbox", Name: "sandbox", Title: "Sandbox control", Dialect: httpx.Problem{}, ErrorSchema: "platform/problem"},
+	{Prefix: "/events", Name: "events", Title: "Live events", Dialect: httpx.Problem{}},
 }
 
 // Server is a running sandbox.
@@ -121,14 +116,15 @@ type Server struct {
 	Demo *auth.App
 
 	logDB     *store.DB
-	apis      map[string]*mux.Router
 	http      *http.Server
 	ln        net.Listener
 	cancel    context.CancelFunc
 	jobsDone  chan struct{} // closed when the jobs runner has stopped
 	wg        sync.WaitGroup
 	streamEnd chan struct{}
-	closeOnce sync.Once
+	// routeTable is Routes, made once.
+	routeTable []httpx.Route
+	closeOnce  sync.Once
 }
 
 // New builds a sandbox from cfg: database, clock, scheduler, events, routes.
@@ -236,7 +232,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.routes()
+	if err := s.mountRoutes(); err != nil {
+		s.Recorder.Close()
+		s.logDB.Close()
+		s.DB.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -265,19 +266,6 @@ func embeddedSchemas() (*schema.Registry, error) {
 	return schemasOnce.reg, schemasOnce.err
 }
 
-// API returns the router of a mounted API by name ("pix", "insurer", …),
-// where its domain package registers its routes.
-func (s *Server) API(name string) *mux.Router { return s.apis[name] }
-
-// Route registers a partner-API route that needs scope; creating POSTs
-// also get idempotency keys.
-func (s *Server) Route(r *mux.Router, method, path, scope string, h http.Handler) {
-	if method == http.MethodPost {
-		h = s.Keys.Wrap(h)
-	}
-	r.Handle(path, s.Auth.Require(scope, s.Faults.Middleware(s.Scenarios.Catalogue, h))).Methods(method)
-}
-
 // Kinds are the resource kinds scenarios can drive, from every domain.
 func Kinds() scenario.Kinds {
 	ks := scenario.Kinds{}
@@ -292,103 +280,6 @@ func Kinds() scenario.Kinds {
 		}
 	}
 	return ks
-}
-
-func (s *Server) routes() {
-	r := mux.NewRouter()
-	s.Router = r
-	r.NotFoundHandler = httpx.Unrouted(r)
-	r.MethodNotAllowedHandler = r.NotFoundHandler
-
-	r.Handle("/", dashboard.Handler()).Methods(http.MethodGet, http.MethodHead).MatcherFunc(dashboard.WantsHTML)
-	r.Handle("/", httpx.HandlerFunc(s.index)).Methods(http.MethodGet)
-	r.PathPrefix("/dashboard").Handler(dashboard.Handler()).Methods(http.MethodGet, http.MethodHead)
-	r.PathPrefix("/widgets/").Handler(widgets.Handler("/widgets/")).Methods(http.MethodGet, http.MethodHead)
-	r.Handle("/widgets", http.RedirectHandler("/widgets/", http.StatusMovedPermanently)).Methods(http.MethodGet)
-	// The token endpoint takes faults activated for every app (a 503 from
-	// the authorisation server is a classic).
-	r.Handle("/oauth/token", s.Faults.Middleware(s.Scenarios.Catalogue, httpx.HandlerFunc(s.Auth.TokenHandler))).Methods(http.MethodPost)
-
-	// Subrouters answer their own misses; without these a wrong method on
-	// a subrouter path would be a 404, not a 405.
-	sub := func(prefix string) *mux.Router {
-		sr := r.PathPrefix(prefix).Subrouter()
-		sr.NotFoundHandler, sr.MethodNotAllowedHandler = r.NotFoundHandler, r.MethodNotAllowedHandler
-		return sr
-	}
-	pr := sub("/portal")
-	(&portal.Handlers{Auth: s.Auth, Schemas: s.Schemas}).Register(func(method, path string, h httpx.HandlerFunc) {
-		var hh http.Handler = h
-		if method == http.MethodPost {
-			hh = s.Keys.Wrap(hh)
-		}
-		pr.Handle(path, hh).Methods(method)
-	})
-	s.Pix.RegisterPortal(pr)
-	s.Insurance.RegisterPortal(func(method, path string, h http.Handler) { pr.Handle(path, h).Methods(method) })
-	homol := &homologation.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth}
-	homol.RegisterPortal(func(method, path string, h http.Handler) { pr.Handle(path, h).Methods(method) })
-
-	sr := sub("/sandbox")
-	ctl := &control.Handlers{Clock: s.Clock, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Inbox: &control.Inbox{}}
-	ctl.Register(func(method, path string, optionalAuth bool, h httpx.HandlerFunc) {
-		var hh http.Handler = h
-		if optionalAuth {
-			hh = s.Auth.Optional(s.Keys.Wrap(hh))
-		}
-		sr.Handle(path, hh).Methods(method)
-	})
-	s.Pix.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, h).Methods(method) })
-	s.Insurance.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, s.Auth.Optional(h)).Methods(method) })
-	homol.RegisterControl(func(method, path string, h http.Handler) { sr.Handle(path, h).Methods(method) })
-	s.Scenarios.Register(func(method, path string, h httpx.HandlerFunc) { sr.Handle(path, s.Auth.Optional(h)).Methods(method) })
-	(&dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd}).Register(func(method, path string, h http.Handler) { sr.Handle(path, h).Methods(method) })
-
-	r.Handle("/events/ws", &events.Stream{
-		Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd,
-		Authenticate: func(r *http.Request) (string, error) {
-			tok, ok := auth.BearerToken(r)
-			if !ok {
-				return "", errs.Errorf(errs.Unauthorized, "missing bearer token: send Authorization: Bearer <token> or ?access_token=<token>")
-			}
-			p, err := s.Auth.Authenticate(r.Context(), tok)
-			if err != nil {
-				return "", err
-			}
-			httpx.InfoOf(r.Context()).AppID = p.AppID
-			return p.CNPJ, nil
-		},
-	}).Methods(http.MethodGet)
-
-	s.apis = map[string]*mux.Router{}
-	for _, a := range APIs {
-		switch a.Name {
-		case "insurer", "access", "benefits", "customer", "pix":
-			s.apis[a.Name] = sub(a.Prefix)
-		}
-	}
-	s.Pix.Register(func(method, path, scope string, h http.Handler) { s.Route(s.apis["pix"], method, path, scope, h) })
-	s.Insurance.Register(
-		func(method, path, scope string, h http.Handler) { s.Route(s.apis["insurer"], method, path, scope, h) },
-		func(method, path, scope string, h http.Handler) { s.Route(s.apis["access"], method, path, scope, h) },
-		func(method, path, scope string, h http.Handler) { s.Route(s.apis["customer"], method, path, scope, h) },
-		func(method, path, scope string, h http.Handler) { s.Route(s.apis["benefits"], method, path, scope, h) })
-	// The payload endpoints belong to the QR location's host, not to the
-	// API (SUMMARY §10): they are public and live under /qr/v2.
-	s.Pix.RegisterPayloads(r)
-	s.Handler = httpx.Outer(APIs, s.Config.BodyLimit, s.Log, s.Recorder.Middleware(APIs, r))
-}
-
-// index is GET /: where everything is.
-func (s *Server) index(r *http.Request) (*httpx.Reply, error) {
-	base := "http://" + r.Host
-	apis := map[string]string{}
-	for _, a := range APIs {
-		apis[a.Name] = base + a.Prefix
-	}
-	apis["events"] = "ws://" + r.Host + "/events/ws"
-	return httpx.OK(map[string]any{"name": "Homologa sandbox", "environment": "sandbox", "apis": apis,
-		"dashboard": base + "/dashboard/", "widgets": base + "/widgets/"}), nil
 }
 
 // Start binds the address, registers the demo app and serves in the
@@ -513,15 +404,17 @@ func (s *Server) Banner(w io.Writer) {
 	fmt.Fprintf(w, "Homologa sandbox on %s\n  dashboard: %s/ (in a browser)\n  widgets: %s/widgets/ (the example host page)\n  clock: %s (now %s)\n  database: %s\n  scenarios: %s\n\n",
 		u, u, u, clk, s.Clock.Now().Format(time.RFC3339), db, scen)
 	fmt.Fprintf(w, "Base URLs\n")
-	rows := [][2]string{
-		{"Insurer (sale cycle)", "/insurer/v1"}, {"Access management", "/access/v1"}, {"Benefits", "/benefits/v1"},
-		{"Customer", "/customer/v1"}, {"Pix (API Pix 2.9.0)", "/pix/v2"}, {"OAuth2 token", "/oauth/token"},
-		{"Onboarding portal", "/portal"}, {"Sandbox control", "/sandbox"},
+	for _, a := range APIs {
+		switch a.Name {
+		case "events":
+			fmt.Fprintf(w, "  %-22s ws://%s/events/ws\n", a.Title, s.ln.Addr())
+		case "pix-payload":
+			// Payload locations are handed out by the Pix API itself.
+		default:
+			fmt.Fprintf(w, "  %-22s %s%s\n", a.Title, u, a.Prefix)
+		}
 	}
-	for _, r := range rows {
-		fmt.Fprintf(w, "  %-22s %s%s\n", r[0], u, r[1])
-	}
-	fmt.Fprintf(w, "  %-22s ws://%s/events/ws\n\n", "Live events", s.ln.Addr())
+	fmt.Fprintln(w)
 	if s.Demo != nil {
 		fmt.Fprintf(w, "Demo app (company %s, CNPJ %s)\n", DemoCompany, DemoCNPJ)
 		fmt.Fprintf(w, "  client id       %s\n  client secret   %s\n  webhook secret  %s\n  webhook URL     %s\n",

@@ -1,0 +1,220 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"homologa/simulator/auth"
+	"homologa/simulator/control"
+	"homologa/simulator/dashboard"
+	"homologa/simulator/events"
+	"homologa/simulator/homologation"
+	"homologa/simulator/httpx"
+	"homologa/simulator/insurance"
+	"homologa/simulator/pix"
+	"homologa/simulator/portal"
+	"homologa/simulator/scenario"
+	"homologa/simulator/widgets"
+)
+
+// Routes is the route table of the sandbox: the routes of the root and of
+// every package that owns some, in the order they are mounted. It is the
+// one place a route exists; the mux, the route reference and the
+// harness's answer contracts are all made from it.
+func (s *Server) Routes() []httpx.Route {
+	if s.routeTable != nil {
+		return s.routeTable
+	}
+	root := []httpx.Route{
+		{Method: http.MethodGet, Path: "/", Auth: httpx.Public, Handler: http.HandlerFunc(s.index),
+			Doc: "the dashboard for browsers (Accept: text/html); where every API is, for everyone else"},
+		{Method: http.MethodGet, Path: "/dashboard", Prefix: true, Auth: httpx.Public, Handler: dashboard.Handler(), Doc: "the dashboard"},
+		{Method: http.MethodGet, Path: "/widgets/", Prefix: true, Auth: httpx.Public, Handler: widgets.Handler("/widgets/"), Doc: "the widgets and their example host page"},
+		{Method: http.MethodGet, Path: "/widgets", Auth: httpx.Public, Handler: http.RedirectHandler("/widgets/", http.StatusMovedPermanently), Doc: "to /widgets/"},
+		{API: "oauth", Method: http.MethodPost, Path: "", Auth: httpx.Client, Answer: "platform/token", Handler: httpx.HandlerFunc(s.Auth.TokenHandler),
+			Doc: "OAuth2 client credentials"},
+		{API: "events", Method: http.MethodGet, Path: "/ws", Auth: httpx.Stream, Doc: "the app's events (websocket)",
+			Handler: &events.Stream{Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd, Authenticate: s.Auth.StreamCompany}},
+	}
+	homol := &homologation.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth}
+	ctl := &control.Handlers{Clock: s.Clock, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Inbox: &control.Inbox{}}
+	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd}
+	var all []httpx.Route
+	for _, rs := range [][]httpx.Route{
+		root,
+		(&portal.Handlers{Auth: s.Auth, Schemas: s.Schemas}).Routes(),
+		ctl.Routes(),
+		s.Scenarios.Routes(),
+		homol.Routes(),
+		dash.Routes(),
+		s.Pix.Routes(),
+		s.Insurance.Routes(),
+	} {
+		all = append(all, rs...)
+	}
+	s.routeTable = all
+	return all
+}
+
+// FullPath is a route's path with its API's base path.
+func FullPath(rt httpx.Route) string {
+	for _, a := range APIs {
+		if a.Name == rt.API {
+			return a.Prefix + rt.Path
+		}
+	}
+	return rt.Path
+}
+
+// mountRoutes builds the router from the route table.
+func (s *Server) mountRoutes() error {
+	r := mux.NewRouter()
+	s.Router = r
+	r.NotFoundHandler = httpx.Unrouted(r)
+	r.MethodNotAllowedHandler = r.NotFoundHandler
+	seen := map[string]bool{}
+	for _, rt := range s.Routes() {
+		key := rt.Method + " " + FullPath(rt)
+		if seen[key] {
+			return fmt.Errorf("route %s is declared twice", key)
+		}
+		seen[key] = true
+		if err := s.Mount(rt); err != nil {
+			return err
+		}
+	}
+	s.Handler = httpx.Outer(APIs, s.Config.BodyLimit, s.Log, s.Recorder.Middleware(APIs, r))
+	return nil
+}
+
+// Mount adds one route to the router, wrapped by the one rule of its kind
+// of credential: an app's token and scope, faults and idempotency for the
+// partner APIs; faults for the token endpoint; an optional token for the
+// control routes.
+func (s *Server) Mount(rt httpx.Route) error {
+	if rt.API != "" && FullPath(rt) == rt.Path {
+		return fmt.Errorf("route %s %s: no API named %q", rt.Method, rt.Path, rt.API)
+	}
+	h := rt.Handler
+	if rt.Idempotent {
+		h = s.Keys.Wrap(h)
+	}
+	switch rt.Auth {
+	case httpx.Public, httpx.Stream:
+	case httpx.Client:
+		h = s.Faults.Middleware(s.Scenarios.Catalogue, h)
+	case httpx.App:
+		h = s.Auth.Require(rt.Scopes, s.Faults.Middleware(s.Scenarios.Catalogue, h))
+	case httpx.AppOptional:
+		h = s.Auth.Optional(h)
+	default:
+		return fmt.Errorf("route %s %s: unknown credential kind %q", rt.Method, FullPath(rt), rt.Auth)
+	}
+	var route *mux.Route
+	if rt.Prefix {
+		route = s.Router.PathPrefix(FullPath(rt))
+	} else {
+		route = s.Router.Path(FullPath(rt))
+	}
+	methods := []string{rt.Method}
+	// Pages of the root (the dashboard, the widgets) answer HEAD too.
+	if rt.Method == http.MethodGet && rt.API == "" {
+		methods = append(methods, http.MethodHead)
+	}
+	route.Handler(h).Methods(methods...)
+	return nil
+}
+
+// index is GET /: the dashboard for a browser, and where everything is
+// for any other client.
+func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	if dashboard.WantsHTML(r, nil) {
+		dashboard.Handler().ServeHTTP(w, r)
+		return
+	}
+	httpx.HandlerFunc(s.indexJSON).ServeHTTP(w, r)
+}
+
+func (s *Server) indexJSON(r *http.Request) (*httpx.Reply, error) {
+	base := "http://" + r.Host
+	apis := map[string]string{}
+	for _, a := range APIs {
+		apis[a.Name] = base + a.Prefix
+	}
+	apis["events"] = "ws://" + r.Host + "/events/ws"
+	return httpx.OK(map[string]any{"name": "Homologa sandbox", "environment": "sandbox", "apis": apis,
+		"dashboard": base + "/dashboard/", "widgets": base + "/widgets/"}), nil
+}
+
+// RouteKeys lists "METHOD /full/path" of every route, sorted.
+func (s *Server) RouteKeys() []string {
+	var out []string
+	for _, rt := range s.Routes() {
+		out = append(out, rt.Method+" "+FullPath(rt))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// RouteTable is the route table without a running sandbox: the routes as
+// data, their handlers bound to nothing. The harness reads the answer
+// schemas from it; the route reference is written from it.
+func RouteTable() []httpx.Route {
+	s := &Server{Auth: &auth.Service{}, Pix: &pix.Service{}, Insurance: &insurance.Service{}, Scenarios: &scenario.Engine{}}
+	return s.Routes()
+}
+
+// credentialNames says in words what each kind of credential is.
+var credentialNames = map[httpx.Auth]string{
+	httpx.Public:      "none",
+	httpx.Client:      "client id and secret (HTTP Basic or body)",
+	httpx.App:         "app token",
+	httpx.AppOptional: "app token, optional",
+	httpx.Stream:      "app token (header or `access_token`)",
+}
+
+// RouteReference writes the route table as Markdown: one table per API,
+// each route with the credential it takes, its scopes, whether it replays
+// an Idempotency-Key, and the schema of its answer.
+func RouteReference() string {
+	byAPI := map[string][]httpx.Route{}
+	for _, rt := range RouteTable() {
+		byAPI[rt.API] = append(byAPI[rt.API], rt)
+	}
+	var b strings.Builder
+	section := func(title string, rs []httpx.Route) {
+		if len(rs) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n| method | path | credential | scopes | idempotent | answer schema | what it does |\n|---|---|---|---|---|---|---|\n", title)
+		for _, rt := range rs {
+			path := FullPath(rt)
+			if rt.Prefix {
+				path += "…"
+			}
+			idem := ""
+			if rt.Idempotent {
+				idem = "yes"
+			}
+			answer := ""
+			if rt.Answer != "" {
+				answer = "`" + rt.Answer + "`"
+			}
+			scopes := ""
+			if len(rt.Scopes) > 0 {
+				scopes = "`" + strings.Join(rt.Scopes, "` or `") + "`"
+			}
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s | %s |\n", rt.Method, strings.ReplaceAll(path, "|", `\|`),
+				credentialNames[rt.Auth], scopes, idem, answer, rt.Doc)
+		}
+	}
+	section("Root", byAPI[""])
+	for _, a := range APIs {
+		section(a.Title+" (`"+a.Prefix+"`)", byAPI[a.Name])
+	}
+	return b.String()
+}
