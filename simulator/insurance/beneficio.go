@@ -56,6 +56,7 @@ func benStatusEdge(to string) statemachine.Edge {
 // models no complementary payment.
 var beneficioMachine = &statemachine.Machine{
 	Resource: "beneficio",
+	Table:    "beneficios",
 	Initial:  BenAvisado,
 	Edges: map[string][]statemachine.Edge{
 		BenAvisado:     {benStatusEdge(BenEmRegulacao), benStatusEdge(BenCancelado)},
@@ -71,6 +72,7 @@ var beneficioMachine = &statemachine.Machine{
 // (SUMMARY §5.2), with the benefit's event for the answer.
 var benPendenciaMachine = &statemachine.Machine{
 	Resource: "pendencia de beneficio",
+	Table:    "beneficio_pendencias",
 	Initial:  Aberta,
 	Edges: map[string][]statemachine.Edge{
 		Aberta:     {{To: Respondida, Type: "beneficio.pendencia_respondida", Name: "Pendência Respondida"}, {To: PendCancelada}},

@@ -30,6 +30,7 @@ const (
 // cobrancaMachine is the life of a charge and the event of each move.
 var cobrancaMachine = &statemachine.Machine{
 	Resource: "cobranca",
+	Table:    "cobrancas",
 	Initial:  CobEmitida,
 	Edges: map[string][]statemachine.Edge{
 		CobEmitida: {

@@ -32,6 +32,7 @@ const (
 // what changed, with the data a partner needs.
 var inscricaoMachine = &statemachine.Machine{
 	Resource: "inscricao",
+	Table:    "inscricoes",
 	Initial:  InscAtiva,
 	Edges: map[string][]statemachine.Edge{
 		InscAtiva:                  {{To: InscSuspensa}, {To: InscCancelamentoSolicitado}, {To: InscCancelada}, {To: InscEncerrada}},

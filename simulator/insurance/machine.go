@@ -29,6 +29,7 @@ func statusEdge(to string) statemachine.Edge {
 // Implantada instead of a status event.
 var propostaMachine = &statemachine.Machine{
 	Resource: "proposta",
+	Table:    "propostas",
 	Initial:  Recebida,
 	Edges: map[string][]statemachine.Edge{
 		Recebida:  {statusEdge(EmAnalise), statusEdge(Cancelada)},
@@ -50,6 +51,7 @@ const (
 
 var pendenciaMachine = &statemachine.Machine{
 	Resource: "pendencia",
+	Table:    "pendencias",
 	Initial:  Aberta,
 	Edges: map[string][]statemachine.Edge{
 		Aberta:     {{To: Respondida, Type: "proposta.pendencia_respondida", Name: "Pendência Respondida"}, {To: PendCancelada}},

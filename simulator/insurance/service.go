@@ -79,3 +79,9 @@ func eventFor(p auth.Principal, typ, name string, subject map[string]any, key st
 	}
 	return ev
 }
+
+// Machines are the state machines of the insurance resources; the server
+// guards their tables so that only their moves change a status.
+func Machines() []*statemachine.Machine {
+	return []*statemachine.Machine{propostaMachine, pendenciaMachine, inscricaoMachine, cobrancaMachine, beneficioMachine, benPendenciaMachine}
+}

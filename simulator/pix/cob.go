@@ -42,6 +42,7 @@ func chargeMachine(kind string) *statemachine.Machine {
 	}
 	return &statemachine.Machine{
 		Resource: kind,
+		Table:    "pix_cobs",
 		Initial:  Ativa,
 		Edges: map[string][]statemachine.Edge{
 			Ativa: {ev(Concluida), ev(RemovidaUsuario), ev(RemovidaPeloPSP)},

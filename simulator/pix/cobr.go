@@ -44,6 +44,7 @@ func cobrEdge(to string) statemachine.Edge {
 
 var cobrMachine = &statemachine.Machine{
 	Resource: "cobr",
+	Table:    "pix_cobrs",
 	Initial:  CobRCriada,
 	Edges: map[string][]statemachine.Edge{
 		CobRCriada: {cobrEdge(CobRAtiva), cobrEdge(CobRRejeitada), cobrEdge(CobRCancelada)},

@@ -37,6 +37,7 @@ func recEdge(to string) statemachine.Edge {
 // recMachine is the life of a recurrence authorisation.
 var recMachine = &statemachine.Machine{
 	Resource: "rec",
+	Table:    "pix_recs",
 	Initial:  RecCriada,
 	Edges: map[string][]statemachine.Edge{
 		RecCriada:   {recEdge(RecAprovada), recEdge(RecRejeitada), recEdge(RecExpirada), recEdge(RecCancelada)},

@@ -29,6 +29,7 @@ const (
 // their own; notify sends the /pix callback with the Pix and its refunds.
 var refundMachine = &statemachine.Machine{
 	Resource: "devolucao",
+	Table:    "pix_refunds",
 	Initial:  EmProcessamento,
 	Edges:    map[string][]statemachine.Edge{EmProcessamento: {{To: Devolvido}, {To: NaoRealizado}}},
 }

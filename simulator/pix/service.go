@@ -176,3 +176,9 @@ func str(d doc, path ...string) string {
 }
 
 func jsonUnmarshal(s string, v any) { json.Unmarshal([]byte(s), v) }
+
+// Machines are the state machines of the Pix resources; the server guards
+// their tables so that only their moves change a status.
+func Machines() []*statemachine.Machine {
+	return []*statemachine.Machine{machines["cob"], machines["cobv"], cobrMachine, recMachine, refundMachine, solicRecMachine}
+}

@@ -37,6 +37,7 @@ func solEdge(to string) statemachine.Edge {
 // solicRecMachine: the request travels to the payer's PSP and back.
 var solicRecMachine = &statemachine.Machine{
 	Resource: "solicrec",
+	Table:    "pix_solicrecs",
 	Initial:  SolCriada,
 	Edges: map[string][]statemachine.Edge{
 		SolCriada:   {solEdge(SolEnviada), solEdge(SolExpirada), solEdge(SolCancelada)},

@@ -164,6 +164,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
+	if err := guardStatuses(ctx, s.DB); err != nil {
+		s.DB.Close()
+		return nil, err
+	}
 	s.Jobs = jobs.New(s.DB, s.Clock, s.Log)
 	s.Jobs.AfterMove = func(ctx context.Context) {
 		if err := saveClock(ctx, s.DB, s.Clock); err != nil {
@@ -264,6 +268,23 @@ var schemasOnce struct {
 func embeddedSchemas() (*schema.Registry, error) {
 	schemasOnce.Do(func() { schemasOnce.reg, schemasOnce.err = schema.Load(schemas.FS) })
 	return schemasOnce.reg, schemasOnce.err
+}
+
+// guardStatuses lets only the state machines change the status of the
+// resources they govern.
+func guardStatuses(ctx context.Context, db *store.DB) error {
+	seen := map[string]bool{}
+	var tables []string
+	for _, m := range pix.Machines() {
+		if m.Table == "" {
+			return fmt.Errorf("state machine %s names no table", m.Resource)
+		}
+		if !seen[m.Table] {
+			seen[m.Table] = true
+			tables = append(tables, m.Table)
+		}
+	}
+	return db.GuardStatus(ctx, tables...)
 }
 
 // Kinds are the resource kinds scenarios can drive, from every domain.

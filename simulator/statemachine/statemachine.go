@@ -27,7 +27,10 @@ type Edge struct {
 // Machine is the life of one kind of resource.
 type Machine struct {
 	Resource string
-	Initial  string
+	// Table holds the resource, in a status column that only this
+	// machine's moves may change (store.DB.GuardStatus).
+	Table   string
+	Initial string
 	// Edges maps each state to its allowed moves; a state with none is final.
 	Edges map[string][]Edge
 }
@@ -145,7 +148,7 @@ func (a *Applier) Apply(ctx context.Context, tx *store.Tx, m Move) (*events.Enve
 		return nil, err
 	}
 	if m.Store != nil {
-		if err := m.Store(ctx, tx); err != nil {
+		if err := tx.Move(func() error { return m.Store(ctx, tx) }); err != nil {
 			return nil, fmt.Errorf("store %s %s → %s: %w", m.Machine.Resource, m.From, m.To, err)
 		}
 	}

@@ -6,28 +6,60 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
-// driverName is mattn/go-sqlite3 with a hook that sets up every new
-// connection: temporary B-trees (ORDER BY, DISTINCT) live in memory, where
-// SQLite's default puts each in a temporary file, a file per sorted query.
-const driverName = "sqlite3_homologa"
+// connector opens connections of one DB with mattn/go-sqlite3 and sets up
+// each: temporary B-trees (ORDER BY, DISTINCT) live in memory, where
+// SQLite's default puts each in a temporary file, a file per sorted query;
+// the function homologa_in_move() tells the status guards whether a state
+// machine is moving a resource; and the guards themselves are (re)made.
+type connector struct {
+	dsn string
+	db  *DB
+	drv *sqlite3.SQLiteDriver
+}
 
-func init() {
-	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-		_, err := c.Exec("PRAGMA temp_store = MEMORY", nil)
+func (c *connector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
+func (c *connector) Driver() driver.Driver                        { return c.drv }
+
+func (c *connector) setUp(conn *sqlite3.SQLiteConn) error {
+	if _, err := conn.Exec("PRAGMA temp_store = MEMORY", nil); err != nil {
 		return err
-	}})
+	}
+	if err := conn.RegisterFunc("homologa_in_move", func() bool { return c.db.moving.Load() > 0 }, false); err != nil {
+		return err
+	}
+	c.db.guardMu.Lock()
+	defer c.db.guardMu.Unlock()
+	for _, table := range c.db.guarded {
+		if _, err := conn.Exec(guardSQL(table), nil); err != nil {
+			return fmt.Errorf("status guard of %s: %w", table, err)
+		}
+	}
+	return nil
+}
+
+// guardSQL is the trigger that refuses a change of table's status column
+// made outside a state machine's move. It is a TEMP trigger: it belongs to
+// the connection, not to the file, so a database file stays usable by
+// tools that lack homologa_in_move.
+func guardSQL(table string) string {
+	return `CREATE TEMP TRIGGER IF NOT EXISTS guard_status_` + table + ` BEFORE UPDATE OF status ON main.` + table + `
+		WHEN NEW.status IS NOT OLD.status AND NOT homologa_in_move()
+		BEGIN SELECT RAISE(ABORT, '` + table + `.status written outside a state machine'); END`
 }
 
 //go:embed migrations/*.sql
@@ -44,6 +76,12 @@ type DB struct {
 	path string
 	txMu sync.Mutex
 	IDs  IDSource
+
+	// moving is above zero while a state machine stores a move (Tx.Move):
+	// only then may a guarded table's status change.
+	moving  atomic.Int32
+	guardMu sync.Mutex
+	guarded []string
 }
 
 // Open opens the database at path, or an in-memory one when path is "" or
@@ -57,19 +95,40 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		// sandbox writes; foreign keys are off by default in SQLite.
 		dsn = "file:" + path + "?_journal_mode=WAL&_foreign_keys=on&_busy_timeout=5000&_synchronous=NORMAL&_stmt_cache_size=256"
 	}
-	sqldb, err := sql.Open(driverName, dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open database %q: %w", path, err)
-	}
+	db := &DB{path: path, IDs: RandomIDs{}}
+	c := &connector{dsn: dsn, db: db}
+	c.drv = &sqlite3.SQLiteDriver{ConnectHook: c.setUp}
+	sqldb := sql.OpenDB(c)
 	sqldb.SetMaxOpenConns(1)
 	sqldb.SetMaxIdleConns(1)
 	sqldb.SetConnMaxLifetime(0)
-	db := &DB{db: sqldb, path: path, IDs: RandomIDs{}}
+	db.db = sqldb
 	if err := db.migrate(ctx); err != nil {
 		sqldb.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// GuardStatus makes every change of the status column of tables fail
+// unless a state machine makes it (Tx.Move): a status written anywhere
+// else is a bug, and every test that reaches it fails.
+func (db *DB) GuardStatus(ctx context.Context, tables ...string) error {
+	db.guardMu.Lock()
+	for _, t := range tables {
+		if !slices.Contains(db.guarded, t) {
+			db.guarded = append(db.guarded, t)
+		}
+	}
+	db.guardMu.Unlock()
+	return db.Tx(ctx, func(tx *Tx) error {
+		for _, t := range tables {
+			if _, err := tx.ExecContext(ctx, guardSQL(t)); err != nil {
+				return fmt.Errorf("status guard of %s: %w", t, err)
+			}
+		}
+		return nil
+	})
 }
 
 // Close closes the database.
@@ -121,7 +180,16 @@ func (db *DB) migrateFile(ctx context.Context, name string) error {
 // Tx is a transaction with hooks that run after it commits.
 type Tx struct {
 	*sql.Tx
+	db    *DB
 	after []func()
+}
+
+// Move runs fn, which stores a state machine's move: only inside it may a
+// guarded status column change. Package statemachine is its one caller.
+func (tx *Tx) Move(fn func() error) error {
+	tx.db.moving.Add(1)
+	defer tx.db.moving.Add(-1)
+	return fn()
 }
 
 // AfterCommit registers f to run once the transaction has committed; it does
@@ -138,7 +206,7 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	tx := &Tx{Tx: sqltx}
+	tx := &Tx{Tx: sqltx, db: db}
 	if err := fn(tx); err != nil {
 		if rerr := sqltx.Rollback(); rerr != nil && !errors.Is(rerr, sql.ErrTxDone) {
 			return errors.Join(err, fmt.Errorf("rollback: %w", rerr))
@@ -163,7 +231,7 @@ func (db *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 		return fmt.Errorf("begin read: %w", err)
 	}
 	defer sqltx.Rollback()
-	return fn(&Tx{Tx: sqltx})
+	return fn(&Tx{Tx: sqltx, db: db})
 }
 
 // IDSource makes identifiers; tests inject a deterministic one.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"homologa/simulator/store"
@@ -123,5 +124,47 @@ func TestIDs(t *testing.T) {
 	}
 	if got := len((&store.SequentialIDs{}).Token(24)); got != 48 {
 		t.Fatalf("SequentialIDs.Token(24) has %d characters, want 48", got)
+	}
+}
+
+// TestStatusGuard: once a table is guarded, its status changes only inside
+// Tx.Move; other columns, inserts and a status written unchanged pass.
+func TestStatusGuard(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	exec := func(q string, args ...any) error {
+		return db.Tx(ctx, func(tx *store.Tx) error { _, err := tx.ExecContext(ctx, q, args...); return err })
+	}
+	if err := exec(`CREATE TABLE things (id INTEGER PRIMARY KEY, status TEXT NOT NULL, note TEXT)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.GuardStatus(ctx, "things"); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec(`INSERT INTO things (id, status) VALUES (1, 'A')`); err != nil {
+		t.Fatalf("insert: %v", err)
+	}
+	if err := exec(`UPDATE things SET note = 'x', status = 'A' WHERE id = 1`); err != nil {
+		t.Fatalf("an unchanged status and another column: %v", err)
+	}
+	err = exec(`UPDATE things SET status = 'B' WHERE id = 1`)
+	if err == nil || !strings.Contains(err.Error(), "things.status written outside a state machine") {
+		t.Fatalf("status changed outside a move: %v", err)
+	}
+	err = db.Tx(ctx, func(tx *store.Tx) error {
+		return tx.Move(func() error { _, err := tx.ExecContext(ctx, `UPDATE things SET status = 'B' WHERE id = 1`); return err })
+	})
+	if err != nil {
+		t.Fatalf("status changed inside a move: %v", err)
+	}
+	var st string
+	if err := db.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT status FROM things WHERE id = 1`).Scan(&st)
+	}); err != nil || st != "B" {
+		t.Fatalf("status %q, %v", st, err)
 	}
 }

@@ -1,0 +1,176 @@
+// Package money is the one money type of the sandbox: integer cents of
+// reais, parsed and formatted here for both domains. Pix writes money as a
+// decimal string with two places ("123.45"); the insurer's APIs as a JSON
+// number (123.45), and its clients send numbers or numeric strings.
+package money
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Cents is an amount in cents of a real. Its JSON form is a number with
+// two decimals at most (123.45), as the insurer's APIs write money.
+type Cents int64
+
+// maxCents bounds every amount: 10^15 reais in cents fits an int64 with
+// room, and is far beyond any premium, capital or charge.
+const maxCents = 1e17
+
+// ErrSyntax is wrapped by every parse error.
+var ErrSyntax = errors.New("not an amount of money")
+
+// Parse reads the Pix format: digits, a point and exactly two decimals
+// ("0.00", "123.45"), no sign, no exponent.
+func Parse(s string) (Cents, error) {
+	whole, frac, ok := strings.Cut(s, ".")
+	if !ok || len(frac) != 2 || whole == "" || len(whole) > 15 || !digits(whole) || !digits(frac) {
+		return 0, fmt.Errorf("%q: want digits, a point and two decimals (e.g. 123.45): %w", s, ErrSyntax)
+	}
+	w, _ := strconv.ParseInt(whole, 10, 64)
+	f, _ := strconv.ParseInt(frac, 10, 64)
+	return Cents(w*100 + f), nil
+}
+
+// ParseDecimal reads a decimal as people and clients write it: an
+// optional minus, digits, and up to two decimals after a point ("10",
+// "10.5", "-3.25"). More decimals are refused rather than rounded: money
+// that cannot be said in cents is a mistake of the sender.
+func ParseDecimal(s string) (Cents, error) {
+	t := strings.TrimSpace(s)
+	neg := strings.HasPrefix(t, "-")
+	t = strings.TrimPrefix(t, "-")
+	whole, frac, _ := strings.Cut(t, ".")
+	if whole == "" || len(whole) > 15 || !digits(whole) || len(frac) > 2 || !digits(frac) {
+		return 0, fmt.Errorf("%q: want a number with at most two decimals (e.g. 123.45): %w", s, ErrSyntax)
+	}
+	for len(frac) < 2 {
+		frac += "0"
+	}
+	w, _ := strconv.ParseInt(whole, 10, 64)
+	f, _ := strconv.ParseInt(frac, 10, 64)
+	c := Cents(w*100 + f)
+	if neg {
+		c = -c
+	}
+	return c, nil
+}
+
+// FromFloat converts a JSON number to cents, rounding half away from zero
+// to the cent (46.345 is 46.35; a float cannot say every cent exactly, so
+// 46.34 arrives as 46.339999… and is 46.34).
+func FromFloat(f float64) (Cents, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f*100) > maxCents {
+		return 0, fmt.Errorf("%v: %w", f, ErrSyntax)
+	}
+	return Cents(math.Round(f * 100)), nil
+}
+
+// FromJSON reads money from a decoded JSON value: a number or a numeric
+// string, as the insurer's clients send both.
+func FromJSON(v any) (Cents, error) {
+	switch x := v.(type) {
+	case float64:
+		return FromFloat(x)
+	case json.Number:
+		return ParseDecimal(string(x))
+	case string:
+		if c, err := ParseDecimal(x); err == nil {
+			return c, nil
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil {
+			return 0, fmt.Errorf("%q: %w", x, ErrSyntax)
+		}
+		return FromFloat(f)
+	case int:
+		return Cents(x) * 100, nil
+	case int64:
+		return Cents(x) * 100, nil
+	case Cents:
+		return x, nil
+	}
+	return 0, fmt.Errorf("%v (%T): %w", v, v, ErrSyntax)
+}
+
+// Reais returns whole reais as cents.
+func Reais(r int64) Cents { return Cents(r * 100) }
+
+// String writes the Pix format: "123.45", "-0.50".
+func (c Cents) String() string {
+	sign := ""
+	u := uint64(c)
+	if c < 0 {
+		sign, u = "-", uint64(-c)
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, u/100, u%100)
+}
+
+// Float returns the amount in reais, for answers that write money as a
+// JSON number.
+func (c Cents) Float() float64 { return float64(c) / 100 }
+
+// MarshalJSON writes the amount as a JSON number with at most two
+// decimals: 123.45, 100, 0.5.
+func (c Cents) MarshalJSON() ([]byte, error) {
+	s := c.String()
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "0"), ".0")
+	s = strings.TrimSuffix(s, ".")
+	return []byte(s), nil
+}
+
+// UnmarshalJSON reads a number or a numeric string.
+func (c *Cents) UnmarshalJSON(b []byte) error {
+	var v any
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return err
+	}
+	x, err := FromJSON(v)
+	if err != nil {
+		return err
+	}
+	*c = x
+	return nil
+}
+
+// Mul returns c times a rate, rounded half away from zero to the cent.
+func (c Cents) Mul(rate float64) Cents { return Cents(math.Round(float64(c) * rate)) }
+
+// Split divides c into shares proportional to weights, to the cent, the
+// rounding remainder going to the first shares, so the parts always add
+// up to c.
+func (c Cents) Split(weights []int64) []Cents {
+	out := make([]Cents, len(weights))
+	var total int64
+	for _, w := range weights {
+		total += w
+	}
+	if total == 0 {
+		return out
+	}
+	var given Cents
+	for i, w := range weights {
+		out[i] = Cents(int64(c) * w / total)
+		given += out[i]
+	}
+	for i := 0; given < c && len(out) > 0; i = (i + 1) % len(out) {
+		out[i]++
+		given++
+	}
+	return out
+}
+
+func digits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
