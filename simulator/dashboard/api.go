@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"homologa/simulator/errs"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
+	"homologa/simulator/resource"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
 )
@@ -22,6 +25,8 @@ type Handlers struct {
 	DB   *store.DB
 	Auth *auth.Service
 	Bus  *events.Bus
+	// Domains list their resources.
+	Domains []resource.Lister
 	// PingEvery and Done are the websocket's, as for /events/ws.
 	PingEvery time.Duration
 	Done      <-chan struct{}
@@ -35,208 +40,108 @@ func (h *Handlers) Routes() []httpx.Route {
 	}
 }
 
-// Resource is one resource of a domain as the dashboard lists it.
-type Resource struct {
-	Kind      string    `json:"kind"`
-	ID        string    `json:"id"`
-	Status    string    `json:"status"`
-	AppID     string    `json:"appId"`
-	ClientID  string    `json:"clientId"`
-	CNPJ      string    `json:"cnpj"`
-	Detail    string    `json:"detail,omitempty"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-}
-
-// Count is how many resources of a kind are in a status.
-type Count struct {
-	Kind   string `json:"kind"`
-	Status string `json:"status"`
-	Count  int    `json:"count"`
-}
-
-// kind is where one resource kind lives: its table (aliased t), what to
-// join for the app and company when the table lacks them, and SQL
-// expressions over them. The dashboard only reads, and only these columns,
-// so the domains stay free to change everything else; a new kind of
-// resource is one more line below.
-type kind struct {
-	name, table, join, where, id, detail string
-	// app, company and updated default to t.app_id, t.company_id and
-	// t.updated_at, for tables that lack them.
-	app, company, updated string
-}
-
-// kinds are the resource kinds, Pix first, in the order the dashboard
-// shows them. Names are the scenario engine's where it has one.
-var kinds = []kind{
-	{name: "cob", table: "pix_cobs", where: "t.kind = 'cob'", id: "t.txid", detail: "'revisão ' || t.revisao"},
-	{name: "cobv", table: "pix_cobs", where: "t.kind = 'cobv'", id: "t.txid", detail: "'revisão ' || t.revisao"},
-	{name: "devolucao", table: "pix_refunds", join: "JOIN pix_received p ON p.e2eid = t.e2eid", id: "t.e2eid || '/' || t.id",
-		detail: "t.natureza", app: "p.app_id", company: "p.company_id", updated: "t.created_at"},
-	{name: "rec", table: "pix_recs", id: "t.id_rec", detail: "''"},
-	{name: "solicrec", table: "pix_solicrecs", id: "t.id_solic_rec", detail: "'rec ' || t.id_rec"},
-	{name: "cobr", table: "pix_cobrs", id: "t.txid", detail: "'rec ' || t.id_rec || ', vencimento ' || t.vencimento"},
-	{name: "proposta", table: "propostas", id: "CAST(t.numero AS TEXT)", detail: "'oferta ' || t.offer_id"},
-	{name: "pendencia", table: "pendencias", join: "JOIN propostas p ON p.numero = t.numero", id: "CAST(t.id AS TEXT)",
-		detail: "'proposta ' || t.numero || ', ' || t.codigo", app: "p.app_id", company: "p.company_id"},
-	{name: "inscricao", table: "inscricoes", id: "CAST(t.id AS TEXT)", detail: "'proposta ' || t.numero || ', produto ' || t.produto_id"},
-	{name: "cobranca", table: "cobrancas", id: "CAST(t.id AS TEXT)",
-		detail: "'inscrição ' || t.inscricao_id || ', parcela ' || t.parcela || ' (' || t.competencia || ')'"},
-	{name: "comissao", table: "comissoes", id: "CAST(t.id AS TEXT)", detail: "'cobrança ' || t.cobranca_id || ' (' || t.competencia || ')'",
-		updated: "COALESCE(t.estornado_em, t.pago_em, t.created_at)"},
-	{name: "beneficio", table: "beneficios", id: "CAST(t.id AS TEXT)", detail: "t.protocolo || ', ' || t.causa"},
-}
-
-func (k kind) col(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
-}
-
-// filter returns the kind's WHERE clause, with the app filter.
-func (k kind) filter(app string) (string, []any) {
-	var conds []string
-	var args []any
-	if k.where != "" {
-		conds = append(conds, k.where)
-	}
-	if app != "" {
-		conds = append(conds, k.col(k.app, "t.app_id")+" = ?")
-		args = append(args, app)
-	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
-}
-
-// Window is how many of the newest rows of each table the listing and its
-// counts look at (cob and cobv share one).
-const Window = 1000
-
-// KindNames lists the kinds GET /sandbox/resources knows.
-func KindNames() []string {
-	out := make([]string, len(kinds))
-	for i, k := range kinds {
-		out[i] = k.name
+// kindNames lists the kinds GET /sandbox/resources knows, the domains'
+// in order.
+func (h *Handlers) kindNames() []string {
+	var out []string
+	for _, l := range h.Domains {
+		out = append(out, l.ResourceKinds()...)
 	}
 	return out
 }
 
 // resources is GET /sandbox/resources?kind=&app=&status=&limit=: of the
-// newest Window rows of each kind's table (or the comma-separated kinds'),
-// the limit most recently changed, and how many are in each status (counts
-// follow kind and app, not status or limit).
+// newest resource.Window rows of each kind's table (or the
+// comma-separated kinds'), the limit most recently changed, and how many
+// are in each status (counts follow kind and app, not status or limit).
 func (h *Handlers) resources(r *http.Request) (*httpx.Reply, error) {
 	q := r.URL.Query()
-	sel := kinds
+	all := h.kindNames()
+	var sel []string
 	if v := q.Get("kind"); v != "" {
-		sel = nil
-		seen := map[string]bool{}
 		for _, name := range strings.Split(v, ",") {
 			name = strings.TrimSpace(name)
-			if name == "" || seen[name] {
+			if name == "" || slices.Contains(sel, name) {
 				continue
 			}
-			seen[name] = true
-			found := false
-			for _, k := range kinds {
-				if k.name == name {
-					sel, found = append(sel, k), true
-				}
+			if !slices.Contains(all, name) {
+				return nil, errs.Invalidf("kind", "unknown kind %q; want one or more (comma-separated) of %s", name, strings.Join(all, ", "))
 			}
-			if !found {
-				return nil, errs.Invalidf("kind", "unknown kind %q; want one or more (comma-separated) of %s", name, strings.Join(KindNames(), ", "))
-			}
+			sel = append(sel, name)
 		}
 	}
-	if len(sel) == 0 {
-		sel = kinds
-	}
-	app := ""
+	rq := resource.Query{Status: strings.TrimSpace(q.Get("status")), Limit: 100}
 	if key := q.Get("app"); key != "" {
 		a, err := h.Auth.App(r.Context(), key)
 		if err != nil {
 			return nil, errs.Invalidf("app", "no app with id or client id %q", key)
 		}
-		app = a.ID
+		rq.AppID = a.ID
 	}
-	status := strings.TrimSpace(q.Get("status"))
-	limit := 100
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1000 {
 			return nil, errs.Invalidf("limit", "must be an integer from 1 to 1000")
 		}
-		limit = n
+		rq.Limit = n
 	}
-	list, counts, err := h.list(r.Context(), sel, app, status, limit)
+	list, counts, err := h.list(r.Context(), sel, rq)
 	if err != nil {
 		return nil, err
 	}
-	return httpx.OK(map[string]any{"kinds": KindNames(), "window": Window, "counts": counts, "resources": list}), nil
+	return httpx.OK(map[string]any{"kinds": all, "window": resource.Window, "counts": counts, "resources": list}), nil
 }
 
-func (h *Handlers) list(ctx context.Context, sel []kind, app, status string, limit int) ([]Resource, []Count, error) {
-	// Only the newest Window rows of each table are looked at, a walk
-	// back along the rowid: the store has one connection, and counting
-	// the statuses of 100,000 charges held it for 40 ms, sorting them by
-	// change as long again. With the window a whole request over them
-	// takes 7 ms (BenchmarkResources), and filters, applied inside the
-	// window, cannot make it scan more.
-	var parts []string
-	var args []any
-	for _, k := range sel {
-		where, wargs := k.filter(app)
-		parts = append(parts, "SELECT * FROM (SELECT '"+k.name+"' AS kind, "+k.id+" AS id, t.status AS status, "+
-			k.col(k.app, "t.app_id")+" AS app_id, "+k.col(k.company, "t.company_id")+" AS company_id, "+k.detail+" AS detail, t.created_at AS created_at, "+
-			k.col(k.updated, "t.updated_at")+" AS updated_at FROM (SELECT * FROM "+k.table+" ORDER BY rowid DESC LIMIT "+strconv.Itoa(Window)+") t "+k.join+where+")")
-		args = append(args, wargs...)
+// list asks each domain for its resources and merges them, most recently
+// changed first, with the client id and CNPJ of their owners.
+func (h *Handlers) list(ctx context.Context, kinds []string, q resource.Query) ([]resource.Summary, []resource.Count, error) {
+	list, counts := []resource.Summary{}, []resource.Count{}
+	for _, l := range h.Domains {
+		mine := kinds
+		if len(kinds) > 0 {
+			mine = nil
+			for _, k := range kinds {
+				if slices.Contains(l.ResourceKinds(), k) {
+					mine = append(mine, k)
+				}
+			}
+			if len(mine) == 0 {
+				continue
+			}
+		}
+		ls, cs, err := l.ListResources(ctx, mine, q)
+		if err != nil {
+			return nil, nil, err
+		}
+		list, counts = append(list, ls...), append(counts, cs...)
 	}
-	window := strings.Join(parts, " UNION ALL ")
-	query := `SELECT r.kind, r.id, r.status, r.app_id, COALESCE(a.client_id, ''), COALESCE(c.cnpj, ''), COALESCE(r.detail, ''), r.created_at, r.updated_at
-		FROM (` + window + `) r
-		LEFT JOIN apps a ON a.id = r.app_id LEFT JOIN companies c ON c.id = r.company_id
-		WHERE ? = '' OR r.status = ?
-		ORDER BY r.updated_at DESC, r.created_at DESC, r.kind, r.id LIMIT ?`
-	listArgs := append(append([]any{}, args...), status, status, limit)
-	list, counts := []Resource{}, []Count{}
-	err := h.DB.Read(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, listArgs...)
-		if err != nil {
-			return err
+	sort.SliceStable(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if !a.UpdatedAt.Equal(b.UpdatedAt) {
+			return a.UpdatedAt.After(b.UpdatedAt)
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var res Resource
-			var created, updated int64
-			if err := rows.Scan(&res.Kind, &res.ID, &res.Status, &res.AppID, &res.ClientID, &res.CNPJ, &res.Detail, &created, &updated); err != nil {
-				return err
-			}
-			res.CreatedAt, res.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
-			list = append(list, res)
+		if !a.CreatedAt.Equal(b.CreatedAt) {
+			return a.CreatedAt.After(b.CreatedAt)
 		}
-		if err := rows.Err(); err != nil {
-			return err
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
 		}
-		rows, err = tx.QueryContext(ctx, "SELECT kind, status, COUNT(*) FROM ("+window+") GROUP BY kind, status", args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var c Count
-			if err := rows.Scan(&c.Kind, &c.Status, &c.Count); err != nil {
-				return err
-			}
-			counts = append(counts, c)
-		}
-		return rows.Err()
+		return a.ID < b.ID
 	})
+	if len(list) > q.Limit {
+		list = list[:q.Limit]
+	}
+	apps, err := h.Auth.Apps(ctx)
 	if err != nil {
 		return nil, nil, err
+	}
+	byID := map[string]auth.App{}
+	cnpjs := map[string]string{}
+	for _, a := range apps {
+		byID[a.ID], cnpjs[a.CompanyID] = a, a.CNPJ
+	}
+	for i := range list {
+		list[i].ClientID, list[i].CNPJ = byID[list[i].AppID].ClientID, cnpjs[list[i].CompanyID]
 	}
 	return list, counts, nil
 }

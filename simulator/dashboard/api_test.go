@@ -15,6 +15,7 @@ import (
 
 	"homologa/simulator/auth"
 	"homologa/simulator/dashboard"
+	"homologa/simulator/resource"
 	"homologa/simulator/server"
 )
 
@@ -122,9 +123,9 @@ func TestResources(t *testing.T) {
 	}
 
 	type listing struct {
-		Kinds     []string             `json:"kinds"`
-		Counts    []dashboard.Count    `json:"counts"`
-		Resources []dashboard.Resource `json:"resources"`
+		Kinds     []string           `json:"kinds"`
+		Counts    []resource.Count   `json:"counts"`
+		Resources []resource.Summary `json:"resources"`
 	}
 	ids := func(l listing) string {
 		var out []string
@@ -171,7 +172,7 @@ func TestResources(t *testing.T) {
 			if got, want := counts(l), tt.counts; got != want {
 				t.Errorf("counts: got %q, want %q", got, want)
 			}
-			if got, want := strings.Join(l.Kinds, ","), strings.Join(dashboard.KindNames(), ","); got != want {
+			if got, want := strings.Join(l.Kinds, ","), "cob,cobv,devolucao,rec,solicrec,cobr,proposta,pendencia,inscricao,cobranca,comissao,beneficio"; got != want {
 				t.Errorf("kinds: got %s, want %s", got, want)
 			}
 		})

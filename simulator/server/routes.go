@@ -17,6 +17,7 @@ import (
 	"homologa/simulator/insurance"
 	"homologa/simulator/pix"
 	"homologa/simulator/portal"
+	"homologa/simulator/resource"
 	"homologa/simulator/scenario"
 	"homologa/simulator/widgets"
 )
@@ -42,7 +43,7 @@ func (s *Server) Routes() []httpx.Route {
 	}
 	homol := &homologation.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth}
 	ctl := &control.Handlers{Clock: s.Clock, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Inbox: &control.Inbox{}}
-	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd}
+	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, Domains: []resource.Lister{s.Pix, s.Insurance}, PingEvery: s.Config.PingEvery, Done: s.streamEnd}
 	var all []httpx.Route
 	for _, rs := range [][]httpx.Route{
 		root,

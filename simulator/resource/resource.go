@@ -1,0 +1,165 @@
+// Package resource is how the domains show their resources to the
+// dashboard: each domain lists its own tables, newest first, with a status
+// and a line of detail, and counts them by status. The dashboard merges
+// what the domains answer; it never reads a domain's tables itself.
+package resource
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"homologa/simulator/store"
+)
+
+// Summary is one resource as the dashboard lists it.
+type Summary struct {
+	Kind      string    `json:"kind"`
+	ID        string    `json:"id"`
+	Status    string    `json:"status"`
+	AppID     string    `json:"appId"`
+	CompanyID string    `json:"-"`
+	ClientID  string    `json:"clientId"`
+	CNPJ      string    `json:"cnpj"`
+	Detail    string    `json:"detail,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Count is how many resources of a kind are in a status.
+type Count struct {
+	Kind   string `json:"kind"`
+	Status string `json:"status"`
+	Count  int    `json:"count"`
+}
+
+// Query selects resources: of one app ("" for all), in one status ("" for
+// all), at most Limit of them.
+type Query struct {
+	AppID  string
+	Status string
+	Limit  int
+}
+
+// Lister is a domain's listing of its resources.
+type Lister interface {
+	// ResourceKinds names the kinds the domain lists, in display order.
+	ResourceKinds() []string
+	// ListResources lists the resources of kinds (all of the domain's
+	// when empty) matching q, most recently changed first, and counts
+	// them by kind and status (counts follow kinds and the app only).
+	ListResources(ctx context.Context, kinds []string, q Query) ([]Summary, []Count, error)
+}
+
+// Window is how many of the newest rows of each table a listing and its
+// counts look at: the store has one connection, and counting the statuses
+// of 100,000 charges held it for 40 ms, sorting them by change as long
+// again. With the window a whole request takes 7 ms (BenchmarkResources).
+const Window = 1000
+
+// Table is where one kind lives, as SQL expressions over its table
+// (aliased t) and what Join adds; App, Company and Updated default to
+// t.app_id, t.company_id and t.updated_at.
+type Table struct {
+	Kind, Table, Join, Where, ID, Detail string
+	App, Company, Updated                string
+}
+
+func (k Table) col(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// Select returns the tables of kinds, all when kinds is empty.
+func Select(tables []Table, kinds []string) []Table {
+	if len(kinds) == 0 {
+		return tables
+	}
+	var out []Table
+	for _, t := range tables {
+		for _, k := range kinds {
+			if t.Kind == k {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// Kinds names the kinds of tables.
+func Kinds(tables []Table) []string {
+	out := make([]string, len(tables))
+	for i, t := range tables {
+		out[i] = t.Kind
+	}
+	return out
+}
+
+// List reads the newest Window rows of each table in tx and answers the
+// Summaries q selects and the counts by status. A domain calls it on its
+// own tables, inside its own read transaction.
+func List(ctx context.Context, tx *store.Tx, tables []Table, q Query) ([]Summary, []Count, error) {
+	list, counts := []Summary{}, []Count{}
+	if len(tables) == 0 {
+		return list, counts, nil
+	}
+	var parts []string
+	var args []any
+	for _, k := range tables {
+		var conds []string
+		if k.Where != "" {
+			conds = append(conds, k.Where)
+		}
+		if q.AppID != "" {
+			conds = append(conds, k.col(k.App, "t.app_id")+" = ?")
+			args = append(args, q.AppID)
+		}
+		where := ""
+		if len(conds) > 0 {
+			where = " WHERE " + strings.Join(conds, " AND ")
+		}
+		parts = append(parts, "SELECT * FROM (SELECT '"+k.Kind+"' AS kind, "+k.ID+" AS id, t.status AS status, "+
+			k.col(k.App, "t.app_id")+" AS app_id, "+k.col(k.Company, "t.company_id")+" AS company_id, "+k.Detail+" AS detail, t.created_at AS created_at, "+
+			k.col(k.Updated, "t.updated_at")+" AS updated_at FROM (SELECT * FROM "+k.Table+" ORDER BY rowid DESC LIMIT "+strconv.Itoa(Window)+") t "+k.Join+where+")")
+	}
+	window := strings.Join(parts, " UNION ALL ")
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT kind, id, status, app_id, company_id, COALESCE(detail, ''), created_at, updated_at
+		FROM (`+window+`) WHERE ? = '' OR status = ? ORDER BY updated_at DESC, created_at DESC, kind, id LIMIT ?`,
+		append(append([]any{}, args...), q.Status, q.Status, limit)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s Summary
+		var created, updated int64
+		if err := rows.Scan(&s.Kind, &s.ID, &s.Status, &s.AppID, &s.CompanyID, &s.Detail, &created, &updated); err != nil {
+			return nil, nil, err
+		}
+		s.CreatedAt, s.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
+		list = append(list, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	crows, err := tx.QueryContext(ctx, "SELECT kind, status, COUNT(*) FROM ("+window+") GROUP BY kind, status", args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer crows.Close()
+	for crows.Next() {
+		var c Count
+		if err := crows.Scan(&c.Kind, &c.Status, &c.Count); err != nil {
+			return nil, nil, err
+		}
+		counts = append(counts, c)
+	}
+	return list, counts, crows.Err()
+}
