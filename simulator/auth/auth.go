@@ -274,6 +274,13 @@ func AppTx(ctx context.Context, tx *store.Tx, key string) (App, error) {
 	return a, nil
 }
 
+// WebhookOf returns an app's webhook URL and signing secret, inside tx:
+// the event bus asks when it emits and when it delivers.
+func (s *Service) WebhookOf(ctx context.Context, tx *store.Tx, appID string) (webhookURL, secret string, err error) {
+	a, err := AppTx(ctx, tx, appID)
+	return a.WebhookURL, a.WebhookSecret, err
+}
+
 // Apps lists every app, oldest first.
 func (s *Service) Apps(ctx context.Context) ([]App, error) {
 	var apps []App

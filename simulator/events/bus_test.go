@@ -67,7 +67,7 @@ func newBus(t testing.TB, url string) (*events.Bus, *jobs.Scheduler) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s := jobs.New(db, clk, log)
 	b := &events.Bus{DB: db, Clock: clk, Jobs: s, Hub: events.NewHub(), Log: log, Client: &http.Client{Timeout: 5 * time.Second},
-		App: func(ctx context.Context, tx *store.Tx, appID string) (string, string, error) {
+		Webhook: func(ctx context.Context, tx *store.Tx, appID string) (string, string, error) {
 			return url, "whsec_test", nil
 		}}
 	b.Register()

@@ -287,7 +287,7 @@ func (b *Bus) load(ctx context.Context, id string) (Delivery, string, error) {
 			return err
 		}
 		if d.AppID != "" {
-			_, secret, err = b.App(ctx, tx, d.AppID)
+			_, secret, err = b.Webhook(ctx, tx, d.AppID)
 		}
 		return err
 	})

@@ -66,8 +66,9 @@ type Bus struct {
 	Client  *http.Client
 	Log     *slog.Logger
 	Backoff []time.Duration
-	// Secret returns the signing secret and webhook URL of an app.
-	App func(ctx context.Context, tx *store.Tx, appID string) (webhookURL, secret string, err error)
+	// Webhook returns the webhook URL of an app and the secret its
+	// deliveries are signed with.
+	Webhook func(ctx context.Context, tx *store.Tx, appID string) (webhookURL, secret string, err error)
 	// Faults, when set, may disturb a delivery (the scenario engine).
 	Faults WebhookFaults
 
@@ -143,7 +144,7 @@ func (b *Bus) Emit(ctx context.Context, tx *store.Tx, ev Event) (Envelope, error
 	}
 	targets := ev.Targets
 	if targets == nil && ev.AppID != "" {
-		url, _, err := b.App(ctx, tx, ev.AppID)
+		url, _, err := b.Webhook(ctx, tx, ev.AppID)
 		if err != nil {
 			return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
 		}

@@ -127,46 +127,98 @@ type Server struct {
 	closeOnce  sync.Once
 }
 
-// New builds a sandbox from cfg: database, clock, scheduler, events, routes.
+// New builds a sandbox from cfg: database, clock, scheduler, events, the
+// domains, routes. On an error, what it opened is closed again.
 func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
 	}
 	s := &Server{Config: cfg, streamEnd: make(chan struct{})}
-	switch {
-	case cfg.Log == io.Discard:
-		// Formatting access-log lines for nobody cost a tenth of a GET.
-		s.Log = slog.New(slog.DiscardHandler)
-	case cfg.LogFormat == "" || cfg.LogFormat == "text":
-		s.Log = slog.New(slog.NewTextHandler(cfg.Log, nil))
-	case cfg.LogFormat == "json":
-		s.Log = slog.New(slog.NewJSONHandler(cfg.Log, nil))
-	default:
-		return nil, fmt.Errorf("log format %q: want text or json", cfg.LogFormat)
-	}
-	mode, factor, err := clock.Parse(cfg.Clock)
+	log, err := newLogger(cfg)
 	if err != nil {
 		return nil, err
 	}
+	s.Log = log
 	if s.Schemas, err = embeddedSchemas(); err != nil {
 		return nil, err
 	}
-	if s.DB, err = store.Open(ctx, cfg.DBPath); err != nil {
+	if err := s.openStores(ctx); err != nil {
 		return nil, err
 	}
-	if cfg.IDs != nil {
-		s.DB.IDs = cfg.IDs
+	steps := []func(context.Context) error{s.platform, s.domains, s.startScenarios, s.loadApps, func(context.Context) error { return s.mountRoutes() }}
+	for _, step := range steps {
+		if err := step(ctx); err != nil {
+			s.closeStores()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// newLogger makes the sandbox's logger in the configured format.
+func newLogger(cfg Config) (*slog.Logger, error) {
+	switch {
+	case cfg.Log == io.Discard:
+		// Formatting access-log lines for nobody cost a tenth of a GET.
+		return slog.New(slog.DiscardHandler), nil
+	case cfg.LogFormat == "" || cfg.LogFormat == "text":
+		return slog.New(slog.NewTextHandler(cfg.Log, nil)), nil
+	case cfg.LogFormat == "json":
+		return slog.New(slog.NewJSONHandler(cfg.Log, nil)), nil
+	}
+	return nil, fmt.Errorf("log format %q: want text or json", cfg.LogFormat)
+}
+
+// openStores opens the database and the interaction log's own database.
+func (s *Server) openStores(ctx context.Context) error {
+	var err error
+	if s.DB, err = store.Open(ctx, s.Config.DBPath); err != nil {
+		return err
+	}
+	if s.Config.IDs != nil {
+		s.DB.IDs = s.Config.IDs
+	}
+	if err := guardStatuses(ctx, s.DB); err != nil {
+		s.DB.Close()
+		return err
+	}
+	// The interaction log has a database of its own: its batched writes
+	// would otherwise hold the one connection while requests wait behind
+	// them (p99 of 20 ms and more under load, pixbench).
+	logPath := ""
+	if s.Config.DBPath != "" {
+		logPath = s.Config.DBPath + ".interactions"
+	}
+	if s.logDB, err = store.Open(ctx, logPath); err != nil {
+		s.DB.Close()
+		return err
+	}
+	return nil
+}
+
+// closeStores closes what openStores and platform opened, after a failed
+// start.
+func (s *Server) closeStores() {
+	if s.Recorder != nil {
+		s.Recorder.Close()
+	}
+	s.logDB.Close()
+	s.DB.Close()
+}
+
+// platform makes the shared plumbing: clock, scheduler, auth, events, the
+// interaction log, idempotency keys, faults and the scenario engine.
+func (s *Server) platform(ctx context.Context) error {
+	cfg := s.Config
+	mode, factor, err := clock.Parse(cfg.Clock)
+	if err != nil {
+		return err
 	}
 	s.Clock = clock.New(mode, factor, cfg.ClockStart)
 	if cfg.ClockStart.IsZero() {
 		if err := restoreClock(ctx, s.DB, s.Clock); err != nil {
-			s.DB.Close()
-			return nil, err
+			return err
 		}
-	}
-	if err := guardStatuses(ctx, s.DB); err != nil {
-		s.DB.Close()
-		return nil, err
 	}
 	s.Jobs = jobs.New(s.DB, s.Clock, s.Log)
 	s.Jobs.AfterMove = func(ctx context.Context) {
@@ -182,25 +234,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s.Bus = &events.Bus{
 		DB: s.DB, Clock: s.Clock, Jobs: s.Jobs, Hub: s.Hub, Log: s.Log, Backoff: cfg.Backoff,
-		Client: &http.Client{Timeout: timeout},
-		App: func(ctx context.Context, tx *store.Tx, appID string) (string, string, error) {
-			a, err := auth.AppTx(ctx, tx, appID)
-			return a.WebhookURL, a.WebhookSecret, err
-		},
+		Client: &http.Client{Timeout: timeout}, Webhook: s.Auth.WebhookOf,
 	}
 	s.Bus.Register()
 	s.Machines = &statemachine.Applier{Bus: s.Bus}
-	// The interaction log has a database of its own: its batched writes
-	// would otherwise hold the one connection while requests wait behind
-	// them (p99 of 20 ms and more under load, pixbench).
-	logPath := ""
-	if cfg.DBPath != "" {
-		logPath = cfg.DBPath + ".interactions"
-	}
-	if s.logDB, err = store.Open(ctx, logPath); err != nil {
-		s.DB.Close()
-		return nil, err
-	}
 	s.Recorder = &recorder.Recorder{DB: s.logDB, Clock: s.Clock, Log: s.Log, Retention: cfg.InteractionRetention}
 	s.Recorder.Start()
 	s.Keys = &idempotency.Keys{DB: s.DB, Clock: s.Clock}
@@ -208,41 +245,40 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s.Scenarios = &scenario.Engine{DB: s.DB, Clock: s.Clock, Jobs: s.Jobs, Log: s.Log, Schemas: s.Schemas, Kinds: Kinds(),
 		Shipped: scenarios.FS, Dir: cfg.ScenariosDir, Faults: s.Faults}
 	s.Bus.Faults = s.Faults
+	return nil
+}
+
+// domains makes the Pix and insurance services and gives them their jobs
+// and scenario runners.
+func (s *Server) domains(context.Context) error {
 	s.Pix = &pix.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Jobs: s.Jobs, Schemas: s.Schemas, Log: s.Log, Scenarios: s.Scenarios}
 	s.Pix.RegisterJobs()
 	s.Pix.ScenarioRunners(s.Scenarios)
 	offers, err := insuranceCatalog()
 	if err != nil {
-		s.Recorder.Close()
-		s.logDB.Close()
-		s.DB.Close()
-		return nil, fmt.Errorf("insurance catalogue: %w", err)
+		return fmt.Errorf("insurance catalogue: %w", err)
 	}
 	s.Insurance = &insurance.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
 		Scenarios: s.Scenarios, Catalog: offers, Log: s.Log}
 	s.Insurance.ScenarioRunners(s.Scenarios)
 	s.Insurance.RegisterJobs(s.Jobs)
+	return nil
+}
+
+// startScenarios loads the scenario catalogue.
+func (s *Server) startScenarios(ctx context.Context) error {
 	if err := s.Scenarios.Start(ctx); err != nil {
-		s.Recorder.Close()
-		s.logDB.Close()
-		s.DB.Close()
-		return nil, fmt.Errorf("scenarios:\n%w", err)
+		return fmt.Errorf("scenarios:\n%w", err)
 	}
-	if cfg.AppsFile != "" {
-		if err := LoadApps(ctx, s.Auth, cfg.AppsFile); err != nil {
-			s.Recorder.Close()
-			s.logDB.Close()
-			s.DB.Close()
-			return nil, err
-		}
+	return nil
+}
+
+// loadApps registers the companies and apps of --apps.
+func (s *Server) loadApps(ctx context.Context) error {
+	if s.Config.AppsFile == "" {
+		return nil
 	}
-	if err := s.mountRoutes(); err != nil {
-		s.Recorder.Close()
-		s.logDB.Close()
-		s.DB.Close()
-		return nil, err
-	}
-	return s, nil
+	return LoadApps(ctx, s.Auth, s.Config.AppsFile)
 }
 
 var catalogOnce struct {

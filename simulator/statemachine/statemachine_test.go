@@ -86,7 +86,7 @@ func TestApply(t *testing.T) {
 	hub := events.NewHub()
 	sub := hub.Subscribe(events.Filter{}, 10)
 	bus := &events.Bus{DB: db, Clock: clk, Jobs: jobs.New(db, clk, log), Hub: hub, Log: log,
-		App: func(context.Context, *store.Tx, string) (string, string, error) { return "", "", nil }}
+		Webhook: func(context.Context, *store.Tx, string) (string, string, error) { return "", "", nil }}
 	a := &statemachine.Applier{Bus: bus}
 	var observed []string
 	a.Observe(func(ctx context.Context, tx *store.Tx, m statemachine.Move, ev *events.Envelope) error {
