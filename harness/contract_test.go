@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/cucumber/godog"
@@ -18,6 +19,12 @@ func TestContract(t *testing.T) {
 	var log io.Writer = io.Discard
 	if os.Getenv("HOMOLOGA_TEST_LOG") != "" {
 		log = os.Stderr
+	}
+	// HOMOLOGA_FEATURES narrows the run to some features while iterating,
+	// e.g. ../features/contract/platform.feature.
+	paths := []string{"../features/contract"}
+	if v := os.Getenv("HOMOLOGA_FEATURES"); v != "" {
+		paths = strings.Split(v, ",")
 	}
 	suite := godog.TestSuite{
 		Name: "contract",
@@ -42,7 +49,7 @@ func TestContract(t *testing.T) {
 			harness.Register(sc, w)
 		},
 		Options: &godog.Options{
-			Format: "progress", Paths: []string{"../features/contract"}, Strict: true, NoColors: true, TestingT: t,
+			Format: "progress", Paths: paths, Strict: true, NoColors: true, TestingT: t,
 		},
 	}
 	if suite.Run() != 0 {

@@ -72,7 +72,7 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
       {"cnpj": "11222333000181", "name": "Again"}
       """
     Then the response status is 409
-    And the response body contains "already registered"
+    And the response body contains "já está cadastrada"
 
   Scenario Outline: A bad app is refused naming the field
     When I send "POST" to "/portal/apps" with JSON:
@@ -183,7 +183,7 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
       """
     Then the response status is 401
     And the response field "error" is "invalid_client"
-    And the response field "error_description" matches "production credentials; this sandbox accepts only sandbox credentials"
+    And the response field "error_description" matches "credenciais de production; este sandbox aceita só credenciais de sandbox"
 
   Scenario: Tokens expire on the sandbox clock
     Given I obtain a token
@@ -193,7 +193,7 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
     And I send "POST" to "/sandbox/events/ping"
     Then the response status is 401
     And the response header "WWW-Authenticate" contains "invalid_token"
-    And the response body contains "expired"
+    And the response body contains "expirado"
 
   Scenario: An unknown bearer token is a 401
     Given I use the token "not-a-real-token"
@@ -253,7 +253,7 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
        "name": "Corretora Sul",,}
       """
     Then the response status is 400
-    And the response body contains "line 2, column 26"
+    And the response body contains "linha 2, coluna 26"
 
   Scenario: The request id is echoed, or made up
     Given I set the header "X-Request-Id" to "req-42"
@@ -287,7 +287,7 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
       {"cnpj": "11444777000161", "name": "Another name"}
       """
     Then the response status is 422
-    And the response body contains "different request"
+    And the response body contains "outra requisição"
 
   Scenario: Idempotency keys expire after 24 hours of sandbox time
     Given I set the header "Idempotency-Key" to "onboard-2"
@@ -402,7 +402,7 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
       {"clientId": "homologa-demo"}
       """
     Then the response status is 409
-    And the response body contains "no webhook URL"
+    And the response body contains "não tem URL de webhook"
     When I send "POST" to "/sandbox/events/ping"
     Then the response status is 400
     And the response field "errors.0.field" is "clientId"

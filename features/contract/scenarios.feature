@@ -378,8 +378,8 @@ Feature: Scenarios drive resources through their states and inject faults
       """
     Then the response status is 400
     And the response is valid against schema "platform/problem"
-    And the response body contains "upload:7: steps.1.after: a duration cannot be negative"
-    And the response body contains "upload:7: steps.1: impossible transition: cob is REMOVIDA_PELO_PSP, a final state"
+    And the response body contains "upload:7: steps.1.after: uma duração não pode ser negativa"
+    And the response body contains "upload:7: steps.1: transição impossível: cob está REMOVIDA_PELO_PSP, um estado final"
     When I send "GET" to "/sandbox/scenarios/impossivel"
     Then the response status is 404
     When I send "GET" to "/sandbox/scenarios?applies_to=devolucao"

@@ -119,7 +119,7 @@ func (s *Service) CreateCompany(ctx context.Context, cnpj, name string) (Company
 		return Company{}, errs.Invalidf("cnpj", "%v", err)
 	}
 	if c.Name == "" {
-		return Company{}, errs.Invalidf("name", "must not be empty")
+		return Company{}, errs.Invalidf("name", "não pode ser vazio")
 	}
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
 		var n int
@@ -127,7 +127,7 @@ func (s *Service) CreateCompany(ctx context.Context, cnpj, name string) (Company
 			return err
 		}
 		if n > 0 {
-			return errs.Errorf(errs.Conflict, "a company with CNPJ %s is already registered", c.CNPJ)
+			return errs.Errorf(errs.Conflict, "uma empresa com o CNPJ %s já está cadastrada", c.CNPJ)
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO companies (id, cnpj, name, created_at) VALUES (?, ?, ?, ?)`,
 			c.ID, c.CNPJ, c.Name, c.CreatedAt.UnixNano())
@@ -148,7 +148,7 @@ func (s *Service) Company(ctx context.Context, key string) (Company, error) {
 			key, taxid.NormalizeCNPJ(key)).Scan(&c.ID, &c.CNPJ, &c.Name, &at)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return Company{}, errs.Errorf(errs.NotFound, "no company %q", key)
+		return Company{}, errs.Errorf(errs.NotFound, "nenhuma empresa %q", key)
 	}
 	if err != nil {
 		return Company{}, fmt.Errorf("read company: %w", err)
@@ -177,7 +177,7 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 	c, err := s.Company(ctx, in.Company)
 	if err != nil {
 		if errs.As(err).Code == errs.NotFound {
-			return App{}, errs.Invalidf("companyId", "no company %q; register it first with POST /portal/companies", in.Company)
+			return App{}, errs.Invalidf("companyId", "nenhuma empresa %q; cadastre-a antes com POST /portal/companies", in.Company)
 		}
 		return App{}, err
 	}
@@ -188,20 +188,20 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 		Scopes: in.Scopes, Environment: in.Environment, CreatedAt: now, UpdatedAt: now,
 	}
 	if a.Name == "" {
-		return App{}, errs.Invalidf("name", "must not be empty")
+		return App{}, errs.Invalidf("name", "não pode ser vazio")
 	}
 	if a.Environment == "" {
 		a.Environment = Sandbox
 	}
 	if a.Environment != Sandbox && a.Environment != Production {
-		return App{}, errs.Invalidf("environment", "must be %q or %q", Sandbox, Production)
+		return App{}, errs.Invalidf("environment", "deve ser %q ou %q", Sandbox, Production)
 	}
 	if len(a.Scopes) == 0 {
 		a.Scopes = slices.Clone(Scopes)
 	}
 	for _, sc := range a.Scopes {
 		if !slices.Contains(Scopes, sc) {
-			return App{}, errs.Invalidf("scopes", "unknown scope %q", sc)
+			return App{}, errs.Invalidf("scopes", "escopo desconhecido: %q", sc)
 		}
 	}
 	if a.WebhookURL != "" {
@@ -224,7 +224,7 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 			return err
 		}
 		if n > 0 {
-			return errs.Errorf(errs.Conflict, "client id %q is taken", a.ClientID)
+			return errs.Errorf(errs.Conflict, "o client id %q já está em uso", a.ClientID)
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO apps (id, company_id, name, client_id, secret_hash, webhook_url, webhook_secret, scopes, environment, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -266,7 +266,7 @@ func AppTx(ctx context.Context, tx *store.Tx, key string) (App, error) {
 	a, err := scanApp(tx.QueryRowContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id
 		WHERE a.id = ? OR a.client_id = ?`, key, key))
 	if errors.Is(err, sql.ErrNoRows) {
-		return App{}, errs.Errorf(errs.NotFound, "no app %q", key)
+		return App{}, errs.Errorf(errs.NotFound, "nenhum app %q", key)
 	}
 	if err != nil {
 		return App{}, fmt.Errorf("read app: %w", err)
@@ -357,7 +357,7 @@ type Token struct {
 // IssueToken runs the client-credentials grant: it checks the app's secret
 // and narrows its scopes to those asked for (all of them when scope is "").
 func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope string) (Token, error) {
-	invalid := errs.Errorf(errs.Unauthorized, "client authentication failed").WithType("invalid_client").
+	invalid := errs.Errorf(errs.Unauthorized, "falha na autenticação do cliente").WithType("invalid_client").
 		WithHeader("WWW-Authenticate", `Basic realm="homologa"`)
 	var a App
 	var hash string
@@ -379,7 +379,7 @@ func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope 
 		return Token{}, invalid
 	}
 	if a.Environment != Sandbox {
-		invalid.Message = fmt.Sprintf("client %s holds %s credentials; this sandbox accepts only sandbox credentials (create a sandbox app in the portal)", a.ClientID, a.Environment)
+		invalid.Message = fmt.Sprintf("o cliente %s tem credenciais de %s; este sandbox aceita só credenciais de sandbox (crie um app de sandbox no portal)", a.ClientID, a.Environment)
 		return Token{}, invalid
 	}
 	scopes := a.Scopes
@@ -387,7 +387,7 @@ func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope 
 		scopes = strings.Fields(scope)
 		for _, sc := range scopes {
 			if !slices.Contains(a.Scopes, sc) {
-				return Token{}, errs.Errorf(errs.Invalid, "scope %q is not granted to client %s", sc, a.ClientID).WithType("invalid_scope")
+				return Token{}, errs.Errorf(errs.Invalid, "o escopo %q não foi concedido ao cliente %s", sc, a.ClientID).WithType("invalid_scope")
 			}
 		}
 	}
@@ -446,7 +446,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	s.mu.Unlock()
 	if ok {
 		if !s.Clock.Now().Before(c.exp) {
-			return Principal{}, bearerError("invalid_token", "access token expired; request a new one at /oauth/token")
+			return Principal{}, bearerError("invalid_token", "token de acesso expirado; peça um novo em /oauth/token")
 		}
 		return c.p, nil
 	}
@@ -459,13 +459,13 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 			hash).Scan(&p.AppID, &p.CompanyID, &p.CNPJ, &p.ClientID, &scopes, &exp)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return Principal{}, bearerError("invalid_token", "unknown access token")
+		return Principal{}, bearerError("invalid_token", "token de acesso desconhecido")
 	}
 	if err != nil {
 		return Principal{}, fmt.Errorf("authenticate: %w", err)
 	}
 	if !s.Clock.Now().Before(time.Unix(0, exp)) {
-		return Principal{}, bearerError("invalid_token", "access token expired; request a new one at /oauth/token")
+		return Principal{}, bearerError("invalid_token", "token de acesso expirado; peça um novo em /oauth/token")
 	}
 	p.Scopes = strings.Fields(scopes)
 	s.cacheToken(hash, p, time.Unix(0, exp))
@@ -491,10 +491,10 @@ var DefaultWebhookAllow = []string{"localhost", "127.0.0.0/8", "::1"}
 func (p WebhookPolicy) Check(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%q is not an absolute http(s) URL", raw)
+		return fmt.Errorf("%q não é uma URL http(s) absoluta", raw)
 	}
 	if u.User != nil {
-		return fmt.Errorf("credentials in the URL are not allowed")
+		return fmt.Errorf("credenciais na URL não são permitidas")
 	}
 	allow := p.Allow
 	if len(allow) == 0 {
@@ -510,5 +510,5 @@ func (p WebhookPolicy) Check(raw string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("host %q is not in the webhook allow-list (%s); start the sandbox with --webhook-allow to add it", host, strings.Join(allow, ", "))
+	return fmt.Errorf("o host %q não está na lista de destinos de webhook permitidos (%s); inicie o sandbox com --webhook-allow para incluí-lo", host, strings.Join(allow, ", "))
 }

@@ -73,7 +73,7 @@ func TestRequire(t *testing.T) {
 		{"OK", tokA.AccessToken, "", `"cnpj":"11222333000181"`, 200},
 		{"OKOtherTenant", tokB.AccessToken, "", `"cnpj":"11444777000161"`, 200},
 		{"ErrNoToken", "", `error="invalid_request"`, "AcessoNegado", 401},
-		{"ErrUnknownToken", "forged", `error="invalid_token"`, "unknown access token", 401},
+		{"ErrUnknownToken", "forged", `error="invalid_token"`, "token de acesso desconhecido", 401},
 		{"ErrMissingScope", readOnly.AccessToken, `error="insufficient_scope", scope="cob.write"`, "AcessoNegado", 403},
 	}
 	for _, tt := range tests {
@@ -86,7 +86,7 @@ func TestRequire(t *testing.T) {
 	}
 	t.Run("ErrExpired", func(t *testing.T) {
 		svc.Clock.Advance(time.Hour)
-		if status, www, _ := call(tokA.AccessToken); status != 401 || !strings.Contains(www, "expired") {
+		if status, www, _ := call(tokA.AccessToken); status != 401 || !strings.Contains(www, "expirado") {
 			t.Fatalf("a token an hour old: %d %q", status, www)
 		}
 	})

@@ -46,9 +46,9 @@ func (s *Service) Require(scopes []string, h http.Handler) http.Handler {
 			return
 		}
 		if !p.HasAnyScope(scopes) {
-			msg := fmt.Sprintf("the access token lacks scope %q", scopes[0])
+			msg := fmt.Sprintf("o token de acesso não tem o escopo %q", scopes[0])
 			if len(scopes) > 1 {
-				msg = fmt.Sprintf("the access token has none of the scopes %s", strings.Join(scopes, ", "))
+				msg = fmt.Sprintf("o token de acesso não tem nenhum dos escopos %s", strings.Join(scopes, ", "))
 			}
 			httpx.WriteError(w, r, errs.Errorf(errs.Forbidden, "%s", msg).
 				WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error="insufficient_scope", scope=%q`, strings.Join(scopes, " "))))
@@ -61,7 +61,7 @@ func (s *Service) Require(scopes []string, h http.Handler) http.Handler {
 func (s *Service) authenticateRequest(r *http.Request) (Principal, error) {
 	tok, ok := BearerToken(r)
 	if !ok {
-		return Principal{}, bearerError("invalid_request", "missing Authorization: Bearer <token>; obtain one at POST /oauth/token")
+		return Principal{}, bearerError("invalid_request", "falta o cabeçalho Authorization: Bearer <token>; obtenha um token em POST /oauth/token")
 	}
 	p, err := s.Authenticate(r.Context(), tok)
 	if err != nil {
@@ -94,7 +94,7 @@ func (s *Service) Optional(h http.Handler) http.Handler {
 func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "application/x-www-form-urlencoded" {
-		return nil, errs.Errorf(errs.Invalid, "the token request must be application/x-www-form-urlencoded (RFC 6749 §4.4.2)")
+		return nil, errs.Errorf(errs.Invalid, "o pedido de token deve ser application/x-www-form-urlencoded (RFC 6749 §4.4.2)")
 	}
 	body, err := httpx.ReadBody(r, 0)
 	if err != nil {
@@ -102,11 +102,11 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 	}
 	form, err := url.ParseQuery(string(body))
 	if err != nil {
-		return nil, errs.Errorf(errs.Invalid, "malformed form body: %v", err)
+		return nil, errs.Errorf(errs.Invalid, "corpo de formulário malformado: %v", err)
 	}
 	for k, vs := range form {
 		if len(vs) > 1 {
-			return nil, errs.Errorf(errs.Invalid, "parameter %q is repeated", k)
+			return nil, errs.Errorf(errs.Invalid, "o parâmetro %q está repetido", k)
 		}
 	}
 	id, secret, basic := r.BasicAuth()
@@ -115,21 +115,21 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 		id, _ = url.QueryUnescape(id)
 		secret, _ = url.QueryUnescape(secret)
 		if form.Has("client_secret") {
-			return nil, errs.Errorf(errs.Invalid, "use one client authentication method: HTTP Basic or client_secret in the body, not both")
+			return nil, errs.Errorf(errs.Invalid, "use um só método de autenticação do cliente: HTTP Basic ou client_secret no corpo, não os dois")
 		}
 	} else {
 		id, secret = form.Get("client_id"), form.Get("client_secret")
 		if id == "" {
-			return nil, errs.Errorf(errs.Unauthorized, "client authentication missing: send HTTP Basic credentials or client_id and client_secret").
+			return nil, errs.Errorf(errs.Unauthorized, "falta a autenticação do cliente: envie credenciais HTTP Basic ou client_id e client_secret").
 				WithType("invalid_client").WithHeader("WWW-Authenticate", `Basic realm="homologa"`)
 		}
 	}
 	switch gt := form.Get("grant_type"); gt {
 	case "client_credentials":
 	case "":
-		return nil, errs.Errorf(errs.Invalid, "grant_type is required; use client_credentials")
+		return nil, errs.Errorf(errs.Invalid, "grant_type é obrigatório; use client_credentials")
 	default:
-		return nil, errs.Errorf(errs.Invalid, "grant_type %q is not supported; use client_credentials", gt).WithType("unsupported_grant_type")
+		return nil, errs.Errorf(errs.Invalid, "grant_type %q não é aceito; use client_credentials", gt).WithType("unsupported_grant_type")
 	}
 	tok, err := s.IssueToken(r.Context(), id, secret, form.Get("scope"))
 	if err != nil {
@@ -150,7 +150,7 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 func (s *Service) StreamCompany(r *http.Request) (string, error) {
 	tok, ok := BearerToken(r)
 	if !ok {
-		return "", errs.Errorf(errs.Unauthorized, "missing bearer token: send Authorization: Bearer <token> or ?access_token=<token>")
+		return "", errs.Errorf(errs.Unauthorized, "falta o token: envie Authorization: Bearer <token> ou ?access_token=<token>")
 	}
 	p, err := s.Authenticate(r.Context(), tok)
 	if err != nil {

@@ -48,7 +48,7 @@ func Parse(s string) (Mode, float64, error) {
 			return Accelerated, f, nil
 		}
 	}
-	return "", 0, fmt.Errorf("clock %q: want real, frozen or <N>x with 0 < N ≤ 1000000 (e.g. 60x)", s)
+	return "", 0, fmt.Errorf("relógio %q: use real, frozen ou <N>x com 0 < N ≤ 1000000 (como 60x)", s)
 }
 
 // New returns a clock in the given mode starting at start (the wall time when

@@ -19,21 +19,21 @@ var durationUnit = map[string]time.Duration{
 // reach a calendar date, set the clock instead.
 func ParseDuration(s string) (time.Duration, error) {
 	if s == "" {
-		return 0, fmt.Errorf("empty duration")
+		return 0, fmt.Errorf("duração vazia")
 	}
 	var total float64
 	rest := s
 	for rest != "" {
 		loc := durationPart.FindStringSubmatchIndex(rest)
 		if loc == nil || loc[0] != 0 {
-			return 0, fmt.Errorf("duration %q: want a positive number and a unit (ms, s, m, h, d, w), e.g. 36h or 1d12h; to move the clock back, set it", s)
+			return 0, fmt.Errorf("duração %q: use um número positivo e uma unidade (ms, s, m, h, d, w), como 36h ou 1d12h; para voltar o relógio, use set", s)
 		}
 		n, _ := strconv.ParseFloat(rest[loc[2]:loc[3]], 64)
 		total += n * float64(durationUnit[rest[loc[4]:loc[5]]])
 		rest = rest[loc[1]:]
 	}
 	if total > float64(100*365*24*time.Hour) {
-		return 0, fmt.Errorf("duration %q is longer than 100 years", s)
+		return 0, fmt.Errorf("a duração %q passa de 100 anos", s)
 	}
 	return time.Duration(total), nil
 }

@@ -110,7 +110,7 @@ func (h *Handlers) set(r *http.Request) (*httpx.Reply, error) {
 	}
 	at, err := time.Parse(time.RFC3339Nano, in.At)
 	if err != nil {
-		return nil, errs.Invalidf("at", "want an RFC 3339 time such as 2027-01-01T00:00:00Z")
+		return nil, errs.Invalidf("at", "informe um instante RFC 3339, como 2027-01-01T00:00:00Z")
 	}
 	n, err := h.Jobs.SetTo(r.Context(), at)
 	if err != nil {
@@ -127,7 +127,7 @@ func (h *Handlers) appID(r *http.Request) (string, error) {
 	}
 	a, err := h.Auth.App(r.Context(), key)
 	if err != nil {
-		return "", errs.Invalidf("app", "no app with id or client id %q", key)
+		return "", errs.Invalidf("app", "nenhum app com id ou client id %q", key)
 	}
 	return a.ID, nil
 }
@@ -139,7 +139,7 @@ func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		return 0, errs.Invalidf(name, "must be an integer from %d to %d", lo, hi)
+		return 0, errs.Invalidf(name, "deve ser um inteiro de %d a %d", lo, hi)
 	}
 	return n, nil
 }
@@ -155,14 +155,14 @@ func (h *Handlers) interactions(r *http.Request) (*httpx.Reply, error) {
 	switch f.Method {
 	case "", http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
 	default:
-		return nil, errs.Invalidf("method", "must be an HTTP method such as GET or POST")
+		return nil, errs.Invalidf("method", "deve ser um método HTTP, como GET ou POST")
 	}
 	if f.Path != "" && !strings.HasPrefix(f.Path, "/") {
-		return nil, errs.Invalidf("path", "must start with / (end it with * for a prefix)")
+		return nil, errs.Invalidf("path", "deve começar com / (termine com * para um prefixo)")
 	}
 	if v := q.Get("since"); v != "" {
 		if f.Since, err = time.Parse(time.RFC3339Nano, v); err != nil {
-			return nil, errs.Invalidf("since", "want an RFC 3339 time")
+			return nil, errs.Invalidf("since", "informe um instante RFC 3339")
 		}
 	}
 	after, err := intParam(r, "after", 0, 0, 1<<62)
@@ -191,7 +191,7 @@ func (h *Handlers) deliveries(r *http.Request) (*httpx.Reply, error) {
 	switch f.Status {
 	case "", "queued", "pending", "delivered", "dead", "dropped":
 	default:
-		return nil, errs.Invalidf("status", "must be queued, pending, delivered, dead or dropped")
+		return nil, errs.Invalidf("status", "deve ser queued, pending, delivered, dead ou dropped")
 	}
 	if f.Limit, err = intParam(r, "limit", 100, 1, 1000); err != nil {
 		return nil, err
@@ -274,14 +274,14 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 		key = p.AppID
 	}
 	if key == "" {
-		return nil, errs.Invalidf("clientId", "name the app: send a bearer token or {\"clientId\": \"...\"}")
+		return nil, errs.Invalidf("clientId", "diga qual é o app: envie um token ou {\"clientId\": \"...\"}")
 	}
 	app, aerr := h.Auth.App(r.Context(), key)
 	if aerr != nil {
-		return nil, errs.Invalidf("clientId", "no app with client id %q", key)
+		return nil, errs.Invalidf("clientId", "nenhum app com client id %q", key)
 	}
 	if app.WebhookURL == "" {
-		return nil, errs.Errorf(errs.Conflict, "app %s has no webhook URL; set one with PUT /portal/apps/%s/webhook", app.ClientID, app.ID)
+		return nil, errs.Errorf(errs.Conflict, "o app %s não tem URL de webhook; defina uma com PUT /portal/apps/%s/webhook", app.ClientID, app.ID)
 	}
 	if in.Message == "" {
 		in.Message = "Webhook test from the Homologa sandbox"

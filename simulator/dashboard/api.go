@@ -65,7 +65,7 @@ func (h *Handlers) resources(r *http.Request) (*httpx.Reply, error) {
 				continue
 			}
 			if !slices.Contains(all, name) {
-				return nil, errs.Invalidf("kind", "unknown kind %q; want one or more (comma-separated) of %s", name, strings.Join(all, ", "))
+				return nil, errs.Invalidf("kind", "tipo desconhecido %q; informe um ou mais (separados por vírgula) entre %s", name, strings.Join(all, ", "))
 			}
 			sel = append(sel, name)
 		}
@@ -74,14 +74,14 @@ func (h *Handlers) resources(r *http.Request) (*httpx.Reply, error) {
 	if key := q.Get("app"); key != "" {
 		a, err := h.Auth.App(r.Context(), key)
 		if err != nil {
-			return nil, errs.Invalidf("app", "no app with id or client id %q", key)
+			return nil, errs.Invalidf("app", "nenhum app com id ou client id %q", key)
 		}
 		rq.AppID = a.ID
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1000 {
-			return nil, errs.Invalidf("limit", "must be an integer from 1 to 1000")
+			return nil, errs.Invalidf("limit", "deve ser um inteiro de 1 a 1000")
 		}
 		rq.Limit = n
 	}
@@ -158,11 +158,11 @@ func (h *Handlers) stream() http.Handler {
 		if v := q.Get("recent"); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 1000 {
-				httpx.WriteError(w, r, errs.Invalidf("recent", "must be an integer from 1 to 1000"))
+				httpx.WriteError(w, r, errs.Invalidf("recent", "deve ser um inteiro de 1 a 1000"))
 				return
 			}
 			if q.Get("since") != "" {
-				httpx.WriteError(w, r, errs.Invalidf("recent", "send since or recent, not both"))
+				httpx.WriteError(w, r, errs.Invalidf("recent", "envie since ou recent, não os dois"))
 				return
 			}
 			var last int64
@@ -189,7 +189,7 @@ func operator(r *http.Request) (string, error) {
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
 		if err != nil || u.Host != r.Host {
-			return "", errs.Errorf(errs.Forbidden, "origin %s may not read every app's events; a partner page uses /events/ws with its app's token", o)
+			return "", errs.Errorf(errs.Forbidden, "a origem %s não pode ler os eventos de todos os apps; uma página de parceiro usa /events/ws com o token do seu app", o)
 		}
 	}
 	cnpj := r.URL.Query().Get("cnpj")

@@ -278,9 +278,9 @@ func TestOperatorEventStream(t *testing.T) {
 		status      int
 		detail      string
 	}{
-		{"ErrOtherOrigin", "", http.Header{"Origin": {"http://evil.example"}}, 403, "/events/ws with its app's token"},
-		{"ErrRecentZero", "recent=0", nil, 400, "from 1 to 1000"},
-		{"ErrRecentAndSince", "recent=5&since=3", nil, 400, "not both"},
+		{"ErrOtherOrigin", "", http.Header{"Origin": {"http://evil.example"}}, 403, "/events/ws com o token do seu app"},
+		{"ErrRecentZero", "recent=0", nil, 400, "de 1 a 1000"},
+		{"ErrRecentAndSince", "recent=5&since=3", nil, 400, "não os dois"},
 		{"ErrBadCNPJ", "cnpj=123", nil, 400, "cnpj"},
 		{"ErrBadSince", "since=-4", nil, 400, "since"},
 	}

@@ -43,11 +43,11 @@ func Handler() http.Handler {
 		case r.URL.Path == "/" || ok && name == "":
 			name = "index.html"
 		case !ok:
-			httpx.WriteError(w, r, errs.Errorf(errs.NotFound, "no such page; the dashboard is at %s", Prefix))
+			httpx.WriteError(w, r, errs.Errorf(errs.NotFound, "página inexistente; o painel fica em %s", Prefix))
 			return
 		}
 		if _, err := fs.Stat(Files, name); err != nil {
-			httpx.WriteError(w, r, errs.Errorf(errs.NotFound, "no dashboard file %q", name))
+			httpx.WriteError(w, r, errs.Errorf(errs.NotFound, "o painel não tem o arquivo %q", name))
 			return
 		}
 		// The page is rebuilt with the binary; a stale cached script

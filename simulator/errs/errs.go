@@ -106,7 +106,7 @@ func As(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	return &Error{Code: Internal, Message: "internal error", Err: err}
+	return &Error{Code: Internal, Message: "erro interno", Err: err}
 }
 
 // CodeOf returns the code of err, Internal for an error that is not an

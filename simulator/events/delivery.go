@@ -278,7 +278,7 @@ func (b *Bus) load(ctx context.Context, id string) (Delivery, string, error) {
 		var err error
 		d, err = scanDelivery(tx.QueryRowContext(ctx, `SELECT `+deliveryColumns+` FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.id = ?`, id))
 		if errors.Is(err, sql.ErrNoRows) {
-			return errs.Errorf(errs.NotFound, "no delivery %q", id)
+			return errs.Errorf(errs.NotFound, "não há entrega %q", id)
 		}
 		if err != nil {
 			return err

@@ -62,12 +62,12 @@ func (s *Stream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("since"); v != "" {
 		since, err = strconv.ParseInt(v, 10, 64)
 		if err != nil || since < 0 {
-			httpx.WriteError(w, r, errs.Invalidf("since", "must be a non-negative event sequence number"))
+			httpx.WriteError(w, r, errs.Invalidf("since", "deve ser um número de sequência de evento não negativo"))
 			return
 		}
 	}
 	if !websocket.IsWebSocketUpgrade(r) {
-		httpx.WriteError(w, r, errs.Errorf(errs.Invalid, "this endpoint speaks websocket; connect with a websocket client (Upgrade: websocket)"))
+		httpx.WriteError(w, r, errs.Errorf(errs.Invalid, "este endpoint fala websocket; conecte com um cliente websocket (Upgrade: websocket)"))
 		return
 	}
 	// Subscribe before the handshake is answered: once the client sees the

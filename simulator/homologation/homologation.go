@@ -57,7 +57,7 @@ func (s *Service) postReport(r *http.Request) (*httpx.Reply, error) {
 	}
 	a, err := s.Auth.App(r.Context(), in.ClientID)
 	if err != nil {
-		return nil, errs.Invalidf("clientId", "no app %q", in.ClientID)
+		return nil, errs.Invalidf("clientId", "nenhum app %q", in.ClientID)
 	}
 	if in.Failed == nil {
 		in.Failed = []map[string]any{}
@@ -101,7 +101,7 @@ func (s *Service) lastReport(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if rep == nil {
-		return nil, errs.Errorf(errs.NotFound, "no homologation report for %s yet: run homologa test", mux.Vars(r)["clientId"])
+		return nil, errs.Errorf(errs.NotFound, "ainda não há relatório de homologação de %s: rode homologa test", mux.Vars(r)["clientId"])
 	}
 	return httpx.OK(rep), nil
 }
@@ -115,7 +115,7 @@ func (s *Service) publish(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if rep == nil {
-		e := errs.Errorf(errs.Conflict, "the app has no homologation report of the whole suite: run homologa test --partner <file> with its clientId, without --tags or --features")
+		e := errs.Errorf(errs.Conflict, "o app não tem relatório de homologação da suíte inteira: rode homologa test --partner <arquivo> com o clientId dele, sem --tags nem --features")
 		return nil, e
 	}
 	if !rep.Ready {

@@ -28,12 +28,12 @@ func ReadBody(r *http.Request, limit int64) ([]byte, error) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, errs.Errorf(errs.TooLarge, "request body is larger than %d bytes", mbe.Limit)
+			return nil, errs.Errorf(errs.TooLarge, "o corpo da requisição passa de %d bytes", mbe.Limit)
 		}
-		return nil, errs.Errorf(errs.Invalid, "reading request body: %v", err)
+		return nil, errs.Errorf(errs.Invalid, "erro ao ler o corpo da requisição: %v", err)
 	}
 	if limit > 0 && int64(len(b)) > limit {
-		return nil, errs.Errorf(errs.TooLarge, "request body is larger than %d bytes", limit)
+		return nil, errs.Errorf(errs.TooLarge, "o corpo da requisição passa de %d bytes", limit)
 	}
 	return b, nil
 }
@@ -50,7 +50,7 @@ func CheckJSONContentType(r *http.Request) error {
 	if err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
 		return nil
 	}
-	return errs.Errorf(errs.UnsupportedMedia, "Content-Type %q is not supported; send application/json", ct).WithHeader("Accept", "application/json")
+	return errs.Errorf(errs.UnsupportedMedia, "Content-Type %q não é aceito; envie application/json", ct).WithHeader("Accept", "application/json")
 }
 
 // DecodeJSON reads a JSON request body, checks its content type and syntax,
@@ -70,7 +70,7 @@ func DecodeJSON(r *http.Request, schemas *schema.Registry, name string, v any) e
 // DecodeJSONBytes is DecodeJSON for a body already read.
 func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return errs.Errorf(errs.Invalid, "request body is empty; send a JSON document")
+		return errs.Errorf(errs.Invalid, "o corpo da requisição está vazio; envie um documento JSON")
 	}
 	if err := CheckSyntax(body); err != nil {
 		return err
@@ -81,7 +81,7 @@ func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) 
 			return &errs.Error{Code: errs.Internal, Message: "schema " + name, Err: err}
 		}
 		if len(vs) > 0 {
-			e := &errs.Error{Code: errs.Invalid, Message: "request body does not match schema " + name}
+			e := &errs.Error{Code: errs.Invalid, Message: "o corpo da requisição não segue o schema " + name}
 			for _, v := range vs {
 				e.Violations = append(e.Violations, errs.Violation{Field: v.Field, Reason: v.Reason, Value: v.Value})
 			}
@@ -95,9 +95,9 @@ func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) 
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			line, col := position(body, te.Offset)
-			return errs.Invalidf(te.Field, "has type %s, want %s (line %d, column %d)", te.Value, te.Type, line, col)
+			return errs.Invalidf(te.Field, "tem tipo %s, esperado %s (linha %d, coluna %d)", te.Value, te.Type, line, col)
 		}
-		return errs.Errorf(errs.Invalid, "malformed JSON: %v", err)
+		return errs.Errorf(errs.Invalid, "JSON malformado: %v", err)
 	}
 	return nil
 }
@@ -111,7 +111,7 @@ func CheckSyntax(body []byte) error {
 	if err == nil {
 		if _, terr := dec.Token(); terr != io.EOF {
 			line, col := position(body, dec.InputOffset())
-			return errs.Errorf(errs.Invalid, "malformed JSON at line %d, column %d: data after the top-level value", line, col)
+			return errs.Errorf(errs.Invalid, "JSON malformado na linha %d, coluna %d: há dados depois do valor principal", line, col)
 		}
 		return nil
 	}
@@ -119,13 +119,13 @@ func CheckSyntax(body []byte) error {
 	if errors.As(err, &se) {
 		// Offset counts the offending byte itself; point at it.
 		line, col := position(body, se.Offset-1)
-		return errs.Errorf(errs.Invalid, "malformed JSON at line %d, column %d: %v", line, col, se)
+		return errs.Errorf(errs.Invalid, "JSON malformado na linha %d, coluna %d: %v", line, col, se)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		line, col := position(body, int64(len(body)))
-		return errs.Errorf(errs.Invalid, "malformed JSON at line %d, column %d: unexpected end of input", line, col)
+		return errs.Errorf(errs.Invalid, "JSON malformado na linha %d, coluna %d: o documento acaba antes do fim", line, col)
 	}
-	return errs.Errorf(errs.Invalid, "malformed JSON: %v", err)
+	return errs.Errorf(errs.Invalid, "JSON malformado: %v", err)
 }
 
 func position(b []byte, offset int64) (line, col int) {

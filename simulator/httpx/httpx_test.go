@@ -107,10 +107,10 @@ func TestCheckSyntax(t *testing.T) {
 		in, want string
 	}{
 		{`{"a": 1}`, ""},
-		{"{\"a\": 1,\n \"b\": }", "line 2, column 7"},
-		{`{"a": 1`, "unexpected end of input"},
-		{`{"a": 1} {"b": 2}`, "data after the top-level value"},
-		{`[1, 2,]`, "line 1, column 7"},
+		{"{\"a\": 1,\n \"b\": }", "linha 2, coluna 7"},
+		{`{"a": 1`, "o documento acaba antes do fim"},
+		{`{"a": 1} {"b": 2}`, "há dados depois do valor principal"},
+		{`[1, 2,]`, "linha 1, coluna 7"},
 	}
 	for _, tt := range tests {
 		err := httpx.CheckSyntax([]byte(tt.in))

@@ -74,7 +74,7 @@ func Outer(apis []API, bodyLimit int64, log *slog.Logger, next http.Handler) htt
 				}
 				log.Error("panic", "request_id", id, "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				if !sw.wrote {
-					WriteError(sw, r, &errs.Error{Code: errs.Internal, Message: "internal error; request id " + id})
+					WriteError(sw, r, &errs.Error{Code: errs.Internal, Message: "erro interno; request id " + id})
 				}
 			}
 			log.Info("request", "request_id", id, "api", api.Name, "app", info.AppID, "method", r.Method,
@@ -153,7 +153,7 @@ func Unrouted(router *mux.Router) http.Handler {
 			return nil
 		})
 		if len(allowed) == 0 {
-			WriteError(w, r, errs.Errorf(errs.NotFound, "no route %s %s", r.Method, r.URL.Path))
+			WriteError(w, r, errs.Errorf(errs.NotFound, "não há rota %s %s", r.Method, r.URL.Path))
 			return
 		}
 		var allow []string
@@ -162,7 +162,7 @@ func Unrouted(router *mux.Router) http.Handler {
 				allow = append(allow, m)
 			}
 		}
-		e := errs.Errorf(errs.MethodNotAllowed, "%s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))
+		e := errs.Errorf(errs.MethodNotAllowed, "%s não é aceito em %s; aceitos: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))
 		e.WithHeader("Allow", strings.Join(allow, ", "))
 		WriteError(w, r, e)
 	})

@@ -59,7 +59,7 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 			return
 		}
 		if len(key) > 255 {
-			httpx.WriteError(w, r, errs.Invalidf(Header, "must be at most 255 characters"))
+			httpx.WriteError(w, r, errs.Invalidf(Header, "deve ter no máximo 255 caracteres"))
 			return
 		}
 		info := httpx.InfoOf(r.Context())
@@ -84,7 +84,7 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 		if found {
 			if prev.request != fp {
 				httpx.WriteError(w, r, errs.Errorf(errs.Unprocessable,
-					"Idempotency-Key %q was already used with a different request (method, path or body); use a new key for a new request", key))
+					"a Idempotency-Key %q já foi usada com outra requisição (método, caminho ou corpo); use uma chave nova para uma requisição nova", key))
 				return
 			}
 			for h, v := range prev.Header {
@@ -105,7 +105,7 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 		k.inflight[slot] = true
 		k.mu.Unlock()
 		if busy {
-			httpx.WriteError(w, r, errs.Errorf(errs.Conflict, "a request with Idempotency-Key %q is still in progress; retry later", key).WithHeader("Retry-After", "1"))
+			httpx.WriteError(w, r, errs.Errorf(errs.Conflict, "uma requisição com a Idempotency-Key %q ainda está em andamento; tente de novo em instantes", key).WithHeader("Retry-After", "1"))
 			return
 		}
 		defer func() {

@@ -71,7 +71,7 @@ func Build(files []File, kinds Kinds, reg *schema.Registry) (*Catalogue, error) 
 			continue
 		}
 		if prev := c.byID[s.ID]; prev != nil && source(prev.File) == source(s.File) {
-			problems = append(problems, Problem{File: f.Name, Line: lineOfID(f.Data), Field: "id", Message: fmt.Sprintf("id %q is already used by %s", s.ID, prev.File)})
+			problems = append(problems, Problem{File: f.Name, Line: lineOfID(f.Data), Field: "id", Message: fmt.Sprintf("o id %q já é usado por %s", s.ID, prev.File)})
 			continue
 		}
 		c.byID[s.ID] = s
@@ -86,7 +86,7 @@ func Build(files []File, kinds Kinds, reg *schema.Registry) (*Catalogue, error) 
 			continue
 		}
 		if prev := c.defaults[s.AppliesTo]; prev != nil {
-			problems = append(problems, Problem{File: s.File, Field: "default", Message: fmt.Sprintf("%s already has a default scenario: %s (%s)", s.AppliesTo, prev.ID, prev.File)})
+			problems = append(problems, Problem{File: s.File, Field: "default", Message: fmt.Sprintf("%s já tem um cenário padrão: %s (%s)", s.AppliesTo, prev.ID, prev.File)})
 			continue
 		}
 		c.defaults[s.AppliesTo] = s

@@ -62,7 +62,7 @@ func AsHTTP(err error) error {
 	if !errors.As(err, &le) {
 		return err
 	}
-	e := &errs.Error{Code: errs.Invalid, Message: "invalid scenario: " + strconv.Itoa(len(le.Problems)) + " problem(s); nothing was loaded"}
+	e := &errs.Error{Code: errs.Invalid, Message: "cenário inválido: " + strconv.Itoa(len(le.Problems)) + " problema(s); nada foi carregado"}
 	for _, p := range le.Problems {
 		e.Violations = append(e.Violations, errs.Violation{Field: p.Field, Reason: p.String()})
 	}
@@ -104,7 +104,7 @@ func (e *Engine) get(r *http.Request) (*Scenario, error) {
 	id := mux.Vars(r)["id"]
 	s := e.Catalogue().Get(id)
 	if s == nil {
-		return nil, errs.Errorf(errs.NotFound, "no scenario %q; GET /sandbox/scenarios lists them", id)
+		return nil, errs.Errorf(errs.NotFound, "não há cenário %q; GET /sandbox/scenarios lista os cenários", id)
 	}
 	return s, nil
 }
@@ -164,7 +164,7 @@ func (e *Engine) bind(r *http.Request) (*httpx.Reply, error) {
 		}
 	}
 	if app == "" {
-		return nil, errs.Invalidf("clientId", "name the app whose resource the scenario drives")
+		return nil, errs.Invalidf("clientId", "diga de qual app é o recurso que o cenário conduz")
 	}
 	if next, _ := in["next"].(bool); next {
 		if err := e.BindNext(s.ID, app); err != nil {
@@ -223,7 +223,7 @@ func (e *Engine) deactivate(r *http.Request) (*httpx.Reply, error) {
 		}
 	}
 	if !e.Faults.Deactivate(s.ID, app) {
-		return nil, errs.Errorf(errs.NotFound, "scenario %s is not active for %q", s.ID, r.URL.Query().Get("clientId"))
+		return nil, errs.Errorf(errs.NotFound, "o cenário %s não está ativo para %q", s.ID, r.URL.Query().Get("clientId"))
 	}
 	return httpx.NoContent(), nil
 }
@@ -235,7 +235,7 @@ func (e *Engine) appID(r *http.Request, client string) (string, error) {
 		return tx.QueryRowContext(r.Context(), `SELECT id FROM apps WHERE client_id = ?`, client).Scan(&id)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", errs.Invalidf("clientId", "no app with client id %q", client)
+		return "", errs.Invalidf("clientId", "nenhum app com client id %q", client)
 	}
 	return id, err
 }

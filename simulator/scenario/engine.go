@@ -239,7 +239,7 @@ func (e *Engine) Upload(ctx context.Context, data []byte) (*Scenario, error) {
 	}
 	if prev := e.Catalogue().Get(s.ID); prev != nil && !strings.HasPrefix(prev.File, "upload/") {
 		return nil, &LoadError{Problems: []Problem{{File: "upload", Line: lineOfID(data), Field: "id",
-			Message: fmt.Sprintf("id %q is a scenario of %s; choose another id (a --scenarios folder can override it)", s.ID, prev.File)}}}
+			Message: fmt.Sprintf("o id %q é de um cenário de %s; escolha outro id (uma pasta --scenarios pode substituí-lo)", s.ID, prev.File)}}}
 	}
 	files, err := e.Files(ctx)
 	if err != nil {
@@ -270,10 +270,10 @@ func (e *Engine) Upload(ctx context.Context, data []byte) (*Scenario, error) {
 func (e *Engine) Remove(ctx context.Context, id string) error {
 	s := e.Catalogue().Get(id)
 	if s == nil {
-		return errs.Errorf(errs.NotFound, "no scenario %q", id)
+		return errs.Errorf(errs.NotFound, "não há cenário %q", id)
 	}
 	if !strings.HasPrefix(s.File, "upload/") {
-		return errs.Errorf(errs.Conflict, "scenario %s comes from %s; only uploaded scenarios can be removed", id, s.File)
+		return errs.Errorf(errs.Conflict, "o cenário %s vem de %s; só cenários enviados podem ser removidos", id, s.File)
 	}
 	err := e.DB.Tx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM scenario_uploads WHERE id = ?`, id)
@@ -290,10 +290,10 @@ func (e *Engine) Remove(ctx context.Context, id string) error {
 func (e *Engine) BindNext(id, appID string) error {
 	s := e.Catalogue().Get(id)
 	if s == nil {
-		return errs.Errorf(errs.NotFound, "no scenario %q", id)
+		return errs.Errorf(errs.NotFound, "não há cenário %q", id)
 	}
 	if _, ok := e.Kinds[s.AppliesTo]; !ok || len(s.Steps) == 0 {
-		return errs.Errorf(errs.Conflict, "scenario %s drives no resource (it applies to %s and has no steps); activate its faults instead", id, s.AppliesTo)
+		return errs.Errorf(errs.Conflict, "o cenário %s não conduz recurso (aplica-se a %s e não tem passos); ative as falhas dele", id, s.AppliesTo)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -316,11 +316,11 @@ func (e *Engine) Bind(ctx context.Context, tx *store.Tx, r Resource) error {
 		s, how = cat.Get(r.Named), "header"
 		switch {
 		case s == nil:
-			return errs.Invalidf(Header, "no scenario %q; GET /sandbox/scenarios lists them", r.Named)
+			return errs.Invalidf(Header, "não há cenário %q; GET /sandbox/scenarios lista os cenários", r.Named)
 		case len(s.Steps) == 0:
 			return nil // a fault-only scenario: the fault middleware activated it
 		case s.AppliesTo != r.Kind:
-			return errs.Invalidf(Header, "scenario %s drives a %s, not a %s", s.ID, s.AppliesTo, r.Kind)
+			return errs.Invalidf(Header, "o cenário %s conduz %s, não %s", s.ID, s.AppliesTo, r.Kind)
 		}
 	}
 	if s == nil {
@@ -349,11 +349,11 @@ func (e *Engine) Bind(ctx context.Context, tx *store.Tx, r Resource) error {
 func (e *Engine) BindExisting(ctx context.Context, tx *store.Tx, id, appID string, ref map[string]string) (*Binding, error) {
 	s := e.Catalogue().Get(id)
 	if s == nil {
-		return nil, errs.Errorf(errs.NotFound, "no scenario %q", id)
+		return nil, errs.Errorf(errs.NotFound, "não há cenário %q", id)
 	}
 	res, ok := e.runners[s.AppliesTo].(Resolver)
 	if !ok || len(s.Steps) == 0 {
-		return nil, errs.Errorf(errs.Conflict, "scenario %s drives no resource that can be named here", id)
+		return nil, errs.Errorf(errs.Conflict, "o cenário %s não conduz recurso que se possa indicar aqui", id)
 	}
 	key, err := res.Resolve(ctx, tx, appID, ref)
 	if err != nil {

@@ -80,7 +80,7 @@ type FaultStatus struct {
 // restarts its counters.
 func (f *Faults) Activate(s *Scenario, app string) error {
 	if len(s.Faults) == 0 {
-		return errs.Errorf(errs.Conflict, "scenario %s has no faults to activate", s.ID)
+		return errs.Errorf(errs.Conflict, "o cenário %s não tem falhas a ativar", s.ID)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -65,13 +65,13 @@ func Parse(file string, data []byte, kinds Kinds, reg *schema.Registry) (*Scenar
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fail(Problem{File: file, Line: 1, Message: "the file is empty"})
+			return nil, fail(Problem{File: file, Line: 1, Message: "o arquivo está vazio"})
 		}
-		return nil, fail(Problem{File: file, Line: yamlLine(err), Message: "malformed YAML: " + yamlMessage(err)})
+		return nil, fail(Problem{File: file, Line: yamlLine(err), Message: "YAML malformado: " + yamlMessage(err)})
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, fail(Problem{File: file, Line: extra.Line, Message: "one scenario per file: a second YAML document starts here"})
+		return nil, fail(Problem{File: file, Line: extra.Line, Message: "um cenário por arquivo: um segundo documento YAML começa aqui"})
 	}
 	doc := root.Content[0]
 	generic, err := toJSONValue(doc)
@@ -118,12 +118,12 @@ func (c *checker) duration(m map[string]any, key, field string) time.Duration {
 		return 0
 	}
 	if strings.HasPrefix(strings.TrimSpace(s), "-") {
-		c.problem(field, "a duration cannot be negative (%q)", s)
+		c.problem(field, "uma duração não pode ser negativa (%q)", s)
 		return 0
 	}
 	d, err := clock.ParseDuration(s)
 	if err != nil {
-		c.problem(field, "%q is not a duration: use a number and a unit (ms, s, m, h, d, w), e.g. 30s or 2h", s)
+		c.problem(field, "%q não é uma duração: use um número e uma unidade (ms, s, m, h, d, w), como 30s ou 2h", s)
 	}
 	return d
 }
@@ -137,7 +137,7 @@ func (c *checker) rule(m map[string]any, field string) *Rule {
 		r.In = in
 	}
 	if (r.Equals == nil) == (r.In == nil) {
-		c.problem(field, "give exactly one of equals and in")
+		c.problem(field, "informe exatamente um entre equals e in")
 	}
 	return r
 }
@@ -155,14 +155,14 @@ func (c *checker) scenario(m map[string]any) *Scenario {
 	kind, isKind := c.kinds[s.AppliesTo]
 	steps, _ := m["steps"].([]any)
 	if len(steps) > 0 && !isKind {
-		c.problem("applies_to", "%q is not a resource kind scenarios can drive; kinds: %s", s.AppliesTo, strings.Join(c.kinds.Names(), ", "))
+		c.problem("applies_to", "%q não é um tipo de recurso que cenários conduzem; tipos: %s", s.AppliesTo, strings.Join(c.kinds.Names(), ", "))
 	}
 	if (s.Default || s.Select != nil) && !isKind {
 		field := "default"
 		if s.Select != nil {
 			field = "select"
 		}
-		c.problem(field, "only a scenario that applies to a resource kind (%s) can be a default or be selected", strings.Join(c.kinds.Names(), ", "))
+		c.problem(field, "só um cenário que se aplica a um tipo de recurso (%s) pode ser padrão ou ser selecionado", strings.Join(c.kinds.Names(), ", "))
 	}
 	state := ""
 	if isKind {
@@ -180,7 +180,7 @@ func (c *checker) scenario(m map[string]any) *Scenario {
 		s.Faults = append(s.Faults, c.fault(raw.(map[string]any), "faults."+strconv.Itoa(i)))
 	}
 	if len(s.Steps) == 0 && len(s.Faults) == 0 && !s.Default {
-		c.problem("", "a scenario needs steps or faults (only a default may be empty: the resource then waits for the partner and the control API)")
+		c.problem("", "um cenário precisa de passos ou falhas (só um padrão pode ser vazio: o recurso então espera o parceiro e a API de controle)")
 	}
 	return s
 }
@@ -199,7 +199,7 @@ func (c *checker) step(m map[string]any, field string) Step {
 		}
 	}
 	if len(verbs) != 1 {
-		c.problem(field, "a step has exactly one action (%s); this one has %d", strings.Join(Verbs, ", "), len(verbs))
+		c.problem(field, "um passo tem exatamente uma ação (%s); este tem %d", strings.Join(Verbs, ", "), len(verbs))
 		return st
 	}
 	st.Verb = verbs[0]
@@ -210,14 +210,14 @@ func (c *checker) step(m map[string]any, field string) Step {
 		st.Args = v
 	case bool:
 		if !v {
-			c.problem(field+"."+st.Verb, "write %s: true, or leave the step out", st.Verb)
+			c.problem(field+"."+st.Verb, "escreva %s: true, ou tire o passo", st.Verb)
 		}
 	}
 	if r, ok := st.Args["reason"].(string); ok && st.Reason == "" {
 		st.Reason = r
 	}
 	if st.Verb == "status" && st.Status == "" {
-		c.problem(field+".status", "name the state to move to")
+		c.problem(field+".status", "diga o estado de destino")
 	}
 	return st
 }
@@ -227,12 +227,12 @@ func (c *checker) step(m map[string]any, field string) Step {
 // trigger that does not say).
 func (c *checker) checkStep(k Kind, st Step, state, field string) string {
 	if st.At != "" && !slices.Contains(k.Instants, st.At) {
-		c.problem(field+".at", "%s has no instant %q; instants: %s", k.Name, st.At, listOrNone(k.Instants))
+		c.problem(field+".at", "%s não tem o instante %q; instantes: %s", k.Name, st.At, listOrNone(k.Instants))
 	}
 	if st.When != "" {
 		after, ok := k.Triggers[st.When]
 		if !ok {
-			c.problem(field+".when", "%s fires no trigger %q; triggers: %s", k.Name, st.When, listOrNone(sortedKeys(k.Triggers)))
+			c.problem(field+".when", "%s não dispara o gatilho %q; gatilhos: %s", k.Name, st.When, listOrNone(sortedKeys(k.Triggers)))
 		} else if after != "" {
 			state = after
 		}
@@ -244,12 +244,12 @@ func (c *checker) checkStep(k Kind, st Step, state, field string) string {
 	case "status":
 		to = st.Status
 		if !k.Machine.Has(to) {
-			c.problem(field+".status", "%s has no state %q; states: %s", k.Name, to, strings.Join(k.Machine.States(), ", "))
+			c.problem(field+".status", "%s não tem o estado %q; estados: %s", k.Name, to, strings.Join(k.Machine.States(), ", "))
 			return state
 		}
 		only, ok := k.Verbs["status"]
 		if !ok {
-			c.problem(field+".status", "%s does not take status steps; it takes: %s", k.Name, strings.Join(sortedKeys(k.Verbs), ", "))
+			c.problem(field+".status", "%s não aceita passos status; aceita: %s", k.Name, strings.Join(sortedKeys(k.Verbs), ", "))
 			return state
 		}
 		if only != "" && only != to {
@@ -259,7 +259,7 @@ func (c *checker) checkStep(k Kind, st Step, state, field string) string {
 					others = append(others, v+" → "+k.Verbs[v])
 				}
 			}
-			c.problem(field+".status", "status steps of %s can only move to %s; the other states come from their own actions (%s)", k.Name, only, strings.Join(others, ", "))
+			c.problem(field+".status", "passos status de %s só levam a %s; os outros estados vêm das próprias ações (%s)", k.Name, only, strings.Join(others, ", "))
 			return state
 		}
 	case "emit":
@@ -268,7 +268,7 @@ func (c *checker) checkStep(k Kind, st Step, state, field string) string {
 		var ok bool
 		to, ok = k.Verbs[st.Verb]
 		if !ok {
-			c.problem(field+"."+st.Verb, "%s does not take %s steps; it takes: %s", k.Name, st.Verb, strings.Join(sortedKeys(k.Verbs), ", "))
+			c.problem(field+"."+st.Verb, "%s não aceita passos %s; aceita: %s", k.Name, st.Verb, strings.Join(sortedKeys(k.Verbs), ", "))
 			return state
 		}
 		if to == "" {
@@ -279,7 +279,7 @@ func (c *checker) checkStep(k Kind, st Step, state, field string) string {
 		return to
 	}
 	if _, err := k.Machine.Check(state, to); err != nil {
-		c.problem(field, "impossible transition: %s", errs.As(err).Message)
+		c.problem(field, "transição impossível: %s", errs.As(err).Message)
 		return state
 	}
 	return to
@@ -310,9 +310,9 @@ func (c *checker) fault(m map[string]any, field string) Fault {
 	hook, _ := m["webhook"].(map[string]any)
 	switch {
 	case match != nil && hook != nil:
-		c.problem(field, "a fault matches requests (match) or webhooks (webhook), not both")
+		c.problem(field, "uma falha casa requisições (match) ou webhooks (webhook), não os dois")
 	case match == nil && hook == nil:
-		c.problem(field, "a fault needs match (requests) or webhook (deliveries): without one it matches nothing")
+		c.problem(field, "uma falha precisa de match (requisições) ou webhook (entregas): sem um deles não casa nada")
 	case match != nil:
 		f.Match = &Match{Path: match["path"].(string)}
 		f.Match.Method, _ = match["method"].(string)
@@ -327,30 +327,30 @@ func (c *checker) fault(m map[string]any, field string) Fault {
 			f.Match.Body = c.rule(b, field+".match.body")
 		}
 		if _, err := path.Match(strings.ReplaceAll(f.Match.Path, "**", "*"), "/"); err != nil {
-			c.problem(field+".match.path", "bad pattern %q: %v", f.Match.Path, err)
+			c.problem(field+".match.path", "padrão inválido %q: %v", f.Match.Path, err)
 		}
 		n := count(f.Respond != nil, f.Reset, f.Timeout > 0, f.Latency > 0)
 		if f.Respond != nil && f.Latency > 0 {
 			n-- // latency then an answer is one fault
 		}
 		if n != 1 {
-			c.problem(field, "an HTTP fault does one thing: respond, latency (optionally with respond), timeout or reset")
+			c.problem(field, "uma falha HTTP faz uma coisa só: respond, latency (com respond, opcionalmente), timeout ou reset")
 		}
 		if f.Phase == "after" && f.Respond == nil && !f.Reset && f.Timeout == 0 {
-			c.problem(field+".phase", "a fault after the work loses the answer: give it respond, reset or timeout")
+			c.problem(field+".phase", "uma falha depois do trabalho perde a resposta: dê a ela respond, reset ou timeout")
 		}
 		if f.Drop || f.Duplicate || f.OutOfOrder || f.BadSignature || f.Delay > 0 {
-			c.problem(field, "drop, delay, duplicate, out_of_order and bad_signature are webhook faults: use webhook, not match")
+			c.problem(field, "drop, delay, duplicate, out_of_order e bad_signature são falhas de webhook: use webhook, não match")
 		}
 	default:
 		f.Webhook = &WebhookMatch{}
 		f.Webhook.Event, _ = hook["event"].(string)
 		f.Webhook.App, _ = hook["app"].(string)
 		if count(f.Drop, f.Duplicate, f.OutOfOrder, f.BadSignature, f.Delay > 0) != 1 {
-			c.problem(field, "a webhook fault does one thing: drop, delay, duplicate, out_of_order or bad_signature")
+			c.problem(field, "uma falha de webhook faz uma coisa só: drop, delay, duplicate, out_of_order ou bad_signature")
 		}
 		if f.Respond != nil || f.Reset || f.Timeout > 0 || f.Latency > 0 || f.Phase != "" {
-			c.problem(field, "respond, latency, timeout, reset and phase are HTTP faults: use match, not webhook")
+			c.problem(field, "respond, latency, timeout, reset e phase são falhas HTTP: use match, não webhook")
 		}
 	}
 	if f.Phase == "" && f.Match != nil {

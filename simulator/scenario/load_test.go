@@ -28,28 +28,28 @@ func TestParseRefusesBadFiles(t *testing.T) {
 	tests := []struct {
 		name, yaml, want string
 	}{
-		{"malformed YAML", "id: [x\n", "f.yaml:1: malformed YAML"},
-		{"empty file", "", "f.yaml:1: the file is empty"},
-		{"unknown field", head + "speed: 2\nsteps:\n  - after: 1s\n    pay: true\n", "f.yaml:4: speed: Additional property speed is not allowed"},
-		{"unknown field in a step", head + "steps:\n  - after: 1s\n    pay: true\n    colour: red\n", "f.yaml:7: steps.0.colour: Additional property colour is not allowed"},
-		{"unknown state", head + "steps:\n  - status: PAGA\n", "f.yaml:5: steps.0.status: cob has no state \"PAGA\""},
-		{"impossible transition", head + "steps:\n  - status: REMOVIDA_PELO_PSP\n  - after: 1m\n    pay: true\n", "f.yaml:6: steps.1: impossible transition: cob is REMOVIDA_PELO_PSP, a final state; it cannot move to CONCLUIDA"},
-		{"status the kind may not set", head + "steps:\n  - status: CONCLUIDA\n", "f.yaml:5: steps.0.status: status steps of cob can only move to REMOVIDA_PELO_PSP"},
-		{"negative delay", head + "steps:\n  - after: -5m\n    pay: true\n", "f.yaml:5: steps.0.after: a duration cannot be negative"},
-		{"not a duration", head + "steps:\n  - after: soon\n    pay: true\n", "f.yaml:5: steps.0.after: \"soon\" is not a duration"},
-		{"two actions", head + "steps:\n  - pay: true\n    status: REMOVIDA_PELO_PSP\n", "f.yaml:5: steps.0: a step has exactly one action"},
-		{"no action", head + "steps:\n  - after: 1m\n", "f.yaml:5: steps.0: a step has exactly one action"},
-		{"verb the kind does not take", head + "steps:\n  - pending: {code: DPS}\n", "f.yaml:5: steps.0.pending: cob does not take pending steps"},
-		{"unknown trigger", head + "steps:\n  - when: approved\n    pay: true\n", "f.yaml:5: steps.0.when: cob fires no trigger \"approved\""},
-		{"unknown instant", head + "steps:\n  - at: due\n    pay: true\n", "f.yaml:5: steps.0.at: cob has no instant \"due\"; instants: expiry"},
-		{"steps on something not a kind", "id: x-y\ntitle: T\napplies_to: boleto\nsteps:\n  - pay: true\n", "f.yaml:3: applies_to: \"boleto\" is not a resource kind"},
-		{"a fault matching nothing", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - times: 1\n    reset: true\n", "f.yaml:5: faults.0: a fault needs match (requests) or webhook (deliveries)"},
-		{"an HTTP fault doing two things", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    reset: true\n    timeout: 1s\n", "f.yaml:5: faults.0: an HTTP fault does one thing"},
-		{"a webhook action on a request", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    drop: true\n", "are webhook faults: use webhook, not match"},
-		{"an answer lost with nothing to lose it", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    phase: after\n    latency: 1s\n", "f.yaml:6: faults.0.phase: a fault after the work loses the answer"},
-		{"neither steps nor faults", "id: x-y\ntitle: T\napplies_to: pix\n", "f.yaml:1: a scenario needs steps or faults"},
-		{"select with both equals and in", head + "select: {field: a, equals: 1, in: [2]}\nsteps:\n  - pay: true\n", "f.yaml:4: select: give exactly one of equals and in"},
-		{"two documents", head + "steps:\n  - pay: true\n---\nid: z\n", "f.yaml:6: one scenario per file"},
+		{"malformed YAML", "id: [x\n", "f.yaml:1: YAML malformado"},
+		{"empty file", "", "f.yaml:1: o arquivo está vazio"},
+		{"unknown field", head + "speed: 2\nsteps:\n  - after: 1s\n    pay: true\n", "f.yaml:4: speed: A propriedade adicional speed não é permitida"},
+		{"unknown field in a step", head + "steps:\n  - after: 1s\n    pay: true\n    colour: red\n", "f.yaml:7: steps.0.colour: A propriedade adicional colour não é permitida"},
+		{"unknown state", head + "steps:\n  - status: PAGA\n", "f.yaml:5: steps.0.status: cob não tem o estado \"PAGA\""},
+		{"impossible transition", head + "steps:\n  - status: REMOVIDA_PELO_PSP\n  - after: 1m\n    pay: true\n", "f.yaml:6: steps.1: transição impossível: cob está REMOVIDA_PELO_PSP, um estado final; não pode passar a CONCLUIDA"},
+		{"status the kind may not set", head + "steps:\n  - status: CONCLUIDA\n", "f.yaml:5: steps.0.status: passos status de cob só levam a REMOVIDA_PELO_PSP"},
+		{"negative delay", head + "steps:\n  - after: -5m\n    pay: true\n", "f.yaml:5: steps.0.after: uma duração não pode ser negativa"},
+		{"not a duration", head + "steps:\n  - after: soon\n    pay: true\n", "f.yaml:5: steps.0.after: \"soon\" não é uma duração"},
+		{"two actions", head + "steps:\n  - pay: true\n    status: REMOVIDA_PELO_PSP\n", "f.yaml:5: steps.0: um passo tem exatamente uma ação"},
+		{"no action", head + "steps:\n  - after: 1m\n", "f.yaml:5: steps.0: um passo tem exatamente uma ação"},
+		{"verb the kind does not take", head + "steps:\n  - pending: {code: DPS}\n", "f.yaml:5: steps.0.pending: cob não aceita passos pending"},
+		{"unknown trigger", head + "steps:\n  - when: approved\n    pay: true\n", "f.yaml:5: steps.0.when: cob não dispara o gatilho \"approved\""},
+		{"unknown instant", head + "steps:\n  - at: due\n    pay: true\n", "f.yaml:5: steps.0.at: cob não tem o instante \"due\"; instantes: expiry"},
+		{"steps on something not a kind", "id: x-y\ntitle: T\napplies_to: boleto\nsteps:\n  - pay: true\n", "f.yaml:3: applies_to: \"boleto\" não é um tipo de recurso"},
+		{"a fault matching nothing", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - times: 1\n    reset: true\n", "f.yaml:5: faults.0: uma falha precisa de match (requisições) ou webhook (entregas)"},
+		{"an HTTP fault doing two things", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    reset: true\n    timeout: 1s\n", "f.yaml:5: faults.0: uma falha HTTP faz uma coisa só"},
+		{"a webhook action on a request", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    drop: true\n", "são falhas de webhook: use webhook, não match"},
+		{"an answer lost with nothing to lose it", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    phase: after\n    latency: 1s\n", "f.yaml:6: faults.0.phase: uma falha depois do trabalho perde a resposta"},
+		{"neither steps nor faults", "id: x-y\ntitle: T\napplies_to: pix\n", "f.yaml:1: um cenário precisa de passos ou falhas"},
+		{"select with both equals and in", head + "select: {field: a, equals: 1, in: [2]}\nsteps:\n  - pay: true\n", "f.yaml:4: select: informe exatamente um entre equals e in"},
+		{"two documents", head + "steps:\n  - pay: true\n---\nid: z\n", "f.yaml:6: um cenário por arquivo"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,10 +119,10 @@ func TestBuildChecksTheSet(t *testing.T) {
 	a := scenario.File{Name: "d/a.yaml", Data: []byte("id: aa\ntitle: A\napplies_to: cob\ndefault: true\n")}
 	b := scenario.File{Name: "d/b.yaml", Data: []byte("id: bb\ntitle: B\napplies_to: cob\ndefault: true\n")}
 	dup := scenario.File{Name: "d/c.yaml", Data: []byte("id: aa\ntitle: C\napplies_to: cob\nsteps:\n  - pay: true\n")}
-	if _, err := scenario.Build([]scenario.File{a, b}, pix.ScenarioKinds, reg); err == nil || !strings.Contains(err.Error(), "cob already has a default scenario: aa") {
+	if _, err := scenario.Build([]scenario.File{a, b}, pix.ScenarioKinds, reg); err == nil || !strings.Contains(err.Error(), "cob já tem um cenário padrão: aa") {
 		t.Errorf("two defaults: %v", err)
 	}
-	if _, err := scenario.Build([]scenario.File{a, dup}, pix.ScenarioKinds, reg); err == nil || !strings.Contains(err.Error(), "d/c.yaml:1: id: id \"aa\" is already used by d/a.yaml") {
+	if _, err := scenario.Build([]scenario.File{a, dup}, pix.ScenarioKinds, reg); err == nil || !strings.Contains(err.Error(), "d/c.yaml:1: id: o id \"aa\" já é usado por d/a.yaml") {
 		t.Errorf("duplicate id: %v", err)
 	}
 	over := scenario.File{Name: "mine/a.yaml", Data: dup.Data}

@@ -27,7 +27,7 @@ func TestScenarioCommand(t *testing.T) {
 	if code, out, errs := run("scenario", "validate", good); code != 0 || !strings.Contains(out, good+": ok") {
 		t.Fatalf("validate good = %d %q %q", code, out, errs)
 	}
-	if code, _, errs := run("scenario", "validate", good, bad); code != 1 || !strings.Contains(errs, bad+":6: steps.0.status: cob has no state \"PAGA\"") {
+	if code, _, errs := run("scenario", "validate", good, bad); code != 1 || !strings.Contains(errs, bad+":6: steps.0.status: cob não tem o estado \"PAGA\"") {
 		t.Fatalf("validate bad = %d %q", code, errs)
 	}
 	if code, out, _ := run("scenario", "list", "--scenarios", dir+"/../"+filepath.Base(dir)); code != 1 || out != "" {
@@ -61,7 +61,7 @@ func TestScenariosFolderReload(t *testing.T) {
 		t.Fatalf("the folder's scenario is not loaded: %s", list())
 	}
 	write("b.yaml", "id: pasta-b\ntitle: B\napplies_to: cob\nsteps:\n  - after: 1m\n    status: PAGA\n")
-	if body := post(t, s.URL()+"/sandbox/scenarios/reload", ``, 400); !strings.Contains(body, `b.yaml:6: steps.0.status: cob has no state \"PAGA\"`) {
+	if body := post(t, s.URL()+"/sandbox/scenarios/reload", ``, 400); !strings.Contains(body, `b.yaml:6: steps.0.status: cob não tem o estado \"PAGA\"`) {
 		t.Fatalf("reload with a bad file: %s", body)
 	}
 	if l := list(); !strings.Contains(l, `"id":"pasta-a"`) || strings.Contains(l, "pasta-b") {

@@ -140,8 +140,8 @@ func TestFlagsAndEnvironment(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--clock", "fast"}, nil, 1, "want real, frozen or <N>x"},
-		{nil, map[string]string{"HOMOLOGA_CLOCK": "fast"}, 1, "want real, frozen or <N>x"},
+		{[]string{"--clock", "fast"}, nil, 1, "use real, frozen ou <N>x"},
+		{nil, map[string]string{"HOMOLOGA_CLOCK": "fast"}, 1, "use real, frozen ou <N>x"},
 		{[]string{"--log-format", "xml"}, nil, 1, "want text or json"},
 		{[]string{"--nope"}, nil, 2, "flag provided but not defined"},
 		{[]string{"serve", "extra"}, nil, 2, "unexpected argument"},
@@ -201,8 +201,8 @@ func TestAppsFile(t *testing.T) {
 	}
 
 	bad := []struct{ yaml, want string }{
-		{"companies:\n  - cnpj: \"11444777000162\"\n    name: X\n", "companies[0]: cnpj: check digits"},
-		{"companies:\n  - cnpj: \"11444777000161\"\n    name: X\n    apps:\n      - name: a\n        scopes: [root]\n", "companies[0].apps[0]: scopes: unknown scope"},
+		{"companies:\n  - cnpj: \"11444777000162\"\n    name: X\n", "companies[0]: cnpj: os dígitos verificadores"},
+		{"companies:\n  - cnpj: \"11444777000161\"\n    name: X\n    apps:\n      - name: a\n        scopes: [root]\n", "companies[0].apps[0]: scopes: escopo desconhecido"},
 		{"companies:\n  - cnpj: \"11444777000161\"\n    nome: X\n", "line 3: field nome not found"},
 		{"companies:\n  - cnpj: \"11444777000161\"\n    name: X\n    apps:\n      - name: a\n        clientSecret: short\n", "apps[0].clientSecret: must have at least 16"},
 	}

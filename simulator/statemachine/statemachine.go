@@ -70,7 +70,7 @@ func (m *Machine) Next(state string) []string {
 // Check returns the edge from → to, or a 409 naming the allowed next states.
 func (m *Machine) Check(from, to string) (Edge, error) {
 	if !m.Has(to) {
-		return Edge{}, errs.Errorf(errs.Invalid, "%s has no state %q; states: %s", m.Resource, to, strings.Join(m.States(), ", "))
+		return Edge{}, errs.Errorf(errs.Invalid, "%s não tem o estado %q; estados: %s", m.Resource, to, strings.Join(m.States(), ", "))
 	}
 	for _, e := range m.Edges[from] {
 		if e.To == to {
@@ -78,9 +78,9 @@ func (m *Machine) Check(from, to string) (Edge, error) {
 		}
 	}
 	if m.Final(from) {
-		return Edge{}, errs.Errorf(errs.Conflict, "%s is %s, a final state; it cannot move to %s", m.Resource, from, to)
+		return Edge{}, errs.Errorf(errs.Conflict, "%s está %s, um estado final; não pode passar a %s", m.Resource, from, to)
 	}
-	return Edge{}, errs.Errorf(errs.Conflict, "%s cannot move from %s to %s; allowed next states: %s",
+	return Edge{}, errs.Errorf(errs.Conflict, "%s não pode passar de %s a %s; próximos estados permitidos: %s",
 		m.Resource, from, to, strings.Join(m.Next(from), ", "))
 }
 

@@ -40,10 +40,10 @@ func TestCheck(t *testing.T) {
 	}{
 		{"RECEBIDA", "EM_ANALISE", "", ""},
 		{"EM_ANALISE", "IMPLANTADA", "", ""},
-		{"RECEBIDA", "IMPLANTADA", errs.Conflict, "allowed next states: EM_ANALISE"},
-		{"EM_ANALISE", "RECEBIDA", errs.Conflict, "allowed next states: IMPLANTADA, RECUSADA"},
-		{"IMPLANTADA", "EM_ANALISE", errs.Conflict, "a final state"},
-		{"RECEBIDA", "VOADORA", errs.Invalid, "no state"},
+		{"RECEBIDA", "IMPLANTADA", errs.Conflict, "próximos estados permitidos: EM_ANALISE"},
+		{"EM_ANALISE", "RECEBIDA", errs.Conflict, "próximos estados permitidos: IMPLANTADA, RECUSADA"},
+		{"IMPLANTADA", "EM_ANALISE", errs.Conflict, "um estado final"},
+		{"RECEBIDA", "VOADORA", errs.Invalid, "não tem o estado"},
 	}
 	for _, tt := range tests {
 		_, err := proposal.Check(tt.from, tt.to)

@@ -20,26 +20,26 @@ func NormalizeCNPJ(s string) string {
 // check digits of an all-numeric CNPJ are the classic ones.
 func CheckCNPJ(s string) error {
 	if len(s) != 14 {
-		return fmt.Errorf("must have 14 characters, has %d", len(s))
+		return fmt.Errorf("deve ter 14 caracteres, tem %d", len(s))
 	}
 	for i := 0; i < 14; i++ {
 		c := s[i]
 		digit := c >= '0' && c <= '9'
 		letter := c >= 'A' && c <= 'Z'
 		if i >= 12 && !digit {
-			return fmt.Errorf("check digits (last two characters) must be digits")
+			return fmt.Errorf("os dígitos verificadores (os dois últimos caracteres) devem ser dígitos")
 		}
 		if !digit && !letter {
-			return fmt.Errorf("character %d (%q) must be 0-9 or A-Z", i+1, c)
+			return fmt.Errorf("o caractere %d (%q) deve ser 0-9 ou A-Z", i+1, c)
 		}
 	}
 	if strings.Count(s, s[:1]) == 14 {
-		return fmt.Errorf("a repeated character is not a CNPJ")
+		return fmt.Errorf("um caractere repetido não é um CNPJ")
 	}
 	d1 := cnpjDigit(s[:12])
 	d2 := cnpjDigit(s[:12] + string(rune('0'+d1)))
 	if int(s[12]-'0') != d1 || int(s[13]-'0') != d2 {
-		return fmt.Errorf("check digits do not match (want %d%d)", d1, d2)
+		return fmt.Errorf("os dígitos verificadores não conferem (esperado %d%d)", d1, d2)
 	}
 	return nil
 }
@@ -62,15 +62,15 @@ func cnpjDigit(base string) int {
 // CheckCPF reports why s is not a valid CPF (11 digits, no mask), or nil.
 func CheckCPF(s string) error {
 	if len(s) != 11 {
-		return fmt.Errorf("must have 11 digits, has %d characters", len(s))
+		return fmt.Errorf("deve ter 11 dígitos, tem %d caracteres", len(s))
 	}
 	for i := 0; i < 11; i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return fmt.Errorf("must be digits only")
+			return fmt.Errorf("deve ter só dígitos")
 		}
 	}
 	if strings.Count(s, s[:1]) == 11 {
-		return fmt.Errorf("a repeated digit is not a CPF")
+		return fmt.Errorf("um dígito repetido não é um CPF")
 	}
 	for n := 9; n <= 10; n++ {
 		sum := 0
@@ -79,7 +79,7 @@ func CheckCPF(s string) error {
 		}
 		d := sum * 10 % 11 % 10
 		if int(s[n]-'0') != d {
-			return fmt.Errorf("check digits do not match")
+			return fmt.Errorf("os dígitos verificadores não conferem")
 		}
 	}
 	return nil
