@@ -14,9 +14,11 @@ run: build
 build:
 	$(GO) build -o $(BIN) ./simulator/cmd/homologa
 
-## test: formatting, vet, then every test (unit and Gherkin) with the race detector
+## test: formatting, vet, then every test (unit and Gherkin) with the race detector;
+## says loudly when no Chromium was found, so the browser tests skipped
 test: fmt-check vet
 	$(GO) test -race -count=1 ./...
+	@[ -n "$$HOMOLOGA_CHROMIUM" ] || command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || command -v headless-shell >/dev/null || echo "*** BROWSER TESTS DID NOT RUN: no Chromium found; install it (apt-get install chromium) or set HOMOLOGA_CHROMIUM ***"
 
 ## vet: go vet
 vet:

@@ -230,6 +230,9 @@ var Steps = []Step{
 				})
 			}
 		}},
+	{Group: "Webhooks", Pattern: `^the receiver gets no "([^"]*)" event within (\d+) seconds?$`,
+		Doc: "No new event of the type reaches the receiver during the whole window (the step lasts the window).", Example: `Then the receiver gets no "comissao.paga" event within 1 second`,
+		Func: func(w *World) any { return w.receiverGetsNone }},
 	{Group: "Webhooks", Pattern: `^the receiver has received (\d+) requests?$`,
 		Doc: "Count what the receiver got.", Example: `Then the receiver has received 3 requests`,
 		Func: func(w *World) any {
@@ -670,6 +673,29 @@ func (w *World) receiverGets(typ string, secs int) error {
 	return w.receiverGetsWhere(typ, secs, func([]byte) bool { return true })
 }
 
+// receiverGetsNone holds over its whole window: it fails on the first new
+// event of the type, and passes only when the window has ended.
+func (w *World) receiverGetsNone(typ string, secs int) error {
+	if w.receiver == nil {
+		return fmt.Errorf("no receiver started")
+	}
+	count := func(rs []Received) int {
+		n := 0
+		for _, r := range rs {
+			var e events.Envelope
+			if json.Unmarshal(r.Body, &e) == nil && e.Type == typ {
+				n++
+			}
+		}
+		return n
+	}
+	before := count(w.receiver.Requests())
+	if _, got := w.receiver.WaitUntil(time.Duration(secs)*time.Second, func(rs []Received) bool { return count(rs) > before }); got {
+		return fmt.Errorf("a %q event reached the receiver within %ds", typ, secs)
+	}
+	return nil
+}
+
 func (w *World) receiverGetsWhere(typ string, secs int, match func(body []byte) bool) error {
 	if w.receiver == nil {
 		return fmt.Errorf("no receiver started")
@@ -753,6 +779,11 @@ func (w *World) streamDelivers(typ string, secs int) error {
 }
 
 func (w *World) streamQuiet(secs int) error {
+	// Without a subscription nothing could arrive: the step would hold
+	// vacuously, so it fails instead.
+	if w.ws == nil {
+		return fmt.Errorf("not subscribed to the event stream: subscribe first, or the silence proves nothing")
+	}
 	e, err := w.waitStream("", time.Duration(secs)*time.Second)
 	if err == nil {
 		return fmt.Errorf("the stream delivered %s (sequence %d)", e.Type, e.Sequence)

@@ -6,7 +6,6 @@ package harness
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -275,13 +274,4 @@ func (w *World) waitStream(typ string, timeout time.Duration) (events.Envelope, 
 			return events.Envelope{}, fmt.Errorf("no %q event on the stream within %s; saw %v", typ, timeout, seen)
 		}
 	}
-}
-
-// ctxKey keys the World in a godog context.
-type ctxKey struct{}
-
-// WorldOf returns the World of a scenario context.
-func WorldOf(ctx context.Context) *World {
-	w, _ := ctx.Value(ctxKey{}).(*World)
-	return w
 }

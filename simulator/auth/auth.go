@@ -274,6 +274,18 @@ func AppTx(ctx context.Context, tx *store.Tx, key string) (App, error) {
 	return a, nil
 }
 
+// ClientID returns the client id of the app appID.
+func (s *Service) ClientID(ctx context.Context, appID string) (string, error) {
+	a, err := s.App(ctx, appID)
+	return a.ClientID, err
+}
+
+// AppID returns the id of the app whose client id is clientID.
+func (s *Service) AppID(ctx context.Context, clientID string) (string, error) {
+	a, err := s.App(ctx, clientID)
+	return a.ID, err
+}
+
 // WebhookOf returns an app's webhook URL and signing secret, inside tx:
 // the event bus asks when it emits and when it delivers.
 func (s *Service) WebhookOf(ctx context.Context, tx *store.Tx, appID string) (webhookURL, secret string, err error) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -148,6 +147,3 @@ func position(b []byte, offset int64) (line, col int) {
 func QueryError(param string, format string, args ...any) *errs.Error {
 	return errs.Invalidf(param, format, args...)
 }
-
-// Sprint is fmt.Sprint, kept here so handlers build violation values alike.
-func Sprint(v any) string { return fmt.Sprint(v) }

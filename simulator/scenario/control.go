@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"database/sql"
 	"errors"
 	"io"
 	"net/http"
@@ -230,11 +229,8 @@ func (e *Engine) deactivate(r *http.Request) (*httpx.Reply, error) {
 
 // appID resolves a client id named in the control API.
 func (e *Engine) appID(r *http.Request, client string) (string, error) {
-	var id string
-	err := e.DB.Read(r.Context(), func(tx *store.Tx) error {
-		return tx.QueryRowContext(r.Context(), `SELECT id FROM apps WHERE client_id = ?`, client).Scan(&id)
-	})
-	if errors.Is(err, sql.ErrNoRows) {
+	id, err := e.Faults.Apps.AppID(r.Context(), client)
+	if errs.Is(err, errs.NotFound) {
 		return "", errs.Invalidf("clientId", "nenhum app com client id %q", client)
 	}
 	return id, err

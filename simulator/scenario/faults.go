@@ -17,15 +17,22 @@ import (
 	"homologa/simulator/errs"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
-	"homologa/simulator/store"
 )
+
+// Apps names apps: users name them by client id, requests and deliveries
+// carry their id. Package auth answers.
+type Apps interface {
+	ClientID(ctx context.Context, appID string) (string, error)
+	AppID(ctx context.Context, clientID string) (string, error)
+}
 
 // Faults holds the active fault scenarios (globally or for one app) and
 // injects them: into requests through Middleware, into deliveries through
 // Webhook. Activations live in memory: a restart starts clean.
 type Faults struct {
 	Clock *clock.Clock
-	DB    *store.DB
+	// Apps names the apps faults are activated for.
+	Apps Apps
 
 	mu      sync.Mutex
 	active  []*activation
@@ -35,16 +42,13 @@ type Faults struct {
 // clientID returns the client id of an app: scenarios name apps as their
 // users know them, requests and deliveries carry the app's id.
 func (f *Faults) clientID(appID string) string {
-	if appID == "" || f.DB == nil {
+	if appID == "" || f.Apps == nil {
 		return ""
 	}
 	if c, ok := f.clients.Load(appID); ok {
 		return c.(string)
 	}
-	var c string
-	f.DB.Read(context.Background(), func(tx *store.Tx) error {
-		return tx.QueryRowContext(context.Background(), `SELECT client_id FROM apps WHERE id = ?`, appID).Scan(&c)
-	})
+	c, _ := f.Apps.ClientID(context.Background(), appID)
 	if c != "" {
 		f.clients.Store(appID, c)
 	}

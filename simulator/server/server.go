@@ -105,7 +105,8 @@ type Server struct {
 	Keys     *idempotency.Keys
 	Schemas  *schema.Registry
 	Pix      *pix.Service
-	// Insurance is the sale cycle (insurer and access APIs).
+	// Insurance is the insurance APIs: the sale, customer and benefit
+	// cycles (insurer, access, customer and benefits APIs).
 	Insurance *insurance.Service
 	// Scenarios runs the scenario catalogue; Faults injects its faults.
 	Scenarios *scenario.Engine
@@ -241,7 +242,7 @@ func (s *Server) platform(ctx context.Context) error {
 	s.Recorder = &recorder.Recorder{DB: s.logDB, Clock: s.Clock, Log: s.Log, Retention: cfg.InteractionRetention}
 	s.Recorder.Start()
 	s.Keys = &idempotency.Keys{DB: s.DB, Clock: s.Clock}
-	s.Faults = &scenario.Faults{Clock: s.Clock, DB: s.DB}
+	s.Faults = &scenario.Faults{Clock: s.Clock, Apps: s.Auth}
 	s.Scenarios = &scenario.Engine{DB: s.DB, Clock: s.Clock, Jobs: s.Jobs, Log: s.Log, Schemas: s.Schemas, Kinds: Kinds(),
 		Shipped: scenarios.FS, Dir: cfg.ScenariosDir, Faults: s.Faults}
 	s.Bus.Faults = s.Faults
