@@ -81,6 +81,38 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 	if opts.Partner == nil {
 		return nil, fmt.Errorf("no partner: give a partner file")
 	}
+	opts = opts.withDefaults()
+	base, stop, err := sandboxFor(ctx, opts.SandboxURL)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	reg, err := embeddedRegistry()
+	if err != nil {
+		return nil, err
+	}
+	report := &Report{Partner: opts.Partner.Name, Started: time.Now().UTC(), SandboxURL: base, Partial: opts.partial()}
+	status := homologationSuite(opts, base, reg, report).Run()
+	if len(report.Checks) == 0 {
+		// Nothing ran: a parse error or a tag expression matching nothing
+		// must not read as "0 failed".
+		return nil, fmt.Errorf("no scenario ran (suite status %d): check the features and --tags", status)
+	}
+	report.tally()
+	if opts.ReportDir != "" {
+		if err := report.Write(opts.ReportDir); err != nil {
+			return report, err
+		}
+	}
+	if opts.Partner.ClientID != "" {
+		if err := postReport(base, opts.Partner.ClientID, report); err != nil {
+			return report, err
+		}
+	}
+	return report, nil
+}
+
+func (opts HomologationOptions) withDefaults() HomologationOptions {
 	if opts.Output == nil {
 		opts.Output = io.Discard
 	}
@@ -90,31 +122,40 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 4
 	}
-	base := opts.SandboxURL
-	var srv *server.Server
-	if base == "" {
-		var err error
-		srv, err = server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard, WebhookAllow: []string{"*"}})
-		if err != nil {
-			return nil, err
-		}
-		if err := srv.Start(ctx); err != nil {
-			return nil, err
-		}
-		defer srv.Close(context.Background())
-		base = srv.URL()
-	}
-	reg, err := embeddedRegistry()
-	if err != nil {
-		return nil, err
-	}
-	report := &Report{Partner: opts.Partner.Name, Started: time.Now().UTC(), SandboxURL: base}
+	return opts
+}
+
+// partial names the filter of a run that is not the whole suite.
+func (opts HomologationOptions) partial() string {
+	p := ""
 	if opts.Tags != "" {
-		report.Partial = "--tags " + opts.Tags
+		p = "--tags " + opts.Tags
 	}
 	if opts.FeaturesDir != "" {
-		report.Partial = strings.TrimSpace("--features " + opts.FeaturesDir + " " + report.Partial)
+		p = strings.TrimSpace("--features " + opts.FeaturesDir + " " + p)
 	}
+	return p
+}
+
+// sandboxFor returns the sandbox to run against: the one at url, or one
+// started in-process (stop closes it).
+func sandboxFor(ctx context.Context, url string) (base string, stop func(), err error) {
+	if url != "" {
+		return url, func() {}, nil
+	}
+	srv, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard, WebhookAllow: []string{"*"}})
+	if err != nil {
+		return "", nil, err
+	}
+	if err := srv.Start(ctx); err != nil {
+		return "", nil, err
+	}
+	return srv.URL(), func() { srv.Close(context.Background()) }, nil
+}
+
+// homologationSuite is the godog suite of a run: each scenario's check is
+// added to report as it ends.
+func homologationSuite(opts HomologationOptions, base string, reg *schema.Registry, report *Report) godog.TestSuite {
 	// A QA team's own contract features act as the demo app, as the
 	// contract runner's do.
 	demo := demoCredentials(base)
@@ -131,7 +172,7 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 	if opts.FeaturesDir != "" {
 		fsys, paths = os.DirFS(opts.FeaturesDir), []string{"."}
 	}
-	suite := godog.TestSuite{
+	return godog.TestSuite{
 		Name: "homologation",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
 			w := NewWorld(base, reg, demo)
@@ -142,22 +183,7 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 				return ctx, nil
 			})
 			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
-				c := Check{Scenario: s.Name, Feature: s.Uri, Passed: err == nil, ClientID: w.app.ClientID, DurationSec: time.Since(start).Seconds()}
-				if err != nil {
-					c.Failure = err.Error()
-				}
-				for _, t := range s.Tags {
-					switch {
-					case strings.HasPrefix(t.Name, "@regra:"):
-						c.Rules = append(c.Rules, strings.TrimPrefix(t.Name, "@regra:"))
-					case strings.HasPrefix(t.Name, "@onboarding:"):
-						c.Onboarding = append(c.Onboarding, strings.TrimPrefix(t.Name, "@onboarding:"))
-					}
-				}
-				if w.app.ClientID != "" {
-					c.Evidence, _ = w.interactions("", ".*")
-					c.Deliveries, _ = w.deliveries()
-				}
+				c := w.check(s, err, time.Since(start))
 				mu.Lock()
 				report.Checks = append(report.Checks, c)
 				mu.Unlock()
@@ -171,41 +197,51 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 			Strict: true, Concurrency: opts.Concurrency, NoColors: true,
 		},
 	}
-	status := suite.Run()
-	if len(report.Checks) == 0 {
-		// Nothing ran: a parse error or a tag expression matching nothing
-		// must not read as "0 failed".
-		return nil, fmt.Errorf("no scenario ran (suite status %d): check the features and --tags", status)
+}
+
+// check is the report's entry for a scenario that ended with err: its
+// rules and onboarding steps from its tags, and the app's requests and
+// deliveries as evidence.
+func (w *World) check(s *godog.Scenario, err error, took time.Duration) Check {
+	c := Check{Scenario: s.Name, Feature: s.Uri, Passed: err == nil, ClientID: w.app.ClientID, DurationSec: took.Seconds()}
+	if err != nil {
+		c.Failure = err.Error()
 	}
-	sort.Slice(report.Checks, func(i, j int) bool {
-		if report.Checks[i].Feature != report.Checks[j].Feature {
-			return report.Checks[i].Feature < report.Checks[j].Feature
+	for _, t := range s.Tags {
+		switch {
+		case strings.HasPrefix(t.Name, "@regra:"):
+			c.Rules = append(c.Rules, strings.TrimPrefix(t.Name, "@regra:"))
+		case strings.HasPrefix(t.Name, "@onboarding:"):
+			c.Onboarding = append(c.Onboarding, strings.TrimPrefix(t.Name, "@onboarding:"))
 		}
-		return report.Checks[i].Scenario < report.Checks[j].Scenario
+	}
+	if w.app.ClientID != "" {
+		c.Evidence, _ = w.interactions("", ".*")
+		c.Deliveries, _ = w.deliveries()
+	}
+	return c
+}
+
+// tally counts the checks, decides readiness and orders the checks:
+// failures first, they are what the reader came for.
+func (r *Report) tally() {
+	sort.Slice(r.Checks, func(i, j int) bool {
+		if r.Checks[i].Feature != r.Checks[j].Feature {
+			return r.Checks[i].Feature < r.Checks[j].Feature
+		}
+		return r.Checks[i].Scenario < r.Checks[j].Scenario
 	})
-	for _, c := range report.Checks {
+	for _, c := range r.Checks {
 		if c.Passed {
-			report.Passed++
+			r.Passed++
 		} else {
-			report.Failed++
+			r.Failed++
 		}
 	}
-	report.Duration = time.Since(report.Started).Seconds()
-	report.Ready = report.Failed == 0 && report.Passed > 0
-	report.Summary = summary(report)
-	// Failures first: they are what the reader came for.
-	sort.SliceStable(report.Checks, func(i, j int) bool { return !report.Checks[i].Passed && report.Checks[j].Passed })
-	if opts.ReportDir != "" {
-		if err := report.Write(opts.ReportDir); err != nil {
-			return report, err
-		}
-	}
-	if opts.Partner.ClientID != "" {
-		if err := postReport(base, opts.Partner.ClientID, report); err != nil {
-			return report, err
-		}
-	}
-	return report, nil
+	r.Duration = time.Since(r.Started).Seconds()
+	r.Ready = r.Failed == 0 && r.Passed > 0
+	r.Summary = summary(r)
+	sort.SliceStable(r.Checks, func(i, j int) bool { return !r.Checks[i].Passed && r.Checks[j].Passed })
 }
 
 // summary is the report's first line, in Portuguese like the report.

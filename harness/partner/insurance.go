@@ -61,13 +61,57 @@ func (p *Partner) sell(ctx context.Context, a *app, body []byte) (any, error) {
 	if in.Offer == "" {
 		in.Offer = "EIS"
 	}
-	sim, _ := json.Marshal(map[string]any{"simulacoes": []any{map[string]any{
-		"proponente": map[string]any{"cpf": in.CPF, "dataNascimento": "1980-01-01", "sexoId": 2}, "periodicidadeCobrancaId": 30}}})
-	ans, _, err := p.retry(ctx, a.id, "POST /insurer/v1/simulacao", func(int) (answer, error) {
-		return p.send(ctx, a, http.MethodPost, "/insurer/v1/simulacao?codigoModeloProposta="+in.Offer, sim, nil)
+	q, err := p.quote(ctx, a, in.CPF, in.Offer)
+	if err != nil {
+		return nil, err
+	}
+	cartao, err := p.card(ctx, a, in.CPF, q.total)
+	if err != nil {
+		return nil, err
+	}
+	prop, _ := json.Marshal(map[string]any{"PROPOSTA": map[string]any{
+		"DADOS_PROPONENTE": map[string]any{"NOME": "Cliente " + in.CPF, "DT_NASCIMENTO": "1980-01-01", "SEXO": "FEMININO", "CPF": in.CPF},
+		"PLANOS":           map[string]any{"PLANO": map[string]any{"CODIGO": q.produto, "COBERTURAS": map[string]any{"COBERTURA": q.coberturas}}},
+		"DADOS_COBRANCA":   map[string]any{"PERIODICIDADE": "MENSAL", "TIPO_COBRANCA": "CARTAO", "DIA_VENCIMENTO": 10, "CARTAO": cartao},
+		"ASSINATURA":       map[string]any{"TIPO": "TOKEN", "TOKEN": in.Codigo},
+	}})
+	hdr := http.Header{"Idempotency-Key": {newUUID()}}
+	if p.defect == NoIdempotencyKey {
+		hdr = nil
+	}
+	ans, _, err := p.retry(ctx, a.id, "POST /insurer/v1/proposta", func(int) (answer, error) {
+		return p.send(ctx, a, http.MethodPost, "/insurer/v1/proposta?codigoModeloProposta="+in.Offer, prop, hdr)
 	})
 	if err != nil {
 		return nil, err
+	}
+	if ans.status != http.StatusCreated && ans.status != http.StatusOK {
+		return nil, fmt.Errorf("proposal answered %d: %s", ans.status, excerpt(ans.body))
+	}
+	var out struct {
+		Valor map[string]any `json:"Valor"`
+	}
+	json.Unmarshal(ans.body, &out)
+	return out.Valor, nil
+}
+
+// quotation is what the partner proposes from a simulation: the first
+// product with its mandatory coverages at their premiums, and the total.
+type quotation struct {
+	produto    int
+	coberturas []any
+	total      float64
+}
+
+// quote simulates the offer for the customer.
+func (p *Partner) quote(ctx context.Context, a *app, cpf, offer string) (quotation, error) {
+	sim, _ := json.Marshal(map[string]any{"simulacoes": []any{map[string]any{
+		"proponente": map[string]any{"cpf": cpf, "dataNascimento": "1980-01-01", "sexoId": 2}, "periodicidadeCobrancaId": 30}}})
+	ans, _, err := p.retry(ctx, a.id, "POST /insurer/v1/simulacao", func(int) (answer, error) {
+		return p.send(ctx, a, http.MethodPost, "/insurer/v1/simulacao?codigoModeloProposta="+offer, sim, nil)
+	})
+	if err != nil {
+		return quotation{}, err
 	}
 	var q struct {
 		Valor struct {
@@ -85,61 +129,43 @@ func (p *Partner) sell(ctx context.Context, a *app, body []byte) (any, error) {
 		} `json:"Valor"`
 	}
 	if ans.status != http.StatusOK || json.Unmarshal(ans.body, &q) != nil || len(q.Valor.Simulacoes) == 0 || len(q.Valor.Simulacoes[0].Produtos) == 0 {
-		return nil, fmt.Errorf("simulation answered %d: %s", ans.status, excerpt(ans.body))
+		return quotation{}, fmt.Errorf("simulation answered %d: %s", ans.status, excerpt(ans.body))
 	}
 	prod := q.Valor.Simulacoes[0].Produtos[0]
-	var covs []any
-	total := 0.0
+	out := quotation{produto: prod.IDProduto}
 	for _, c := range prod.Coberturas {
 		if c.Obrigatoria {
-			covs = append(covs, map[string]any{"CODIGO": c.ItemProdutoID, "VL_CONTRIB": c.Premio, "VL_COBERTURA": c.Capital})
-			total += c.Premio
+			out.coberturas = append(out.coberturas, map[string]any{"CODIGO": c.ItemProdutoID, "VL_CONTRIB": c.Premio, "VL_COBERTURA": c.Capital})
+			out.total += c.Premio
 		}
 	}
+	return out, nil
+}
+
+// card is the proposal's CARTAO block: the pre-authorisation code the
+// credit-card widget got (the card-number defect sends the number).
+func (p *Partner) card(ctx context.Context, a *app, cpf string, total float64) (map[string]any, error) {
 	cartao := map[string]any{"BANDEIRA": "VISA"}
 	if p.defect == CardNumber {
 		cartao["NUMERO"] = "4111111111111111"
 		cartao["VALIDADE"] = "2030-12-31"
-	} else {
-		// What the credit-card widget does on the partner's page: the
-		// number goes to the insurer, the partner keeps only the code.
-		pre, _ := json.Marshal(map[string]any{"cpf": in.CPF, "valor": total, "numero": "4111111111111111"})
-		ans, err := p.send(ctx, a, http.MethodPost, "/sandbox/cartao/preautorizacao", pre, nil)
-		if err != nil || ans.status != http.StatusCreated {
-			return nil, fmt.Errorf("card widget answered %d: %s", ans.status, excerpt(ans.body))
-		}
-		var pa struct {
-			Valor struct {
-				Codigo string `json:"CodigoPreAutorizacao"`
-			} `json:"Valor"`
-		}
-		json.Unmarshal(ans.body, &pa)
-		cartao["NUM_PRE_AUTORIZACAO"] = pa.Valor.Codigo
+		return cartao, nil
 	}
-	prop, _ := json.Marshal(map[string]any{"PROPOSTA": map[string]any{
-		"DADOS_PROPONENTE": map[string]any{"NOME": "Cliente " + in.CPF, "DT_NASCIMENTO": "1980-01-01", "SEXO": "FEMININO", "CPF": in.CPF},
-		"PLANOS":           map[string]any{"PLANO": map[string]any{"CODIGO": prod.IDProduto, "COBERTURAS": map[string]any{"COBERTURA": covs}}},
-		"DADOS_COBRANCA":   map[string]any{"PERIODICIDADE": "MENSAL", "TIPO_COBRANCA": "CARTAO", "DIA_VENCIMENTO": 10, "CARTAO": cartao},
-		"ASSINATURA":       map[string]any{"TIPO": "TOKEN", "TOKEN": in.Codigo},
-	}})
-	hdr := http.Header{"Idempotency-Key": {newUUID()}}
-	if p.defect == NoIdempotencyKey {
-		hdr = nil
+	// What the credit-card widget does on the partner's page: the number
+	// goes to the insurer, the partner keeps only the code.
+	pre, _ := json.Marshal(map[string]any{"cpf": cpf, "valor": total, "numero": "4111111111111111"})
+	ans, err := p.send(ctx, a, http.MethodPost, "/sandbox/cartao/preautorizacao", pre, nil)
+	if err != nil || ans.status != http.StatusCreated {
+		return nil, fmt.Errorf("card widget answered %d: %s", ans.status, excerpt(ans.body))
 	}
-	ans, _, err = p.retry(ctx, a.id, "POST /insurer/v1/proposta", func(int) (answer, error) {
-		return p.send(ctx, a, http.MethodPost, "/insurer/v1/proposta?codigoModeloProposta="+in.Offer, prop, hdr)
-	})
-	if err != nil {
-		return nil, err
+	var pa struct {
+		Valor struct {
+			Codigo string `json:"CodigoPreAutorizacao"`
+		} `json:"Valor"`
 	}
-	if ans.status != http.StatusCreated && ans.status != http.StatusOK {
-		return nil, fmt.Errorf("proposal answered %d: %s", ans.status, excerpt(ans.body))
-	}
-	var out struct {
-		Valor map[string]any `json:"Valor"`
-	}
-	json.Unmarshal(ans.body, &out)
-	return out.Valor, nil
+	json.Unmarshal(ans.body, &pa)
+	cartao["NUM_PRE_AUTORIZACAO"] = pa.Valor.Codigo
+	return cartao, nil
 }
 
 // onEvent handles the insurer's events the app's webhook receives: a

@@ -96,23 +96,12 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 			return
 		}
 
-		slot := scope + "\x00" + key
-		k.mu.Lock()
-		if k.inflight == nil {
-			k.inflight = map[string]bool{}
-		}
-		busy := k.inflight[slot]
-		k.inflight[slot] = true
-		k.mu.Unlock()
-		if busy {
+		release, ok := k.claim(scope + "\x00" + key)
+		if !ok {
 			httpx.WriteError(w, r, errs.Errorf(errs.Conflict, "uma requisição com a Idempotency-Key %q ainda está em andamento; tente de novo em instantes", key).WithHeader("Retry-After", "1"))
 			return
 		}
-		defer func() {
-			k.mu.Lock()
-			delete(k.inflight, slot)
-			k.mu.Unlock()
-		}()
+		defer release()
 
 		cw := &httpx.Capture{ResponseWriter: w}
 		next.ServeHTTP(cw, r)
@@ -135,6 +124,24 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 
 // fingerprint identifies a request: method, path, query and the body with
 // insignificant JSON whitespace removed.
+// claim marks a key's request as in flight; false when one already is.
+func (k *Keys) claim(slot string) (release func(), ok bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.inflight == nil {
+		k.inflight = map[string]bool{}
+	}
+	if k.inflight[slot] {
+		return nil, false
+	}
+	k.inflight[slot] = true
+	return func() {
+		k.mu.Lock()
+		delete(k.inflight, slot)
+		k.mu.Unlock()
+	}, true
+}
+
 func fingerprint(r *http.Request, body []byte) string {
 	var compact bytes.Buffer
 	if json.Compact(&compact, body) != nil {

@@ -91,34 +91,9 @@ func run(n int) error {
 		return err
 	}
 	c := &client{base: s.URL(), token: tok.AccessToken, http: &http.Client{Timeout: 10 * time.Minute}}
-
-	t0 := time.Now()
-	sim, err := c.call("POST", "/insurer/v1/simulacao?codigoModeloProposta=EIS", map[string]any{"simulacoes": []any{map[string]any{
-		"proponente": map[string]any{"dataNascimento": "1980-01-01", "sexoId": 2}, "periodicidadeCobrancaId": 30}}}, 200)
+	seeded, err := seed(ctx, s, c, n)
 	if err != nil {
 		return err
-	}
-	cov := sim["Valor"].(map[string]any)["simulacoes"].([]any)[0].(map[string]any)["produtos"].([]any)[0].(map[string]any)["coberturas"].([]any)[0].(map[string]any)
-	for i := range n {
-		if _, err := c.call("POST", "/insurer/v1/proposta?codigoModeloProposta=EIS", map[string]any{"PROPOSTA": map[string]any{
-			"DADOS_PROPONENTE": map[string]any{"NOME": fmt.Sprintf("Cliente %d", i), "DT_NASCIMENTO": "1980-01-01", "SEXO": "FEMININO", "CPF": "11144477735"},
-			"PLANOS":           map[string]any{"PLANO": map[string]any{"CODIGO": 530, "COBERTURAS": map[string]any{"COBERTURA": map[string]any{"CODIGO": cov["itemProdutoId"], "VL_CONTRIB": cov["premio"], "VL_COBERTURA": cov["capital"]}}}},
-			"DADOS_COBRANCA":   map[string]any{"TIPO_COBRANCA": "BOLETO", "DIA_VENCIMENTO": 5 + 5*(i%5)},
-			"ASSINATURA":       map[string]any{"TIPO": "DOCUMENTO", "ID_DOCUMENTO": fmt.Sprintf("GED-%d", i)},
-		}}, 201); err != nil {
-			return err
-		}
-	}
-	if _, err := c.call("POST", "/sandbox/clock/advance", map[string]any{"by": "1h7m"}, 200); err != nil {
-		return err
-	}
-	seeded := time.Since(t0)
-	insc, err := count(ctx, s.DB, `SELECT COUNT(*) FROM inscricoes`)
-	if err != nil {
-		return err
-	}
-	if insc != int64(n) {
-		return fmt.Errorf("%d enrollments implanted, want %d", insc, n)
 	}
 	before, err := count(ctx, s.DB, `SELECT COUNT(*) FROM events`)
 	if err != nil {
@@ -130,14 +105,65 @@ func run(n int) error {
 	}
 	year := time.Since(t1)
 	after, _ := count(ctx, s.DB, `SELECT COUNT(*) FROM events`)
+	evs := after - before
+	if err := inOrder(ctx, s.DB); err != nil {
+		return err
+	}
+	base, err := baseline(ctx, s, evs)
+	if err != nil {
+		return err
+	}
 	charges, _ := count(ctx, s.DB, `SELECT COUNT(*) FROM cobrancas`)
 	paid, _ := count(ctx, s.DB, `SELECT COUNT(*) FROM cobrancas WHERE status = 'PAGA'`)
 	comms, _ := count(ctx, s.DB, `SELECT COUNT(*) FROM comissoes WHERE status = 'PAGA'`)
 	readj, _ := count(ctx, s.DB, `SELECT COUNT(*) FROM events WHERE type = 'inscricao.valor_pago_alterado'`)
-	evs := after - before
-	// In order: sandbox time never goes back along the event sequence.
+	fmt.Printf("cyclebench: %d enrollments (offer EIS, BOLETO), sandbox in-memory, frozen clock, app without webhook\n\n", n)
+	fmt.Printf("seeding (proposals through the API + analysis to implantation): %s\n", seeded.Round(time.Millisecond))
+	fmt.Printf("one year of sandbox time: %s wall, %d events (%.0f events/s)\n", year.Round(time.Millisecond), evs, float64(evs)/year.Seconds())
+	fmt.Printf("  charges %d (paid %d), commissions paid %d, readjustments %d\n", charges, paid, comms, readj)
+	fmt.Printf("baseline: %d bare events through the bus in %s (%.0f events/s)\n", evs, base.Round(time.Millisecond), float64(evs)/base.Seconds())
+	fmt.Printf("ratio: the year costs %.1fx the bare events' time\n", year.Seconds()/base.Seconds())
+	return nil
+}
+
+// seed sells n funeral enrollments through the API and implants them.
+func seed(ctx context.Context, s *server.Server, c *client, n int) (time.Duration, error) {
+	t0 := time.Now()
+	sim, err := c.call("POST", "/insurer/v1/simulacao?codigoModeloProposta=EIS", map[string]any{"simulacoes": []any{map[string]any{
+		"proponente": map[string]any{"dataNascimento": "1980-01-01", "sexoId": 2}, "periodicidadeCobrancaId": 30}}}, 200)
+	if err != nil {
+		return 0, err
+	}
+	cov := sim["Valor"].(map[string]any)["simulacoes"].([]any)[0].(map[string]any)["produtos"].([]any)[0].(map[string]any)["coberturas"].([]any)[0].(map[string]any)
+	for i := range n {
+		if _, err := c.call("POST", "/insurer/v1/proposta?codigoModeloProposta=EIS", map[string]any{"PROPOSTA": map[string]any{
+			"DADOS_PROPONENTE": map[string]any{"NOME": fmt.Sprintf("Cliente %d", i), "DT_NASCIMENTO": "1980-01-01", "SEXO": "FEMININO", "CPF": "11144477735"},
+			"PLANOS":           map[string]any{"PLANO": map[string]any{"CODIGO": 530, "COBERTURAS": map[string]any{"COBERTURA": map[string]any{"CODIGO": cov["itemProdutoId"], "VL_CONTRIB": cov["premio"], "VL_COBERTURA": cov["capital"]}}}},
+			"DADOS_COBRANCA":   map[string]any{"TIPO_COBRANCA": "BOLETO", "DIA_VENCIMENTO": 5 + 5*(i%5)},
+			"ASSINATURA":       map[string]any{"TIPO": "DOCUMENTO", "ID_DOCUMENTO": fmt.Sprintf("GED-%d", i)},
+		}}, 201); err != nil {
+			return 0, err
+		}
+	}
+	if _, err := c.call("POST", "/sandbox/clock/advance", map[string]any{"by": "1h7m"}, 200); err != nil {
+		return 0, err
+	}
+	seeded := time.Since(t0)
+	insc, err := count(ctx, s.DB, `SELECT COUNT(*) FROM inscricoes`)
+	if err != nil {
+		return 0, err
+	}
+	if insc != int64(n) {
+		return 0, fmt.Errorf("%d enrollments implanted, want %d", insc, n)
+	}
+	return seeded, nil
+}
+
+// inOrder checks that sandbox time never goes back along the event
+// sequence.
+func inOrder(ctx context.Context, db *store.DB) error {
 	var disorder int64
-	if err := s.DB.Read(ctx, func(tx *store.Tx) error {
+	if err := db.Read(ctx, func(tx *store.Tx) error {
 		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM events a JOIN events b ON b.seq = a.seq + 1 WHERE b.occurred_at < a.occurred_at`).Scan(&disorder)
 	}); err != nil {
 		return err
@@ -145,9 +171,12 @@ func run(n int) error {
 	if disorder > 0 {
 		return fmt.Errorf("%d events occur before the one sequenced ahead of them", disorder)
 	}
+	return nil
+}
 
-	// Baseline: the same number of events, one transaction each, through
-	// the same bus; no scenario, no job, no domain work.
+// baseline emits the same number of events, one transaction each, through
+// the same bus: no scenario, no job, no domain work.
+func baseline(ctx context.Context, s *server.Server, evs int64) (time.Duration, error) {
 	t2 := time.Now()
 	for i := range evs {
 		err := s.DB.Tx(ctx, func(tx *store.Tx) error {
@@ -156,16 +185,8 @@ func run(n int) error {
 			return err
 		})
 		if err != nil {
-			return err
+			return 0, err
 		}
 	}
-	base := time.Since(t2)
-
-	fmt.Printf("cyclebench: %d enrollments (offer EIS, BOLETO), sandbox in-memory, frozen clock, app without webhook\n\n", n)
-	fmt.Printf("seeding (proposals through the API + analysis to implantation): %s\n", seeded.Round(time.Millisecond))
-	fmt.Printf("one year of sandbox time: %s wall, %d events (%.0f events/s)\n", year.Round(time.Millisecond), evs, float64(evs)/year.Seconds())
-	fmt.Printf("  charges %d (paid %d), commissions paid %d, readjustments %d\n", charges, paid, comms, readj)
-	fmt.Printf("baseline: %d bare events through the bus in %s (%.0f events/s)\n", evs, base.Round(time.Millisecond), float64(evs)/base.Seconds())
-	fmt.Printf("ratio: the year costs %.1fx the bare events' time\n", year.Seconds()/base.Seconds())
-	return nil
+	return time.Since(t2), nil
 }
