@@ -147,20 +147,13 @@ func (e *Engine) remove(r *http.Request) (*httpx.Reply, error) {
 // the app's next resource of the kind, or {"clientId", "txid"} (the
 // kind's own reference fields) for an existing one.
 func (e *Engine) bind(r *http.Request) (*httpx.Reply, error) {
-	s, err := e.get(r)
+	s, in, app, err := e.scenarioFor(r)
 	if err != nil {
 		return nil, err
 	}
-	in := map[string]any{}
-	if err := httpx.DecodeJSON(r, nil, "", &in); err != nil {
-		return nil, err
-	}
 	client, _ := in["clientId"].(string)
-	app := httpx.InfoOf(r.Context()).AppID
-	if client != "" {
-		if app, err = e.appID(r, client); err != nil {
-			return nil, err
-		}
+	if app == "" {
+		app = httpx.InfoOf(r.Context()).AppID
 	}
 	if app == "" {
 		return nil, errs.Invalidf("clientId", "diga de qual app é o recurso que o cenário conduz")
@@ -190,19 +183,9 @@ func (e *Engine) bind(r *http.Request) (*httpx.Reply, error) {
 }
 
 func (e *Engine) activate(r *http.Request) (*httpx.Reply, error) {
-	s, err := e.get(r)
+	s, _, app, err := e.scenarioFor(r)
 	if err != nil {
 		return nil, err
-	}
-	in := map[string]any{}
-	if err := httpx.DecodeJSON(r, nil, "", &in); err != nil {
-		return nil, err
-	}
-	app := ""
-	if client, _ := in["clientId"].(string); client != "" {
-		if app, err = e.appID(r, client); err != nil {
-			return nil, err
-		}
 	}
 	if err := e.Faults.Activate(s, app); err != nil {
 		return nil, err
@@ -225,6 +208,26 @@ func (e *Engine) deactivate(r *http.Request) (*httpx.Reply, error) {
 		return nil, errs.Errorf(errs.NotFound, "o cenário %s não está ativo para %q", s.ID, r.URL.Query().Get("clientId"))
 	}
 	return httpx.NoContent(), nil
+}
+
+// scenarioFor reads the scenario a control call names in its path, its
+// JSON body, and the app its clientId names ("" when it names none).
+func (e *Engine) scenarioFor(r *http.Request) (*Scenario, map[string]any, string, error) {
+	s, err := e.get(r)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	in := map[string]any{}
+	if err := httpx.DecodeJSON(r, nil, "", &in); err != nil {
+		return nil, nil, "", err
+	}
+	app := ""
+	if client, _ := in["clientId"].(string); client != "" {
+		if app, err = e.appID(r, client); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	return s, in, app, nil
 }
 
 // appID resolves a client id named in the control API.
