@@ -10,16 +10,23 @@ import (
 	"github.com/cucumber/godog"
 
 	"homologa/harness"
-	"homologa/simulator/server"
 )
 
-// TestContract runs features/contract against a fresh in-process sandbox
-// per scenario.
+// TestContract runs features/contract against one in-process sandbox on
+// the real clock, as a QA team runs them against a long-running one: each
+// scenario in a namespace of its own, with a fresh copy of the demo
+// company and a clock of its own, four at a time.
 func TestContract(t *testing.T) {
 	var log io.Writer = io.Discard
 	if os.Getenv("HOMOLOGA_TEST_LOG") != "" {
 		log = os.Stderr
 	}
+	ctx := context.Background()
+	s, err := harness.StartSandbox(ctx, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
 	// HOMOLOGA_FEATURES narrows the run to some features while iterating,
 	// e.g. ../features/contract/platform.feature.
 	paths := []string{"../features/contract"}
@@ -29,27 +36,19 @@ func TestContract(t *testing.T) {
 	suite := godog.TestSuite{
 		Name: "contract",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			w := &harness.World{}
-			var s *server.Server
+			w := harness.NewWorld(s.URL(), s.Schemas, harness.Credentials{})
 			sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-				srv, world, err := harness.StartSandbox(ctx, log)
-				if err != nil {
-					return ctx, err
-				}
-				s, *w = srv, *world
-				return ctx, nil
+				return ctx, w.Begin()
 			})
 			sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
+				w.End()
 				w.Close()
-				if s != nil {
-					s.Close(context.Background())
-				}
 				return ctx, nil
 			})
 			harness.Register(sc, w)
 		},
 		Options: &godog.Options{
-			Format: "progress", Paths: paths, Strict: true, NoColors: true, TestingT: t,
+			Format: "progress", Paths: paths, Strict: true, NoColors: true, TestingT: t, Concurrency: 4,
 		},
 	}
 	if suite.Run() != 0 {

@@ -179,16 +179,31 @@ var Steps = []Step{
 		Doc: "Keep a field's value for later steps as ${name}.", Example: `And I remember the response field "id" as "company"`,
 		Func: func(w *World) any { return w.remember }},
 
-	// Clock.
+	// Clock. Each scenario's company has a clock of its own: these steps
+	// move it and nothing else.
+	{Group: "Clock", Pattern: `^my clock is frozen at "([^"]*)"$`,
+		Doc: "Freeze the scenario's company clock at an instant (RFC 3339); only the scenario moves it from then on.", Example: `Given my clock is frozen at "2026-01-05T12:00:00Z"`,
+		Func: func(w *World) any {
+			return func(at string) error {
+				return w.control(http.MethodPost, "/sandbox/clock/set", fmt.Sprintf(`{"at":%q,"mode":"frozen"}`, at))
+			}
+		}},
+	{Group: "Clock", Pattern: `^my clock runs at "(real|[0-9]+(?:\.[0-9]+)?x)"$`,
+		Doc: "Make the scenario's company clock run in real time, or accelerated (60x: a minute a second).", Example: `Given my clock runs at "60x"`,
+		Func: func(w *World) any {
+			return func(mode string) error {
+				return w.control(http.MethodPost, "/sandbox/clock/set", fmt.Sprintf(`{"mode":%q}`, mode))
+			}
+		}},
 	{Group: "Clock", Pattern: `^the sandbox clock is at "([^"]*)"$`,
-		Doc: "Set the sandbox clock (RFC 3339).", Example: `Given the sandbox clock is at "2026-03-01T12:00:00Z"`,
+		Doc: "Set the scenario's company clock (RFC 3339), keeping its mode.", Example: `Given the sandbox clock is at "2026-03-01T12:00:00Z"`,
 		Func: func(w *World) any {
 			return func(at string) error {
 				return w.control(http.MethodPost, "/sandbox/clock/set", fmt.Sprintf(`{"at":%q}`, at))
 			}
 		}},
 	{Group: "Clock", Pattern: `^I advance the clock by "([^"]*)"$`,
-		Doc: "Advance sandbox time; returns after every job due in the window ran, in order.", Example: `When I advance the clock by "36h"`,
+		Doc: "Advance the scenario's company clock; returns after every job of the company due in the window ran, in order.", Example: `When I advance the clock by "36h"`,
 		Func: func(w *World) any {
 			return func(d string) error {
 				return w.control(http.MethodPost, "/sandbox/clock/advance", fmt.Sprintf(`{"by":%q}`, d))
@@ -476,6 +491,9 @@ func (w *World) obtainToken(scope string) error {
 		form.Set("scope", scope)
 	}
 	req, _ := http.NewRequest(http.MethodPost, w.BaseURL+"/oauth/token", strings.NewReader(form.Encode()))
+	if w.Namespace != "" {
+		req.Header.Set(namespaceHeader, w.Namespace)
+	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.SetBasicAuth(url.QueryEscape(w.app.ClientID), url.QueryEscape(w.app.ClientSecret))
 	resp, err := w.client.Do(req)

@@ -8,7 +8,8 @@ Feature: Benefit cycle: who is paid, and the notices the insurer refuses to take
   2026-01-05T12:00:00Z.
 
   Background:
-    Given I obtain a token
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And I obtain a token
     And a webhook receiver answering 200
     And the app's webhook points to the receiver
     When I send "POST" to "/insurer/v1/simulacao?cnpj=11222333000181&codigoModeloProposta=YZ" with JSON:

@@ -3,7 +3,8 @@ Feature: Customer cycle: changes of billing method and registration data, value 
   clock is frozen at 2026-01-05T12:00:00Z.
 
   Background:
-    Given a webhook receiver answering 200
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And a webhook receiver answering 200
     And the app's webhook points to the receiver
     And an implanted enrollment of offer "YZ" for the CPF "11144477735"
 

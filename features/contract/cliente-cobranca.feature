@@ -8,7 +8,8 @@ Feature: Customer cycle: charges, commissions, suspension and a year of time tra
   13:07, and the first charge, issued then, is due on 2026-02-10.
 
   Background:
-    Given a webhook receiver answering 200
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And a webhook receiver answering 200
     And the app's webhook points to the receiver
 
   Scenario: A charge is issued, received, paid; the commission is issued and paid in the monthly batch

@@ -5,7 +5,8 @@ Feature: Pix Automático: recurrences authorised by each journey, recurring char
   The clock is frozen at 2026-01-05T12:00:00Z.
 
   Background:
-    Given I obtain a token
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And I obtain a token
     And a webhook receiver answering 200
     When I send "PUT" to "/pix/v2/webhookrec" with JSON:
       """

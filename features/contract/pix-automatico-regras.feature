@@ -3,7 +3,8 @@ Feature: Pix Automático: the operations' rules, in the official Problema
   clock is frozen at 2026-01-05T12:00:00Z.
 
   Background:
-    Given I obtain a token
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And I obtain a token
 
   Scenario Outline: A bad recurrence is refused with RecOperacaoInvalida naming the property
     When I send "POST" to "/pix/v2/rec" with JSON:

@@ -6,7 +6,8 @@ Feature: Pix immediate charges (cob), locations, received Pix, refunds and webho
   2026-01-05T12:00:00Z.
 
   Background:
-    Given I obtain a token
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And I obtain a token
 
   Scenario: A charge created with PUT is read back complete, with a location and a BR Code
     When I send "PUT" to "/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1" with JSON:

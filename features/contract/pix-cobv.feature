@@ -6,7 +6,8 @@ Feature: Pix due-date charges (cobv): what is owed early, on time, late and afte
   (desconto modalidade 1).
 
   Background:
-    Given I obtain a token
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And I obtain a token
     And a webhook receiver answering 200
     When I send "PUT" to "/pix/v2/webhook/52998224725" with JSON:
       """

@@ -4,7 +4,8 @@ Feature: Pix batches of due-date charges (LoteCobV)
   runs the processing.
 
   Background:
-    Given I obtain a token
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And I obtain a token
     When I send "PUT" to "/pix/v2/lotecobv/123" with JSON:
       """
       {"descricao": "Cobranças dos alunos da turma do período da manhã",

@@ -4,6 +4,9 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
 
   # Onboarding (portal)
 
+  Background:
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+
   Scenario: A company registers, creates an App/Client and calls with its token
     When I send "POST" to "/portal/companies" with JSON:
       """

@@ -5,7 +5,8 @@ Feature: Scenarios drive resources through their states and inject faults
   the control API. The clock is frozen at 2026-01-05T12:00:00Z (a Monday).
 
   Background:
-    Given I obtain a token
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And I obtain a token
     And a webhook receiver answering 200
     When I send "PUT" to "/pix/v2/webhook/52998224725" with JSON:
       """

@@ -6,7 +6,8 @@ Feature: Insurance sale cycle: offer, simulation, signature token, proposal, ana
   2026-01-05T12:00:00Z.
 
   Background:
-    Given I obtain a token
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And I obtain a token
     And a webhook receiver answering 200
     And the app's webhook points to the receiver
 

@@ -5,7 +5,8 @@ Feature: Insurance sale cycle: analysis with pendings, refusal and cancellation
   2026-01-05T12:00:00Z.
 
   Background:
-    Given I obtain a token
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And I obtain a token
     And a webhook receiver answering 200
     And the app's webhook points to the receiver
 

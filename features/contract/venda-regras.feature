@@ -4,7 +4,8 @@ Feature: Insurance sale cycle: signature tokens, card data, offers a company may
   frozen at 2026-01-05T12:00:00Z.
 
   Background:
-    Given I obtain a token
+    Given my clock is frozen at "2026-01-05T12:00:00Z"
+    And I obtain a token
     When I send "POST" to "/insurer/v1/simulacao?cnpj=11222333000181&codigoModeloProposta=EIS" with JSON:
       """
       {"simulacoes": [{"proponente": {"dataNascimento": "1980-01-01", "sexoId": 2}, "periodicidadeCobrancaId": 30}]}

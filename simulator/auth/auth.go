@@ -20,8 +20,10 @@ import (
 
 	"homologa/simulator/clock"
 	"homologa/simulator/errs"
+	"homologa/simulator/events"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
+	"homologa/simulator/tenant"
 )
 
 // Scopes is the catalogue of scopes an app may hold: the 24 of the official
@@ -45,7 +47,10 @@ const (
 
 // Company is a partner company, known by its CNPJ.
 type Company struct {
-	ID        string    `json:"id"`
+	ID string `json:"id"`
+	// Namespace holds the company: "" is the sandbox's own; a test's
+	// namespace holds its copy of the demo company.
+	Namespace string    `json:"namespace,omitempty"`
 	CNPJ      string    `json:"cnpj"`
 	Name      string    `json:"name"`
 	CreatedAt time.Time `json:"createdAt"`
@@ -56,6 +61,7 @@ type Company struct {
 type App struct {
 	ID            string    `json:"id"`
 	CompanyID     string    `json:"companyId"`
+	Namespace     string    `json:"namespace,omitempty"`
 	CNPJ          string    `json:"cnpj"`
 	Name          string    `json:"name"`
 	ClientID      string    `json:"clientId"`
@@ -70,15 +76,22 @@ type App struct {
 
 // Service keeps companies, apps and tokens.
 type Service struct {
-	DB       *store.DB
-	Clock    *clock.Clock
+	DB *store.DB
+	// Clocks gives each company its time: a token expires on its app's
+	// company's clock.
+	Clocks   *clock.Clocks
 	TokenTTL time.Duration
 	Webhooks WebhookPolicy
+	// OperatorToken is the operator's credential: sandbox-wide control
+	// (the default clock, shared scenarios, a reset of everything).
+	OperatorToken string
 
 	// tokens caches resolved tokens: every partner request authenticates,
 	// and a database read for it was the largest single cost of a GET.
 	mu     sync.Mutex
 	tokens map[string]cachedToken
+	// namespaces caches the namespaces known to exist.
+	namespaces sync.Map
 }
 
 type cachedToken struct {
@@ -114,7 +127,7 @@ func hashSecret(s string) string {
 // CreateCompany registers a company. The CNPJ may be masked and may be
 // alphanumeric; it is stored unmasked.
 func (s *Service) CreateCompany(ctx context.Context, cnpj, name string) (Company, error) {
-	c := Company{ID: s.DB.IDs.UUID(), CNPJ: taxid.NormalizeCNPJ(cnpj), Name: strings.TrimSpace(name), CreatedAt: s.Clock.Now()}
+	c := Company{ID: s.DB.IDs.UUID(), Namespace: tenant.Namespace(ctx), CNPJ: taxid.NormalizeCNPJ(cnpj), Name: strings.TrimSpace(name), CreatedAt: s.Clocks.Default.Now()}
 	if err := taxid.CheckCNPJ(c.CNPJ); err != nil {
 		return Company{}, errs.Invalidf("cnpj", "%v", err)
 	}
@@ -123,14 +136,14 @@ func (s *Service) CreateCompany(ctx context.Context, cnpj, name string) (Company
 	}
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM companies WHERE cnpj = ?`, c.CNPJ).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM companies WHERE namespace = ? AND cnpj = ?`, c.Namespace, c.CNPJ).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
 			return errs.Errorf(errs.Conflict, "uma empresa com o CNPJ %s já está cadastrada", c.CNPJ)
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO companies (id, cnpj, name, created_at) VALUES (?, ?, ?, ?)`,
-			c.ID, c.CNPJ, c.Name, c.CreatedAt.UnixNano())
+		_, err := tx.ExecContext(ctx, `INSERT INTO companies (id, namespace, cnpj, name, created_at) VALUES (?, ?, ?, ?, ?)`,
+			c.ID, c.Namespace, c.CNPJ, c.Name, c.CreatedAt.UnixNano())
 		return err
 	})
 	if err != nil {
@@ -139,13 +152,14 @@ func (s *Service) CreateCompany(ctx context.Context, cnpj, name string) (Company
 	return c, nil
 }
 
-// Company returns the company with id or CNPJ key.
+// Company returns the company with id key, or with CNPJ key in the
+// namespace ctx names.
 func (s *Service) Company(ctx context.Context, key string) (Company, error) {
 	var c Company
 	var at int64
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT id, cnpj, name, created_at FROM companies WHERE id = ? OR cnpj = ?`,
-			key, taxid.NormalizeCNPJ(key)).Scan(&c.ID, &c.CNPJ, &c.Name, &at)
+		return tx.QueryRowContext(ctx, `SELECT id, namespace, cnpj, name, created_at FROM companies WHERE id = ? OR (namespace = ? AND cnpj = ?)`,
+			key, tenant.Namespace(ctx), taxid.NormalizeCNPJ(key)).Scan(&c.ID, &c.Namespace, &c.CNPJ, &c.Name, &at)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return Company{}, errs.Errorf(errs.NotFound, "nenhuma empresa %q", key)
@@ -181,9 +195,9 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 		}
 		return App{}, err
 	}
-	now := s.Clock.Now()
+	now := s.Clocks.NowOf(c.ID)
 	a := App{
-		ID: s.DB.IDs.UUID(), CompanyID: c.ID, CNPJ: c.CNPJ, Name: strings.TrimSpace(in.Name),
+		ID: s.DB.IDs.UUID(), CompanyID: c.ID, Namespace: c.Namespace, CNPJ: c.CNPJ, Name: strings.TrimSpace(in.Name),
 		ClientID: in.ClientID, ClientSecret: in.ClientSecret, WebhookURL: in.WebhookURL, WebhookSecret: in.WebhookSecret,
 		Scopes: in.Scopes, Environment: in.Environment, CreatedAt: now, UpdatedAt: now,
 	}
@@ -220,15 +234,15 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 	}
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM apps WHERE client_id = ?`, a.ClientID).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM apps WHERE namespace = ? AND client_id = ?`, c.Namespace, a.ClientID).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
 			return errs.Errorf(errs.Conflict, "o client id %q já está em uso", a.ClientID)
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO apps (id, company_id, name, client_id, secret_hash, webhook_url, webhook_secret, scopes, environment, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			a.ID, a.CompanyID, a.Name, a.ClientID, hashSecret(a.ClientSecret), a.WebhookURL, a.WebhookSecret,
+		_, err := tx.ExecContext(ctx, `INSERT INTO apps (id, company_id, namespace, name, client_id, secret_hash, webhook_url, webhook_secret, scopes, environment, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			a.ID, a.CompanyID, c.Namespace, a.Name, a.ClientID, hashSecret(a.ClientSecret), a.WebhookURL, a.WebhookSecret,
 			strings.Join(a.Scopes, " "), a.Environment, now.UnixNano(), now.UnixNano())
 		return err
 	})
@@ -238,13 +252,13 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 	return a, nil
 }
 
-const appColumns = `a.id, a.company_id, c.cnpj, a.name, a.client_id, a.webhook_url, a.webhook_secret, a.scopes, a.environment, a.created_at, a.updated_at`
+const appColumns = `a.id, a.company_id, a.namespace, c.cnpj, a.name, a.client_id, a.webhook_url, a.webhook_secret, a.scopes, a.environment, a.created_at, a.updated_at`
 
 func scanApp(row interface{ Scan(...any) error }) (App, error) {
 	var a App
 	var scopes string
 	var created, updated int64
-	err := row.Scan(&a.ID, &a.CompanyID, &a.CNPJ, &a.Name, &a.ClientID, &a.WebhookURL, &a.WebhookSecret, &scopes, &a.Environment, &created, &updated)
+	err := row.Scan(&a.ID, &a.CompanyID, &a.Namespace, &a.CNPJ, &a.Name, &a.ClientID, &a.WebhookURL, &a.WebhookSecret, &scopes, &a.Environment, &created, &updated)
 	a.Scopes = strings.Fields(scopes)
 	a.CreatedAt, a.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
 	return a, err
@@ -261,10 +275,11 @@ func (s *Service) App(ctx context.Context, key string) (App, error) {
 	return a, err
 }
 
-// AppTx is App inside a transaction.
+// AppTx is App inside a transaction: the app with id key, or with client
+// id key in the namespace ctx names.
 func AppTx(ctx context.Context, tx *store.Tx, key string) (App, error) {
 	a, err := scanApp(tx.QueryRowContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id
-		WHERE a.id = ? OR a.client_id = ?`, key, key))
+		WHERE a.id = ? OR (a.namespace = ? AND a.client_id = ?)`, key, tenant.Namespace(ctx), key))
 	if errors.Is(err, sql.ErrNoRows) {
 		return App{}, errs.Errorf(errs.NotFound, "nenhum app %q", key)
 	}
@@ -286,18 +301,20 @@ func (s *Service) AppID(ctx context.Context, clientID string) (string, error) {
 	return a.ID, err
 }
 
-// WebhookOf returns an app's webhook URL and signing secret, inside tx:
-// the event bus asks when it emits and when it delivers.
-func (s *Service) WebhookOf(ctx context.Context, tx *store.Tx, appID string) (webhookURL, secret string, err error) {
+// EventApp returns what the event bus needs of an app (its company,
+// webhook URL and signing secret), inside tx: the bus asks when it emits
+// and when it delivers.
+func (s *Service) EventApp(ctx context.Context, tx *store.Tx, appID string) (events.App, error) {
 	a, err := AppTx(ctx, tx, appID)
-	return a.WebhookURL, a.WebhookSecret, err
+	return events.App{CompanyID: a.CompanyID, WebhookURL: a.WebhookURL, Secret: a.WebhookSecret}, err
 }
 
-// Apps lists every app, oldest first.
+// Apps lists the apps of the namespace ctx names, oldest first.
 func (s *Service) Apps(ctx context.Context) ([]App, error) {
 	var apps []App
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id ORDER BY a.created_at, a.id`)
+		rows, err := tx.QueryContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id WHERE a.namespace = ? ORDER BY a.created_at, a.id`,
+			tenant.Namespace(ctx))
 		if err != nil {
 			return err
 		}
@@ -321,7 +338,7 @@ func (s *Service) RotateSecret(ctx context.Context, key string) (App, error) {
 		return App{}, err
 	}
 	a.ClientSecret = s.DB.IDs.Token(24)
-	a.UpdatedAt = s.Clock.Now()
+	a.UpdatedAt = s.Clocks.NowOf(a.CompanyID)
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE apps SET secret_hash = ?, updated_at = ? WHERE id = ?`, hashSecret(a.ClientSecret), a.UpdatedAt.UnixNano(), a.ID); err != nil {
 			return err
@@ -347,7 +364,7 @@ func (s *Service) SetWebhook(ctx context.Context, key, webhookURL string) (App, 
 			return App{}, errs.Invalidf("webhookUrl", "%v", err)
 		}
 	}
-	a.WebhookURL, a.UpdatedAt = webhookURL, s.Clock.Now()
+	a.WebhookURL, a.UpdatedAt = webhookURL, s.Clocks.NowOf(a.CompanyID)
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE apps SET webhook_url = ?, updated_at = ? WHERE id = ?`, a.WebhookURL, a.UpdatedAt.UnixNano(), a.ID)
 		return err
@@ -375,7 +392,8 @@ func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope 
 	var hash string
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
 		var err error
-		a, err = scanApp(tx.QueryRowContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id WHERE a.client_id = ?`, clientID))
+		a, err = scanApp(tx.QueryRowContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id WHERE a.namespace = ? AND a.client_id = ?`,
+			tenant.Namespace(ctx), clientID))
 		if err != nil {
 			return err
 		}
@@ -408,10 +426,12 @@ func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope 
 		ttl = time.Hour
 	}
 	raw := s.DB.IDs.Token(32)
-	now := s.Clock.Now()
+	now := s.Clocks.NowOf(a.CompanyID)
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
-		// Expired tokens are useless; dropping them here keeps the table small.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE expires_at <= ?`, now.UnixNano()); err != nil {
+		// Expired tokens are useless; dropping the app's here keeps the
+		// table small. Only the app's: another company's clock may say
+		// its tokens are still young.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE app_id = ? AND expires_at <= ?`, a.ID, now.UnixNano()); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO tokens (hash, app_id, scopes, expires_at) VALUES (?, ?, ?, ?)`,
@@ -428,6 +448,9 @@ func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope 
 type Principal struct {
 	AppID     string
 	CompanyID string
+	// Namespace holds the app's company; names the app's requests use
+	// (client ids, CNPJs) are looked up in it.
+	Namespace string
 	CNPJ      string
 	ClientID  string
 	Scopes    []string
@@ -457,7 +480,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	c, ok := s.tokens[hash]
 	s.mu.Unlock()
 	if ok {
-		if !s.Clock.Now().Before(c.exp) {
+		if !s.Clocks.NowOf(c.p.CompanyID).Before(c.exp) {
 			return Principal{}, bearerError("invalid_token", "token de acesso expirado; peça um novo em /oauth/token")
 		}
 		return c.p, nil
@@ -466,9 +489,9 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	var scopes string
 	var exp int64
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT a.id, a.company_id, c.cnpj, a.client_id, t.scopes, t.expires_at
+		return tx.QueryRowContext(ctx, `SELECT a.id, a.company_id, c.namespace, c.cnpj, a.client_id, t.scopes, t.expires_at
 			FROM tokens t JOIN apps a ON a.id = t.app_id JOIN companies c ON c.id = a.company_id WHERE t.hash = ?`,
-			hash).Scan(&p.AppID, &p.CompanyID, &p.CNPJ, &p.ClientID, &scopes, &exp)
+			hash).Scan(&p.AppID, &p.CompanyID, &p.Namespace, &p.CNPJ, &p.ClientID, &scopes, &exp)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, bearerError("invalid_token", "token de acesso desconhecido")
@@ -476,7 +499,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	if err != nil {
 		return Principal{}, fmt.Errorf("authenticate: %w", err)
 	}
-	if !s.Clock.Now().Before(time.Unix(0, exp)) {
+	if !s.Clocks.NowOf(p.CompanyID).Before(time.Unix(0, exp)) {
 		return Principal{}, bearerError("invalid_token", "token de acesso expirado; peça um novo em /oauth/token")
 	}
 	p.Scopes = strings.Fields(scopes)
@@ -523,4 +546,104 @@ func (p WebhookPolicy) Check(raw string) error {
 		}
 	}
 	return fmt.Errorf("o host %q não está na lista de destinos de webhook permitidos (%s); inicie o sandbox com --webhook-allow para incluí-lo", host, strings.Join(allow, ", "))
+}
+
+// AppsOf lists a company's apps.
+func (s *Service) AppsOf(ctx context.Context, companyID string) ([]App, error) {
+	var apps []App
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id WHERE a.company_id = ? ORDER BY a.created_at, a.id`, companyID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			a, err := scanApp(rows)
+			if err != nil {
+				return err
+			}
+			apps = append(apps, a)
+		}
+		return rows.Err()
+	})
+	return apps, err
+}
+
+// CompanyIDs lists every company of every namespace (the operator's reset
+// of everything).
+func (s *Service) CompanyIDs(ctx context.Context) ([]string, error) {
+	var ids []string
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM companies ORDER BY created_at, id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return rows.Err()
+	})
+	return ids, err
+}
+
+// CreateNamespace makes a namespace, where CNPJs and client ids may repeat
+// those of other namespaces.
+func (s *Service) CreateNamespace(ctx context.Context) (string, error) {
+	id := "ns_" + s.DB.IDs.Token(12)
+	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO namespaces (id, created_at) VALUES (?, ?)`, id, s.Clocks.Default.Now().UnixNano())
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("create namespace: %w", err)
+	}
+	s.namespaces.Store(id, true)
+	return id, nil
+}
+
+// NamespaceExists reports whether a namespace was made ("" always is).
+func (s *Service) NamespaceExists(ctx context.Context, id string) (bool, error) {
+	if id == "" {
+		return true, nil
+	}
+	if _, ok := s.namespaces.Load(id); ok {
+		return true, nil
+	}
+	var n int
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM namespaces WHERE id = ?`, id).Scan(&n)
+	})
+	if err != nil {
+		return false, err
+	}
+	if n > 0 {
+		s.namespaces.Store(id, true)
+	}
+	return n > 0, nil
+}
+
+// CompaniesIn lists the companies of a namespace.
+func (s *Service) CompaniesIn(ctx context.Context, ns string) ([]string, error) {
+	var ids []string
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM companies WHERE namespace = ? ORDER BY created_at, id`, ns)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return rows.Err()
+	})
+	return ids, err
 }

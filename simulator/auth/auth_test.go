@@ -22,7 +22,7 @@ func newService(t *testing.T) *auth.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return &auth.Service{DB: db, Clock: clock.New(clock.Frozen, 0, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}
+	return &auth.Service{DB: db, Clocks: clock.NewClocks(clock.New(clock.Frozen, 0, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))}
 }
 
 func TestRequire(t *testing.T) {
@@ -85,7 +85,7 @@ func TestRequire(t *testing.T) {
 		})
 	}
 	t.Run("ErrExpired", func(t *testing.T) {
-		svc.Clock.Advance(time.Hour)
+		svc.Clocks.Default.Advance(time.Hour)
 		if status, www, _ := call(tokA.AccessToken); status != 401 || !strings.Contains(www, "expirado") {
 			t.Fatalf("a token an hour old: %d %q", status, www)
 		}

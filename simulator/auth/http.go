@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/subtle"
 	"fmt"
 	"mime"
 	"net/http"
@@ -9,7 +10,9 @@ import (
 	"strings"
 
 	"homologa/simulator/errs"
+	"homologa/simulator/events"
 	"homologa/simulator/httpx"
+	"homologa/simulator/tenant"
 )
 
 type principalKey struct{}
@@ -54,7 +57,7 @@ func (s *Service) Require(scopes []string, h http.Handler) http.Handler {
 				WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error="insufficient_scope", scope=%q`, strings.Join(scopes, " "))))
 			return
 		}
-		h.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+		h.ServeHTTP(w, forPrincipal(r, p))
 	})
 }
 
@@ -68,8 +71,67 @@ func (s *Service) authenticateRequest(r *http.Request) (Principal, error) {
 		return Principal{}, err
 	}
 	info := httpx.InfoOf(r.Context())
-	info.AppID, info.CNPJ = p.AppID, p.CNPJ
+	info.AppID, info.CNPJ, info.CompanyID = p.AppID, p.CNPJ, p.CompanyID
+	info.At = s.Clocks.NowOf(p.CompanyID)
 	return p, nil
+}
+
+// forPrincipal is the request acting for p: its principal and its company
+// (package tenant) in the context, which every clock read and scheduled
+// job of the request follows.
+func forPrincipal(r *http.Request, p Principal) *http.Request {
+	ctx := tenant.WithNamespace(tenant.With(WithPrincipal(r.Context(), p), p.CompanyID), p.Namespace)
+	return r.WithContext(ctx)
+}
+
+type operatorKey struct{}
+
+// IsOperator reports whether the request is the operator's: sandbox-wide,
+// acting for no company in particular.
+func IsOperator(ctx context.Context) bool {
+	v, _ := ctx.Value(operatorKey{}).(bool)
+	return v
+}
+
+// RequireTenant wraps a control route: it runs for a company's app token
+// (acting for that company) or for the operator's token (sandbox-wide).
+func (s *Service) RequireTenant(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.isOperator(r) {
+			httpx.InfoOf(r.Context()).Operator = true
+			h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), operatorKey{}, true)))
+			return
+		}
+		p, err := s.authenticateRequest(r)
+		if err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, forPrincipal(r, p))
+	})
+}
+
+// RequireOperator wraps a sandbox-wide route: only the operator's token.
+func (s *Service) RequireOperator(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.isOperator(r) {
+			httpx.WriteError(w, r, errs.Errorf(errs.Forbidden, "só o operador do sandbox pode fazer isto: envie Authorization: Bearer <token do operador> (o sandbox o mostra ao iniciar)").
+				WithHeader("WWW-Authenticate", `Bearer realm="homologa-operator"`))
+			return
+		}
+		httpx.InfoOf(r.Context()).Operator = true
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), operatorKey{}, true)))
+	})
+}
+
+// IsOperatorRequest reports whether the request carries the operator's
+// token.
+func (s *Service) IsOperatorRequest(r *http.Request) bool { return s.isOperator(r) }
+
+// isOperator reports whether the request carries the operator's token.
+func (s *Service) isOperator(r *http.Request) bool {
+	tok, ok := BearerToken(r)
+	return ok && s.OperatorToken != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.OperatorToken)) == 1
 }
 
 // Optional is Require without a scope that also lets requests without a
@@ -85,7 +147,7 @@ func (s *Service) Optional(h http.Handler) http.Handler {
 			httpx.WriteError(w, r, err)
 			return
 		}
-		h.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+		h.ServeHTTP(w, forPrincipal(r, p))
 	})
 }
 
@@ -145,17 +207,18 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 
 // StreamCompany authenticates the handshake of an app's event stream (the
 // token in Authorization or, since a browser cannot set headers on a
-// websocket, in ?access_token=) and returns the app's CNPJ, whose events
-// the stream carries.
-func (s *Service) StreamCompany(r *http.Request) (string, error) {
+// websocket, in ?access_token=) and returns the app's company, whose
+// events the stream carries.
+func (s *Service) StreamCompany(r *http.Request) (events.Filter, error) {
 	tok, ok := BearerToken(r)
 	if !ok {
-		return "", errs.Errorf(errs.Unauthorized, "falta o token: envie Authorization: Bearer <token> ou ?access_token=<token>")
+		return events.Filter{}, errs.Errorf(errs.Unauthorized, "falta o token: envie Authorization: Bearer <token> ou ?access_token=<token>")
 	}
 	p, err := s.Authenticate(r.Context(), tok)
 	if err != nil {
-		return "", err
+		return events.Filter{}, err
 	}
-	httpx.InfoOf(r.Context()).AppID = p.AppID
-	return p.CNPJ, nil
+	info := httpx.InfoOf(r.Context())
+	info.AppID, info.CompanyID = p.AppID, p.CompanyID
+	return events.Filter{CompanyID: p.CompanyID}, nil
 }

@@ -139,3 +139,71 @@ func (c *Clock) WallUntil(t time.Time) (d time.Duration, ok bool) {
 	}
 	return time.Duration(float64(t.Sub(c.nowLocked())) / c.factor), true
 }
+
+// The instants a clock may show. Instants are stored as nanoseconds since
+// 1970 in an int64, which ends in April 2262; time must stay well inside,
+// with room for what is scheduled after it (a year of cycles, a token's
+// hour).
+var (
+	Earliest = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	Latest   = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// CheckInstant reports why a clock may not show t, or nil.
+func CheckInstant(t time.Time) error {
+	if t.Before(Earliest) || !t.Before(Latest) {
+		return fmt.Errorf("o relógio vai de %s a %s (exclusive); %s está fora", Earliest.Format("2006-01-02"), Latest.Format("2006-01-02"), t.UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+// State is a clock's settings, to keep it across restarts.
+type State struct {
+	Mode   Mode      `json:"mode"`
+	Factor float64   `json:"factor"`
+	At     time.Time `json:"at"`   // sandbox time when saved
+	Wall   time.Time `json:"wall"` // wall time when saved
+}
+
+// State returns the clock's settings now.
+func (c *Clock) State() State {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return State{Mode: c.mode, Factor: c.factor, At: c.nowLocked(), Wall: c.wall().UTC()}
+}
+
+// FromState makes a clock from saved settings: a frozen clock at the same
+// instant; a running one as if it had kept running while nobody looked.
+func FromState(st State) *Clock {
+	c := newClock(st.Mode, st.Factor, st.At, time.Now)
+	if st.Factor > 0 && !st.Wall.IsZero() {
+		c.anchor = st.At.Add(time.Duration(float64(time.Since(st.Wall)) * st.Factor))
+	}
+	return c
+}
+
+// SetMode changes how the clock runs from now on: frozen where it stands,
+// real time, or accelerated by factor.
+func (c *Clock) SetMode(mode Mode, factor float64) {
+	c.mu.Lock()
+	now := c.nowLocked()
+	switch mode {
+	case Real:
+		factor = 1
+	case Frozen:
+		factor = 0
+	}
+	c.mode, c.factor, c.anchor, c.wallAnchor = mode, factor, now, c.wall()
+	ls := c.listeners
+	c.mu.Unlock()
+	for _, f := range ls {
+		f()
+	}
+}
+
+// fork returns a new clock showing what c shows now, running as c runs.
+func (c *Clock) fork() *Clock {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &Clock{mode: c.mode, factor: c.factor, anchor: c.nowLocked(), wallAnchor: c.wall(), wall: c.wall}
+}

@@ -1,11 +1,14 @@
 // Package control is the sandbox control API (/sandbox): the clock, the
 // interaction log, the delivery log and its replays, test events, and a
 // built-in webhook inbox. It is how a test or a person makes the sandbox do
-// things that production does on its own.
+// things that production does on its own. Every call belongs to the
+// company of the app token it carries and sees only that company's; the
+// operator's token acts on the whole sandbox.
 package control
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,11 +27,12 @@ import (
 	"homologa/simulator/schema"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
+	"homologa/simulator/tenant"
 )
 
 // Handlers serves the control API.
 type Handlers struct {
-	Clock    *clock.Clock
+	Clocks   *clock.Clocks
 	Jobs     *jobs.Scheduler
 	Auth     *auth.Service
 	Bus      *events.Bus
@@ -36,13 +40,73 @@ type Handlers struct {
 	Recorder *recorder.Recorder
 	Schemas  *schema.Registry
 	Inbox    *Inbox
+	// Resetters empty what each package keeps of a company.
+	Resetters []Resetter
+}
+
+// Resetter empties what a package keeps of a company, in the reset's
+// transaction.
+type Resetter interface {
+	ResetCompany(ctx context.Context, tx *store.Tx, companyID string, appIDs []string) error
+}
+
+// reset is POST /sandbox/reset: the caller's company starts over, its
+// sandbox empty (ResetCompany); the operator's reset does so for every
+// company.
+func (h *Handlers) reset(r *http.Request) (*httpx.Reply, error) {
+	ctx := r.Context()
+	companies := []string{tenant.Of(ctx)}
+	if companies[0] == "" {
+		all, err := h.Auth.CompanyIDs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		companies = all
+	}
+	for _, c := range companies {
+		if err := h.ResetCompany(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	return httpx.OK(map[string]any{"companies": len(companies)}), nil
+}
+
+// ResetCompany empties a company's sandbox: its resources, jobs, events and
+// deliveries, interactions, scenario bindings and faults, inbox entries,
+// and its clock (it follows the default again). The company, its apps,
+// their credentials, Pix keys and offer grants stay.
+func (h *Handlers) ResetCompany(ctx context.Context, companyID string) error {
+	apps, err := h.Auth.AppsOf(ctx, companyID)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(apps))
+	for i, a := range apps {
+		ids[i] = a.ID
+	}
+	err = h.DB.Tx(ctx, func(tx *store.Tx) error {
+		for _, rs := range h.Resetters {
+			if err := rs.ResetCompany(ctx, tx, companyID, ids); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("reset company %s: %w", companyID, err)
+	}
+	if err := h.Recorder.ResetCompany(ctx, companyID); err != nil {
+		return fmt.Errorf("reset company %s: %w", companyID, err)
+	}
+	h.Inbox.forget(companyID)
+	return h.Jobs.Release(ctx, companyID)
 }
 
 // Routes is the control API's routes: the clock, the interaction and
 // delivery logs, replays, test events and the inbox.
 func (h *Handlers) Routes() []httpx.Route {
 	route := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.Public, Answer: answer, Handler: f, Doc: doc}
+		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.Tenant, Answer: answer, Handler: f, Doc: doc}
 	}
 	return []httpx.Route{
 		route(http.MethodGet, "/clock", "platform/clock", h.clock, "the sandbox clock"),
@@ -53,13 +117,18 @@ func (h *Handlers) Routes() []httpx.Route {
 		route(http.MethodGet, "/deliveries/{id}", "", h.delivery, "one delivery and its attempts"),
 		route(http.MethodPost, "/deliveries/{id}/replay", "", h.replay, "deliver an event again"),
 		route(http.MethodGet, "/events", "", h.events, "emitted events"),
-		{API: "sandbox", Method: http.MethodPost, Path: "/events/ping", Auth: httpx.AppOptional, Idempotent: true, Handler: httpx.HandlerFunc(h.ping),
+		{API: "sandbox", Method: http.MethodPost, Path: "/events/ping", Auth: httpx.Tenant, Idempotent: true, Handler: httpx.HandlerFunc(h.ping),
 			Doc: "send a test event to the app's webhook"},
-		route(http.MethodPost, "/inbox/{name}", "", h.Inbox.receive, "the built-in webhook receiver"),
+		// The inbox receives whoever posts (it is a webhook receiver); a
+		// company reads only the deliveries the sandbox made for it.
+		{API: "sandbox", Method: http.MethodPost, Path: "/inbox/{name}", Auth: httpx.Public, Handler: httpx.HandlerFunc(h.Inbox.receive),
+			Doc: "the built-in webhook receiver"},
 		// Callers that append to a webhook URL (the Pix PSP adds /pix)
 		// land in the same inbox, with the path kept.
-		route(http.MethodPost, "/inbox/{name}/{rest:.+}", "", h.Inbox.receive, "the built-in webhook receiver"),
-		route(http.MethodGet, "/inbox/{name}", "", h.Inbox.list, "what the inbox received"),
+		{API: "sandbox", Method: http.MethodPost, Path: "/inbox/{name}/{rest:.+}", Auth: httpx.Public, Handler: httpx.HandlerFunc(h.Inbox.receive),
+			Doc: "the built-in webhook receiver"},
+		route(http.MethodGet, "/inbox/{name}", "", h.Inbox.list, "what the inbox received for the company"),
+		route(http.MethodPost, "/reset", "", h.reset, "empty the company's sandbox (the operator: every company's)"),
 	}
 }
 
@@ -69,22 +138,35 @@ type clockView struct {
 	Factor      float64    `json:"factor"`
 	PendingJobs int        `json:"pendingJobs"`
 	JobsRun     *int       `json:"jobsRun,omitempty"`
+	Scope       string     `json:"scope"`
+	Own         bool       `json:"own"`
 }
 
+// view is the clock a call acts on: its company's, or the default for the
+// operator.
 func (h *Handlers) view(r *http.Request, ran *int) (*httpx.Reply, error) {
-	mode, factor := h.Clock.Mode()
+	company := tenant.Of(r.Context())
+	clk := h.Clocks.Of(company)
+	mode, factor := clk.Mode()
 	n, err := h.Jobs.Pending(r.Context())
 	if err != nil {
 		return nil, err
 	}
-	return httpx.OK(clockView{Now: h.Clock.Now(), Mode: mode, Factor: factor, PendingJobs: n, JobsRun: ran}), nil
+	v := clockView{Now: clk.Now(), Mode: mode, Factor: factor, PendingJobs: n, JobsRun: ran, Scope: "company", Own: h.Clocks.Owns(company)}
+	if company == "" {
+		v.Scope, v.Own = "sandbox", false
+	}
+	return httpx.OK(v), nil
 }
 
-// clock is GET /sandbox/clock.
+// clock is GET /sandbox/clock: the company's clock.
 func (h *Handlers) clock(r *http.Request) (*httpx.Reply, error) { return h.view(r, nil) }
 
-// advance is POST /sandbox/clock/advance {"by":"36h"}. It answers after
-// every job due in the window has run, each at its own instant.
+// advance is POST /sandbox/clock/advance {"by":"36h"}: the company's clock
+// moves (the first move gives it a clock of its own), and the call answers
+// after every job of the company due in the window has run, each at its
+// own instant. The operator moves the default clock and every company
+// that follows it.
 func (h *Handlers) advance(r *http.Request) (*httpx.Reply, error) {
 	var in struct{ By string }
 	if err := httpx.DecodeJSON(r, h.Schemas, "platform/clock.advance", &in); err != nil {
@@ -94,40 +176,65 @@ func (h *Handlers) advance(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, errs.Invalidf("by", "%v", err)
 	}
-	n, err := h.Jobs.AdvanceTo(r.Context(), h.Clock.Now().Add(d))
+	target := h.Clocks.Now(r.Context()).Add(d)
+	if err := clock.CheckInstant(target); err != nil {
+		return nil, errs.Invalidf("by", "%v", err)
+	}
+	n, err := h.Jobs.AdvanceTo(r.Context(), target)
 	if err != nil {
 		return nil, err
 	}
 	return h.view(r, &n)
 }
 
-// set is POST /sandbox/clock/set {"at":"2027-01-01T00:00:00Z"}. Forward, it
-// runs what falls due on the way as advance does; backward, it runs nothing.
+// set is POST /sandbox/clock/set {"at":"2027-01-01T00:00:00Z", "mode":
+// "frozen"|"real"|"60x"}. Forward, it runs what falls due on the way as
+// advance does; backward, it runs nothing. The mode, when given, applies
+// from the new instant.
 func (h *Handlers) set(r *http.Request) (*httpx.Reply, error) {
-	var in struct{ At string }
+	var in struct{ At, Mode string }
 	if err := httpx.DecodeJSON(r, h.Schemas, "platform/clock.set", &in); err != nil {
 		return nil, err
 	}
-	at, err := time.Parse(time.RFC3339Nano, in.At)
-	if err != nil {
-		return nil, errs.Invalidf("at", "informe um instante RFC 3339, como 2027-01-01T00:00:00Z")
+	var mode clock.Mode
+	var factor float64
+	if in.Mode != "" {
+		var err error
+		if mode, factor, err = clock.Parse(in.Mode); err != nil {
+			return nil, errs.Invalidf("mode", "%v", err)
+		}
 	}
-	n, err := h.Jobs.SetTo(r.Context(), at)
-	if err != nil {
-		return nil, err
+	n := 0
+	if in.At != "" {
+		at, err := time.Parse(time.RFC3339Nano, in.At)
+		if err != nil {
+			return nil, errs.Invalidf("at", "informe um instante RFC 3339, como 2027-01-01T00:00:00Z")
+		}
+		if err := clock.CheckInstant(at); err != nil {
+			return nil, errs.Invalidf("at", "%v", err)
+		}
+		if n, err = h.Jobs.SetTo(r.Context(), at); err != nil {
+			return nil, err
+		}
+	}
+	if in.Mode != "" {
+		if err := h.Jobs.SetMode(r.Context(), mode, factor); err != nil {
+			return nil, err
+		}
 	}
 	return h.view(r, &n)
 }
 
-// appID resolves the ?app= filter, an app id or a client id, to an app id.
+// appID resolves the ?app= filter, an app id or a client id, to an app of
+// the caller's company (any app, for the operator).
 func (h *Handlers) appID(r *http.Request) (string, error) {
 	key := r.URL.Query().Get("app")
 	if key == "" {
 		return "", nil
 	}
 	a, err := h.Auth.App(r.Context(), key)
-	if err != nil {
-		return "", errs.Invalidf("app", "nenhum app com id ou client id %q", key)
+	if company := tenant.Of(r.Context()); err != nil || (company != "" && a.CompanyID != company) {
+		return "", errs.Invalidf("app", "nenhum app com id ou client id %q na sua empresa", key)
 	}
 	return a.ID, nil
 }
@@ -151,7 +258,7 @@ func (h *Handlers) interactions(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	q := r.URL.Query()
-	f := recorder.Filter{AppID: app, Method: strings.ToUpper(q.Get("method")), Path: q.Get("path")}
+	f := recorder.Filter{CompanyID: tenant.Of(r.Context()), AppID: app, Method: strings.ToUpper(q.Get("method")), Path: q.Get("path")}
 	switch f.Method {
 	case "", http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
 	default:
@@ -187,7 +294,7 @@ func (h *Handlers) deliveries(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	q := r.URL.Query()
-	f := events.DeliveryFilter{AppID: app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
+	f := events.DeliveryFilter{CompanyID: tenant.Of(r.Context()), AppID: app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
 	switch f.Status {
 	case "", "queued", "pending", "delivered", "dead", "dropped":
 	default:
@@ -205,7 +312,7 @@ func (h *Handlers) deliveries(r *http.Request) (*httpx.Reply, error) {
 
 // delivery is GET /sandbox/deliveries/{id}: the delivery, its body and every attempt.
 func (h *Handlers) delivery(r *http.Request) (*httpx.Reply, error) {
-	d, err := h.Bus.Delivery(r.Context(), mux.Vars(r)["id"])
+	d, err := h.ownDelivery(r)
 	if err != nil {
 		return nil, err
 	}
@@ -214,11 +321,28 @@ func (h *Handlers) delivery(r *http.Request) (*httpx.Reply, error) {
 
 // replay is POST /sandbox/deliveries/{id}/replay: one more attempt, now.
 func (h *Handlers) replay(r *http.Request) (*httpx.Reply, error) {
+	if _, err := h.ownDelivery(r); err != nil {
+		return nil, err
+	}
 	d, err := h.Bus.Replay(r.Context(), mux.Vars(r)["id"])
 	if err != nil {
 		return nil, err
 	}
 	return httpx.OK(d), nil
+}
+
+// ownDelivery is the delivery the path names, if it is the caller's
+// company's: another company's is answered as if it did not exist.
+func (h *Handlers) ownDelivery(r *http.Request) (events.Delivery, error) {
+	id := mux.Vars(r)["id"]
+	d, err := h.Bus.Delivery(r.Context(), id)
+	if err != nil {
+		return events.Delivery{}, err
+	}
+	if company := tenant.Of(r.Context()); company != "" && d.CompanyID != company {
+		return events.Delivery{}, errs.Errorf(errs.NotFound, "não há entrega %q", id)
+	}
+	return d, nil
 }
 
 // events is GET /sandbox/events?cnpj=&since=&limit=: the outbox, for a
@@ -232,14 +356,14 @@ func (h *Handlers) events(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	cnpj := r.URL.Query().Get("cnpj")
-	if cnpj != "" {
-		cnpj = taxid.NormalizeCNPJ(cnpj)
-		if err := taxid.CheckCNPJ(cnpj); err != nil {
+	f := events.Filter{CompanyID: tenant.Of(r.Context())}
+	if cnpj := r.URL.Query().Get("cnpj"); cnpj != "" {
+		f.CNPJ = taxid.NormalizeCNPJ(cnpj)
+		if err := taxid.CheckCNPJ(f.CNPJ); err != nil {
 			return nil, errs.Invalidf("cnpj", "%v", err)
 		}
 	}
-	list, err := h.Bus.Events(r.Context(), cnpj, int64(since), limit)
+	list, err := h.Bus.Events(r.Context(), f, int64(since), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -277,8 +401,8 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 		return nil, errs.Invalidf("clientId", "diga qual é o app: envie um token ou {\"clientId\": \"...\"}")
 	}
 	app, aerr := h.Auth.App(r.Context(), key)
-	if aerr != nil {
-		return nil, errs.Invalidf("clientId", "nenhum app com client id %q", key)
+	if company := tenant.Of(r.Context()); aerr != nil || (company != "" && app.CompanyID != company) {
+		return nil, errs.Invalidf("clientId", "nenhum app com client id %q na sua empresa", key)
 	}
 	if app.WebhookURL == "" {
 		return nil, errs.Errorf(errs.Conflict, "o app %s não tem URL de webhook; defina uma com PUT /portal/apps/%s/webhook", app.ClientID, app.ID)
@@ -301,7 +425,7 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 	}
 	// Wait for the first attempt, so the answer says whether the webhook
 	// accepted the event: that is what the onboarding step validates.
-	ds, err := h.firstAttempts(r.Context(), env.ID)
+	ds, err := h.firstAttempts(tenant.With(r.Context(), app.CompanyID), env.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +437,7 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 func (h *Handlers) firstAttempts(ctx context.Context, eventID string) ([]events.Delivery, error) {
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		ds, err := h.Bus.Deliveries(ctx, events.DeliveryFilter{EventID: eventID})
+		ds, err := h.Bus.Deliveries(ctx, events.DeliveryFilter{CompanyID: tenant.Of(ctx), EventID: eventID})
 		if err != nil {
 			return nil, err
 		}
@@ -334,6 +458,10 @@ func (h *Handlers) firstAttempts(ctx context.Context, eventID string) ([]events.
 // walkthrough and a first test need no receiver of their own. It keeps the
 // last 100 requests of each of at most 100 named inboxes, in memory.
 type Inbox struct {
+	// Owner names the company a request was delivered for (by its
+	// Homologa-Delivery-Id), "" for one the sandbox did not make.
+	Owner func(ctx context.Context, deliveryID string) string
+
 	mu    sync.Mutex
 	boxes map[string][]Received
 	order []string
@@ -341,6 +469,7 @@ type Inbox struct {
 
 // Received is one request an inbox got.
 type Received struct {
+	company    string
 	ReceivedAt time.Time         `json:"receivedAt"`
 	Path       string            `json:"path"`
 	Headers    map[string]string `json:"headers"`
@@ -355,6 +484,9 @@ func (ib *Inbox) receive(r *http.Request) (*httpx.Reply, error) {
 	}
 	name := mux.Vars(r)["name"]
 	rec := Received{ReceivedAt: time.Now().UTC(), Path: r.URL.Path, Headers: map[string]string{}, Body: string(body)}
+	if id := r.Header.Get("Homologa-Delivery-Id"); id != "" && ib.Owner != nil {
+		rec.company = ib.Owner(r.Context(), id)
+	}
 	for k, vs := range r.Header {
 		rec.Headers[k] = vs[0]
 	}
@@ -378,10 +510,32 @@ func (ib *Inbox) receive(r *http.Request) (*httpx.Reply, error) {
 	return httpx.OK(map[string]any{"received": true}), nil
 }
 
-// list is GET /sandbox/inbox/{name}, oldest first.
+// list is GET /sandbox/inbox/{name}, oldest first: what the sandbox
+// delivered there for the caller's company (everything, for the operator).
 func (ib *Inbox) list(r *http.Request) (*httpx.Reply, error) {
+	company := tenant.Of(r.Context())
 	ib.mu.Lock()
 	defer ib.mu.Unlock()
-	box := append([]Received{}, ib.boxes[mux.Vars(r)["name"]]...)
+	box := []Received{}
+	for _, rec := range ib.boxes[mux.Vars(r)["name"]] {
+		if company == "" || rec.company == company {
+			box = append(box, rec)
+		}
+	}
 	return httpx.OK(map[string]any{"requests": box}), nil
+}
+
+// forget drops what the inbox received for a company (its reset).
+func (ib *Inbox) forget(companyID string) {
+	ib.mu.Lock()
+	defer ib.mu.Unlock()
+	for name, box := range ib.boxes {
+		kept := box[:0]
+		for _, rec := range box {
+			if rec.company != companyID {
+				kept = append(kept, rec)
+			}
+		}
+		ib.boxes[name] = kept
+	}
 }

@@ -35,7 +35,7 @@ type Handlers struct {
 // Routes is the dashboard's control endpoints.
 func (h *Handlers) Routes() []httpx.Route {
 	return []httpx.Route{
-		{API: "sandbox", Method: http.MethodGet, Path: "/resources", Auth: httpx.Public, Handler: httpx.HandlerFunc(h.resources), Doc: "resources by kind, newest first"},
+		{API: "sandbox", Method: http.MethodGet, Path: "/resources", Auth: httpx.Tenant, Handler: httpx.HandlerFunc(h.resources), Doc: "resources by kind, newest first"},
 		{API: "sandbox", Method: http.MethodGet, Path: "/events/ws", Auth: httpx.Stream, Handler: h.stream(), Doc: "every company's events, for the dashboard (same origin only)"},
 	}
 }
@@ -152,7 +152,7 @@ func (h *Handlers) list(ctx context.Context, kinds []string, q resource.Query) (
 // serves the same envelopes). recent=N starts with the last N events of
 // the sandbox, which since= cannot say without knowing the newest.
 func (h *Handlers) stream() http.Handler {
-	st := &events.Stream{Bus: h.Bus, PingEvery: h.PingEvery, Done: h.Done, Authenticate: operator}
+	st := &events.Stream{Bus: h.Bus, PingEvery: h.PingEvery, Done: h.Done, Authenticate: h.authenticate}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		if v := q.Get("recent"); v != "" {
@@ -182,23 +182,27 @@ func (h *Handlers) stream() http.Handler {
 	})
 }
 
-// operator admits the local operator: any client but a page of another
-// origin. A websocket is exempt from the same-origin policy, and without
-// this check any site the operator visits could read every app's events.
-func operator(r *http.Request) (string, error) {
+// authenticate admits the operator (every company's events, by its token)
+// or an app (its company's), from a page of the sandbox's own origin only:
+// a websocket is exempt from the same-origin policy, and without this
+// check any site the operator visits could read the events.
+func (h *Handlers) authenticate(r *http.Request) (events.Filter, error) {
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
 		if err != nil || u.Host != r.Host {
-			return "", errs.Errorf(errs.Forbidden, "a origem %s não pode ler os eventos de todos os apps; uma página de parceiro usa /events/ws com o token do seu app", o)
+			return events.Filter{}, errs.Errorf(errs.Forbidden, "a origem %s não pode ler os eventos de todos os apps; uma página de parceiro usa /events/ws com o token do seu app", o)
 		}
+	}
+	if !h.Auth.IsOperatorRequest(r) {
+		return h.Auth.StreamCompany(r)
 	}
 	cnpj := r.URL.Query().Get("cnpj")
 	if cnpj == "" {
-		return "", nil
+		return events.Filter{}, nil
 	}
 	cnpj = taxid.NormalizeCNPJ(cnpj)
 	if err := taxid.CheckCNPJ(cnpj); err != nil {
-		return "", errs.Invalidf("cnpj", "%v", err)
+		return events.Filter{}, errs.Invalidf("cnpj", "%v", err)
 	}
-	return cnpj, nil
+	return events.Filter{CNPJ: cnpj}, nil
 }

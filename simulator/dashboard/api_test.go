@@ -181,8 +181,8 @@ func TestResources(t *testing.T) {
 		_, body := call(t, http.MethodGet, s.URL()+"/sandbox/resources?limit=1", "", "")
 		var l listing
 		json.Unmarshal([]byte(body), &l)
-		if len(l.Resources) != 1 || !l.Resources[0].UpdatedAt.Equal(s.Clock.Now()) || !l.Resources[0].CreatedAt.Equal(s.Clock.Now().Add(-3*time.Second)) {
-			t.Errorf("times: got %+v, clock %s", l.Resources, s.Clock.Now())
+		if len(l.Resources) != 1 || !l.Resources[0].UpdatedAt.Equal(s.Clocks.Default.Now()) || !l.Resources[0].CreatedAt.Equal(s.Clocks.Default.Now().Add(-3*time.Second)) {
+			t.Errorf("times: got %+v, clock %s", l.Resources, s.Clocks.Default.Now())
 		}
 	})
 

@@ -65,10 +65,10 @@ func newBus(t testing.TB, url string) (*events.Bus, *jobs.Scheduler) {
 	t.Cleanup(func() { db.Close() })
 	clk := clock.New(clock.Frozen, 0, start)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	s := jobs.New(db, clk, log)
-	b := &events.Bus{DB: db, Clock: clk, Jobs: s, Hub: events.NewHub(), Log: log, Client: &http.Client{Timeout: 5 * time.Second},
-		Webhook: func(ctx context.Context, tx *store.Tx, appID string) (string, string, error) {
-			return url, "whsec_test", nil
+	s := jobs.New(db, clock.NewClocks(clk), log)
+	b := &events.Bus{DB: db, Clocks: clock.NewClocks(clk), Jobs: s, Hub: events.NewHub(), Log: log, Client: &http.Client{Timeout: 5 * time.Second},
+		AppOf: func(ctx context.Context, tx *store.Tx, appID string) (events.App, error) {
+			return events.App{WebhookURL: url, Secret: "whsec_test"}, nil
 		}}
 	b.Register()
 	return b, s
@@ -134,7 +134,7 @@ func TestSignatureUsesWallClockNotSandboxTime(t *testing.T) {
 	}))
 	defer srv.Close()
 	b, s := newBus(t, srv.URL)
-	b.Clock.Advance(365 * 24 * time.Hour) // a sandbox a year ahead
+	b.Clocks.Default.Advance(365 * 24 * time.Hour) // a sandbox a year ahead
 	emit(t, b, "A")
 	if _, err := s.RunDue(context.Background()); err != nil {
 		t.Fatal(err)
@@ -151,7 +151,7 @@ func TestSignatureUsesWallClockNotSandboxTime(t *testing.T) {
 
 func TestStreamDropsASlowConsumerWithoutBlockingWriters(t *testing.T) {
 	b, _ := newBus(t, "")
-	stream := &events.Stream{Bus: b, Buffer: 4, Authenticate: func(r *http.Request) (string, error) { return "11222333000181", nil }}
+	stream := &events.Stream{Bus: b, Buffer: 4, Authenticate: func(r *http.Request) (events.Filter, error) { return events.Filter{CNPJ: "11222333000181"}, nil }}
 	conn := dial(t, stream)
 	for b.Hub.Len() == 0 {
 		time.Sleep(time.Millisecond)
@@ -187,7 +187,7 @@ func TestStreamDropsASlowConsumerWithoutBlockingWriters(t *testing.T) {
 func TestStreamPingsAndDropsASilentPeer(t *testing.T) {
 	b, _ := newBus(t, "")
 	stream := &events.Stream{Bus: b, PingEvery: 20 * time.Millisecond, PongWait: 60 * time.Millisecond,
-		Authenticate: func(r *http.Request) (string, error) { return "", nil }}
+		Authenticate: func(r *http.Request) (events.Filter, error) { return events.Filter{}, nil }}
 	conn := dial(t, stream)
 	pings := make(chan struct{}, 10)
 	// Answering no pong: the default handler would answer, so replace it.

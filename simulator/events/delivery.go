@@ -36,6 +36,7 @@ type Delivery struct {
 	EventSeq   int64      `json:"eventSequence"`
 	EventID    string     `json:"eventId"`
 	EventType  string     `json:"eventType"`
+	CompanyID  string     `json:"-"`
 	AppID      string     `json:"appId"`
 	URL        string     `json:"url"`
 	SubjectKey string     `json:"subjectKey"`
@@ -101,7 +102,7 @@ func (b *Bus) deliverJob(ctx context.Context, j jobs.Job) error {
 				return err
 			}
 		}
-		now := b.Clock.Now()
+		now := b.Clocks.Now(ctx)
 		switch {
 		case a.ok():
 			return b.finish(ctx, tx, d, statusDelivered)
@@ -148,7 +149,7 @@ func (b *Bus) disturb(ctx context.Context, tx *store.Tx, d Delivery, f *WebhookF
 	if err := b.markInjected(ctx, tx, d.ID, f.Name); err != nil {
 		return err
 	}
-	now := b.Clock.Now()
+	now := b.Clocks.Now(ctx)
 	if f.Drop {
 		if err := b.recordAttempt(ctx, tx, d.ID, Attempt{N: len(d.Attempts) + 1, At: now, WallAt: time.Now().UTC(), Error: "dropped by an injected fault: " + f.Name}); err != nil {
 			return err
@@ -178,7 +179,7 @@ func (b *Bus) markInjected(ctx context.Context, tx *store.Tx, id, name string) e
 
 // finish ends a delivery and releases the next one queued on its subject.
 func (b *Bus) finish(ctx context.Context, tx *store.Tx, d Delivery, status string) error {
-	now := b.Clock.Now()
+	now := b.Clocks.Now(ctx)
 	if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET status = ?, next_at = NULL, updated_at = ? WHERE id = ?`, status, now.UnixNano(), d.ID); err != nil {
 		return err
 	}
@@ -187,7 +188,7 @@ func (b *Bus) finish(ctx context.Context, tx *store.Tx, d Delivery, status strin
 
 // release makes the next delivery queued behind d on its subject pending.
 func (b *Bus) release(ctx context.Context, tx *store.Tx, d Delivery) error {
-	now := b.Clock.Now()
+	now := b.Clocks.Now(ctx)
 	var next string
 	err := tx.QueryRowContext(ctx, `SELECT id FROM deliveries WHERE app_id = ? AND subject_key = ? AND status = 'queued' ORDER BY event_seq, created_at LIMIT 1`,
 		d.AppID, d.SubjectKey).Scan(&next)
@@ -209,7 +210,7 @@ func (a Attempt) ok() bool { return a.StatusCode >= 200 && a.StatusCode < 300 }
 // attempt POSTs the delivery once. The signature is made with the app's
 // current secret and the wall clock.
 func (b *Bus) attempt(ctx context.Context, d Delivery, secret string, n int, replay bool) Attempt {
-	a := Attempt{N: n, At: b.Clock.Now(), WallAt: time.Now().UTC(), Replay: replay}
+	a := Attempt{N: n, At: b.Clocks.Now(ctx), WallAt: time.Now().UTC(), Replay: replay}
 	body := []byte(d.Body)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(body))
 	if err != nil {
@@ -251,18 +252,18 @@ func (b *Bus) recordAttempt(ctx context.Context, tx *store.Tx, id string, a Atte
 	_, err := tx.ExecContext(ctx, `INSERT INTO delivery_attempts (delivery_id, n, at, wall_at, status_code, latency_us, error, response, replay)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, a.N, a.At.UnixNano(), a.WallAt.UnixNano(), a.StatusCode, int64(a.LatencyMS*1000), a.Error, a.Response, a.Replay)
 	if err == nil {
-		_, err = tx.ExecContext(ctx, `UPDATE deliveries SET attempts = attempts + 1, updated_at = ? WHERE id = ?`, b.Clock.Now().UnixNano(), id)
+		_, err = tx.ExecContext(ctx, `UPDATE deliveries SET attempts = attempts + 1, updated_at = ? WHERE id = ?`, b.Clocks.Now(ctx).UnixNano(), id)
 	}
 	return err
 }
 
-const deliveryColumns = `d.id, d.event_seq, e.id, e.type, d.app_id, d.url, d.subject_key, d.status, d.next_at, d.injected, d.created_at, d.updated_at, d.body`
+const deliveryColumns = `d.id, d.event_seq, e.id, e.type, e.company_id, d.app_id, d.url, d.subject_key, d.status, d.next_at, d.injected, d.created_at, d.updated_at, d.body`
 
 func scanDelivery(row interface{ Scan(...any) error }) (Delivery, error) {
 	var d Delivery
 	var next sql.NullInt64
 	var created, updated int64
-	err := row.Scan(&d.ID, &d.EventSeq, &d.EventID, &d.EventType, &d.AppID, &d.URL, &d.SubjectKey, &d.Status, &next, &d.Injected, &created, &updated, &d.Body)
+	err := row.Scan(&d.ID, &d.EventSeq, &d.EventID, &d.EventType, &d.CompanyID, &d.AppID, &d.URL, &d.SubjectKey, &d.Status, &next, &d.Injected, &created, &updated, &d.Body)
 	if next.Valid && (d.Status == statusPending) {
 		t := time.Unix(0, next.Int64).UTC()
 		d.NextAt = &t
@@ -287,7 +288,9 @@ func (b *Bus) load(ctx context.Context, id string) (Delivery, string, error) {
 			return err
 		}
 		if d.AppID != "" {
-			_, secret, err = b.Webhook(ctx, tx, d.AppID)
+			var app App
+			app, err = b.AppOf(ctx, tx, d.AppID)
+			secret = app.Secret
 		}
 		return err
 	})
@@ -324,6 +327,8 @@ func (b *Bus) Delivery(ctx context.Context, id string) (Delivery, error) {
 
 // DeliveryFilter selects deliveries for the log.
 type DeliveryFilter struct {
+	// CompanyID limits the list to one company's ("" for every one).
+	CompanyID string
 	AppID     string
 	Status    string
 	EventType string
@@ -339,9 +344,9 @@ func (b *Bus) Deliveries(ctx context.Context, f DeliveryFilter) ([]Delivery, err
 	out := []Delivery{}
 	err := b.DB.Read(ctx, func(tx *store.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM deliveries d JOIN events e ON e.seq = d.event_seq
-			WHERE (? = '' OR d.app_id = ?) AND (? = '' OR d.status = ?) AND (? = '' OR e.type = ?) AND (? = '' OR e.id = ?)
+			WHERE (? = '' OR e.company_id = ?) AND (? = '' OR d.app_id = ?) AND (? = '' OR d.status = ?) AND (? = '' OR e.type = ?) AND (? = '' OR e.id = ?)
 			ORDER BY d.event_seq DESC, d.created_at DESC LIMIT ?`,
-			f.AppID, f.AppID, f.Status, f.Status, f.EventType, f.EventType, f.EventID, f.EventID, f.Limit)
+			f.CompanyID, f.CompanyID, f.AppID, f.AppID, f.Status, f.Status, f.EventType, f.EventType, f.EventID, f.EventID, f.Limit)
 		if err != nil {
 			return err
 		}
@@ -393,4 +398,29 @@ func (b *Bus) Replay(ctx context.Context, id string) (Delivery, error) {
 		return Delivery{}, fmt.Errorf("replay delivery: %w", err)
 	}
 	return b.Delivery(ctx, id)
+}
+
+// ResetCompany deletes a company's events and their deliveries (a reset
+// of its sandbox).
+func (b *Bus) ResetCompany(ctx context.Context, tx *store.Tx, companyID string, _ []string) error {
+	for _, q := range []string{
+		`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT d.id FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE e.company_id = ?)`,
+		`DELETE FROM deliveries WHERE event_seq IN (SELECT seq FROM events WHERE company_id = ?)`,
+		`DELETE FROM events WHERE company_id = ?`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, companyID); err != nil {
+			return fmt.Errorf("reset events: %w", err)
+		}
+	}
+	return nil
+}
+
+// CompanyOfDelivery names the company a delivery was made for, "" when
+// there is no such delivery.
+func (b *Bus) CompanyOfDelivery(ctx context.Context, id string) string {
+	var company string
+	b.DB.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT e.company_id FROM deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.id = ?`, id).Scan(&company)
+	})
+	return company
 }

@@ -17,6 +17,7 @@ import (
 	"homologa/simulator/clock"
 	"homologa/simulator/jobs"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Envelope is the one shape of every event (DESIGN.md, "Events").
@@ -31,14 +32,20 @@ type Envelope struct {
 	Sequence    int64          `json:"sequence"`
 	Subject     map[string]any `json:"subject"`
 	Data        any            `json:"data"`
+	// CompanyID is the tenant the event belongs to; it never leaves the
+	// sandbox (two copies of a company share a CNPJ, never an id).
+	CompanyID string `json:"-"`
 }
 
 // Event is what a domain emits.
 type Event struct {
 	AppID string
 	CNPJ  string
-	Type  string
-	Name  string
+	// CompanyID owns the event; Emit takes the company of its context
+	// (package tenant), or the app's, when it is empty.
+	CompanyID string
+	Type      string
+	Name      string
 	// Subject names the resource the event is about; SubjectKey orders its
 	// deliveries (events of one key are delivered in order). An empty key
 	// orders nothing.
@@ -51,6 +58,14 @@ type Event struct {
 	Targets []Target
 }
 
+// App is what the bus needs of an app: whose it is and where and how its
+// events are delivered.
+type App struct {
+	CompanyID  string
+	WebhookURL string
+	Secret     string
+}
+
 // Target is one webhook delivery of an event.
 type Target struct {
 	URL  string
@@ -60,15 +75,15 @@ type Target struct {
 // Bus writes events and delivers them.
 type Bus struct {
 	DB      *store.DB
-	Clock   *clock.Clock
+	Clocks  *clock.Clocks
 	Jobs    *jobs.Scheduler
 	Hub     *Hub
 	Client  *http.Client
 	Log     *slog.Logger
 	Backoff []time.Duration
-	// Webhook returns the webhook URL of an app and the secret its
+	// AppOf returns an app's company, its webhook URL and the secret its
 	// deliveries are signed with.
-	Webhook func(ctx context.Context, tx *store.Tx, appID string) (webhookURL, secret string, err error)
+	AppOf func(ctx context.Context, tx *store.Tx, appID string) (App, error)
 	// Faults, when set, may disturb a delivery (the scenario engine).
 	Faults WebhookFaults
 
@@ -115,9 +130,25 @@ func (b *Bus) backoff() []time.Duration {
 // Emit writes ev in tx, creates its deliveries and, once tx commits,
 // publishes it on the hub.
 func (b *Bus) Emit(ctx context.Context, tx *store.Tx, ev Event) (Envelope, error) {
+	if ev.CompanyID == "" {
+		ev.CompanyID = tenant.Of(ctx)
+	}
+	// The app is read only when the event goes to its webhook or the
+	// context names no company: Pix callbacks name their targets, and
+	// reading the app for each was a cost of every charge.
+	var app App
+	if ev.AppID != "" && (ev.Targets == nil || ev.CompanyID == "") {
+		var err error
+		if app, err = b.AppOf(ctx, tx, ev.AppID); err != nil {
+			return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
+		}
+		if ev.CompanyID == "" {
+			ev.CompanyID = app.CompanyID
+		}
+	}
 	env := Envelope{
-		ID: b.DB.IDs.UUID(), Type: ev.Type, Name: ev.Name, Version: 1, OccurredAt: b.Clock.Now(),
-		Environment: "sandbox", CNPJ: ev.CNPJ, Subject: ev.Subject, Data: ev.Data,
+		ID: b.DB.IDs.UUID(), Type: ev.Type, Name: ev.Name, Version: 1, OccurredAt: b.Clocks.NowOf(ev.CompanyID),
+		Environment: "sandbox", CNPJ: ev.CNPJ, Subject: ev.Subject, Data: ev.Data, CompanyID: ev.CompanyID,
 	}
 	if env.Subject == nil {
 		env.Subject = map[string]any{}
@@ -138,19 +169,13 @@ func (b *Bus) Emit(ctx context.Context, tx *store.Tx, ev Event) (Envelope, error
 	if err != nil {
 		return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO events (seq, id, app_id, cnpj, type, subject_key, occurred_at, envelope) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		env.Sequence, env.ID, ev.AppID, ev.CNPJ, ev.Type, key, env.OccurredAt.UnixNano(), string(body)); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO events (seq, id, app_id, company_id, cnpj, type, subject_key, occurred_at, envelope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		env.Sequence, env.ID, ev.AppID, ev.CompanyID, ev.CNPJ, ev.Type, key, env.OccurredAt.UnixNano(), string(body)); err != nil {
 		return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
 	}
 	targets := ev.Targets
-	if targets == nil && ev.AppID != "" {
-		url, _, err := b.Webhook(ctx, tx, ev.AppID)
-		if err != nil {
-			return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
-		}
-		if url != "" {
-			targets = []Target{{URL: url, Body: body}}
-		}
+	if targets == nil && app.WebhookURL != "" {
+		targets = []Target{{URL: app.WebhookURL, Body: body}}
 	}
 	for _, t := range targets {
 		if _, err := b.enqueue(ctx, tx, env.Sequence, ev.AppID, key, t); err != nil {
@@ -172,7 +197,7 @@ func (b *Bus) enqueue(ctx context.Context, tx *store.Tx, seq int64, appID, key s
 		return "", err
 	}
 	id := b.DB.IDs.UUID()
-	now := b.Clock.Now()
+	now := b.Clocks.Now(ctx)
 	status := statusPending
 	if waiting {
 		status = statusQueued
@@ -189,26 +214,28 @@ func (b *Bus) enqueue(ctx context.Context, tx *store.Tx, seq int64, appID, key s
 	return id, nil
 }
 
-// Events returns the envelopes of a company after sequence since, oldest
-// first, at most limit.
-func (b *Bus) Events(ctx context.Context, cnpj string, since int64, limit int) ([]Envelope, error) {
+// Events returns the envelopes f's company (or CNPJ) may see after
+// sequence since, oldest first, at most limit; a zero filter (the
+// operator's) sees every company's.
+func (b *Bus) Events(ctx context.Context, f Filter, since int64, limit int) ([]Envelope, error) {
 	var out []Envelope
 	err := b.DB.Read(ctx, func(tx *store.Tx) error {
-		q := `SELECT envelope FROM events WHERE seq > ? AND (? = '' OR cnpj = ?) ORDER BY seq LIMIT ?`
-		rows, err := tx.QueryContext(ctx, q, since, cnpj, cnpj, limit)
+		q := `SELECT envelope, company_id FROM events WHERE seq > ? AND (? OR company_id = ?) AND (? = '' OR cnpj = ?) ORDER BY seq LIMIT ?`
+		rows, err := tx.QueryContext(ctx, q, since, f.CompanyID == "", f.CompanyID, f.CNPJ, f.CNPJ, limit)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
+			var s, company string
+			if err := rows.Scan(&s, &company); err != nil {
 				return err
 			}
 			var e Envelope
 			if err := json.Unmarshal([]byte(s), &e); err != nil {
 				return err
 			}
+			e.CompanyID = company
 			out = append(out, e)
 		}
 		return rows.Err()

@@ -67,8 +67,10 @@ func (h *Hub) Len() int {
 
 // Filter selects events for a subscriber. Zero values match everything.
 type Filter struct {
-	// CNPJ limits events to one company (tenant isolation).
-	CNPJ string
+	// CompanyID limits events to one company (tenant isolation); the
+	// operator's stream leaves it empty and may filter by CNPJ.
+	CompanyID string
+	CNPJ      string
 	// Types are exact types or prefixes ending in ".*" ("proposta.*").
 	Types []string
 	// Subject is "key:value" (a top-level subject field equals value, or
@@ -78,6 +80,9 @@ type Filter struct {
 
 // Match reports whether e passes the filter.
 func (f Filter) Match(e Envelope) bool {
+	if f.CompanyID != "" && e.CompanyID != f.CompanyID {
+		return false
+	}
 	if f.CNPJ != "" && e.CNPJ != f.CNPJ {
 		return false
 	}

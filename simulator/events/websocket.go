@@ -16,9 +16,10 @@ import (
 // text message each.
 type Stream struct {
 	Bus *Bus
-	// Authenticate resolves the caller's company; browsers cannot set
-	// headers on a websocket, so the token may also come as ?access_token=.
-	Authenticate func(r *http.Request) (cnpj string, err error)
+	// Authenticate resolves what the caller may see (its company, in the
+	// filter); browsers cannot set headers on a websocket, so the token
+	// may also come as ?access_token=.
+	Authenticate func(r *http.Request) (Filter, error)
 	// PingEvery and PongWait bound a silent peer; zero means 30s and 60s.
 	PingEvery time.Duration
 	PongWait  time.Duration
@@ -47,12 +48,12 @@ func (s *Stream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if tok := q.Get("access_token"); tok != "" && r.Header.Get("Authorization") == "" {
 		r.Header.Set("Authorization", "Bearer "+tok)
 	}
-	cnpj, err := s.Authenticate(r)
+	f, err := s.Authenticate(r)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	f := Filter{CNPJ: cnpj, Subject: q.Get("subject")}
+	f.Subject = q.Get("subject")
 	for _, t := range strings.Split(q.Get("types"), ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			f.Types = append(f.Types, t)
@@ -116,7 +117,7 @@ func (s *Stream) serve(r *http.Request, conn *websocket.Conn, sub *Subscription,
 	last := since
 	if since >= 0 {
 		for {
-			page, err := s.Bus.Events(r.Context(), f.CNPJ, last, 500)
+			page, err := s.Bus.Events(r.Context(), f, last, 500)
 			if err != nil {
 				return
 			}

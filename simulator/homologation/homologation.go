@@ -20,9 +20,9 @@ import (
 
 // Service holds the reports.
 type Service struct {
-	DB    *store.DB
-	Clock *clock.Clock
-	Auth  *auth.Service
+	DB     *store.DB
+	Clocks *clock.Clocks
+	Auth   *auth.Service
 }
 
 // Report is what the runner posts.
@@ -44,8 +44,8 @@ func (r *Report) complete() bool { return r.Complete == nil || *r.Complete }
 // (portal).
 func (s *Service) Routes() []httpx.Route {
 	return []httpx.Route{
-		{API: "sandbox", Method: http.MethodPost, Path: "/homologation/reports", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.postReport), Doc: "record a homologation report"},
-		{API: "sandbox", Method: http.MethodGet, Path: "/homologation/reports/{clientId}", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.lastReport), Doc: "an app's last report"},
+		{API: "sandbox", Method: http.MethodPost, Path: "/homologation/reports", Auth: httpx.Tenant, Handler: httpx.HandlerFunc(s.postReport), Doc: "record a homologation report"},
+		{API: "sandbox", Method: http.MethodGet, Path: "/homologation/reports/{clientId}", Auth: httpx.Tenant, Handler: httpx.HandlerFunc(s.lastReport), Doc: "an app's last report"},
 		{API: "portal", Method: http.MethodPost, Path: "/apps/{id}/publish", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.publish), Doc: "publish an app after a passing homologation"},
 	}
 }
@@ -65,7 +65,7 @@ func (s *Service) postReport(r *http.Request) (*httpx.Reply, error) {
 	b, _ := json.Marshal(in)
 	err = s.DB.Tx(r.Context(), func(tx *store.Tx) error {
 		_, err := tx.ExecContext(r.Context(), `INSERT INTO homologation_reports (app_id, ready, body, created_at, complete) VALUES (?, ?, ?, ?, ?)`,
-			a.ID, in.Ready, string(b), s.Clock.Now().UnixNano(), in.complete())
+			a.ID, in.Ready, string(b), s.Clocks.Now(r.Context()).UnixNano(), in.complete())
 		return err
 	})
 	if err != nil {

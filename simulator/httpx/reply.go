@@ -5,18 +5,25 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 )
 
 // Info is what the plumbing learns about a request as it passes through:
 // the outer middleware creates it, auth fills in the app, and the recorder
 // reads it back after the handler has run.
 type Info struct {
-	RequestID      string
-	API            string
-	Dialect        Dialect
-	Logger         *slog.Logger
-	AppID          string
-	CNPJ           string
+	RequestID string
+	API       string
+	Dialect   Dialect
+	Logger    *slog.Logger
+	AppID     string
+	CNPJ      string
+	CompanyID string
+	// Operator marks a request of the sandbox's operator.
+	Operator bool
+	// At is the request's instant on its company's clock, once
+	// authentication knows the company (the interaction log records it).
+	At             time.Time
 	IdempotencyKey string
 	// Injected names a fault that answered this request instead of the
 	// sandbox, so the interaction log marks it.

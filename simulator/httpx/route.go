@@ -28,6 +28,12 @@ const (
 	// Stream is a websocket that authenticates its own handshake (a token
 	// in the header or the query).
 	Stream Auth = "stream"
+	// Tenant routes are the control of a company's own sandbox: its app's
+	// token (any scope), acting for that company; or the operator's
+	// token, acting sandbox-wide.
+	Tenant Auth = "tenant"
+	// Operator routes act on the whole sandbox: the operator's token only.
+	Operator Auth = "operator"
 )
 
 // Route is one entry of the route table: every route of the sandbox is

@@ -32,9 +32,9 @@ const ReplayedHeader = "Idempotent-Replayed"
 
 // Keys stores idempotency keys.
 type Keys struct {
-	DB    *store.DB
-	Clock *clock.Clock
-	TTL   time.Duration
+	DB     *store.DB
+	Clocks *clock.Clocks
+	TTL    time.Duration
 
 	mu       sync.Mutex
 	inflight map[string]bool
@@ -164,7 +164,7 @@ func (k *Keys) lookup(ctx context.Context, scope, key string) (row, bool, error)
 	var headers string
 	err := k.DB.Read(ctx, func(tx *store.Tx) error {
 		return tx.QueryRowContext(ctx, `SELECT request, status, headers, body FROM idempotency_keys WHERE scope = ? AND key = ? AND expires_at > ?`,
-			scope, key, k.Clock.Now().UnixNano()).Scan(&rw.request, &rw.Status, &headers, &rw.Body)
+			scope, key, k.Clocks.Now(ctx).UnixNano()).Scan(&rw.request, &rw.Status, &headers, &rw.Body)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return row{}, false, nil
@@ -181,7 +181,7 @@ func (k *Keys) save(ctx context.Context, scope, key, fp string, s stored) error 
 	if ttl <= 0 {
 		ttl = 24 * time.Hour
 	}
-	now := k.Clock.Now()
+	now := k.Clocks.Now(ctx)
 	h, _ := json.Marshal(s.Header)
 	return k.DB.Tx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE expires_at <= ?`, now.UnixNano()); err != nil {
@@ -191,4 +191,15 @@ func (k *Keys) save(ctx context.Context, scope, key, fp string, s stored) error 
 			scope, key, fp, s.Status, string(h), s.Body, now.Add(ttl).UnixNano())
 		return err
 	})
+}
+
+// ResetCompany forgets the answers kept for a company's apps (a reset of
+// its sandbox).
+func (k *Keys) ResetCompany(ctx context.Context, tx *store.Tx, _ string, appIDs []string) error {
+	for _, id := range appIDs {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE scope = ?`, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }

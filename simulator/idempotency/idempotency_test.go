@@ -23,7 +23,7 @@ func TestKeys(t *testing.T) {
 	}
 	defer db.Close()
 	clk := clock.New(clock.Frozen, 0, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	keys := &idempotency.Keys{DB: db, Clock: clk}
+	keys := &idempotency.Keys{DB: db, Clocks: clock.NewClocks(clk)}
 	var calls atomic.Int32
 	release := make(chan struct{})
 	h := httpx.Outer(nil, 0, nil, keys.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

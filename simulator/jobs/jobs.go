@@ -1,7 +1,9 @@
-// Package jobs runs scheduled work on the sandbox clock. Jobs live in the
-// database, so a restart loses none; they run one at a time in due order,
-// and advancing the clock runs every job due in the window, each at its own
-// instant.
+// Package jobs runs scheduled work on the sandbox clocks. Jobs live in the
+// database, so a restart loses none; each belongs to the company whose
+// work scheduled it and falls due on that company's clock. They run one at
+// a time in due order, and advancing a company's clock runs every job of
+// that company due in the window, each at its own instant, and nothing of
+// anyone else's.
 package jobs
 
 import (
@@ -17,15 +19,19 @@ import (
 
 	"homologa/simulator/clock"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Job is one unit of scheduled work.
 type Job struct {
-	ID       int64
-	Kind     string
-	Due      time.Time
-	Payload  json.RawMessage
-	Attempts int
+	ID   int64
+	Kind string
+	// CompanyID owns the job ("" for sandbox-wide work); its handler runs
+	// with the company in its context (package tenant).
+	CompanyID string
+	Due       time.Time
+	Payload   json.RawMessage
+	Attempts  int
 }
 
 // Handler runs a job. It opens its own transactions: a webhook delivery
@@ -40,21 +46,22 @@ const maxAttempts = 5
 // Scheduler runs jobs. It is safe for concurrent use.
 type Scheduler struct {
 	db       *store.DB
-	clock    *clock.Clock
+	clocks   *clock.Clocks
 	log      *slog.Logger
 	run      sync.Mutex // held while jobs run, so they never run concurrently
 	mu       sync.Mutex
 	handlers map[string]Handler
 	wake     chan struct{}
-	// AfterMove, when set, runs after AdvanceTo and SetTo have moved the
-	// clock by hand (the server records where the clock stands).
-	AfterMove func(ctx context.Context)
+	// AfterMove, when set, runs after a clock was moved by hand, with the
+	// company whose clock it was ("" for the default): the server records
+	// where the clock stands.
+	AfterMove func(ctx context.Context, companyID string)
 }
 
 // New returns a scheduler; call Handle for each kind, then Run.
-func New(db *store.DB, clk *clock.Clock, log *slog.Logger) *Scheduler {
-	s := &Scheduler{db: db, clock: clk, log: log, handlers: map[string]Handler{}, wake: make(chan struct{}, 1)}
-	clk.OnChange(s.poke)
+func New(db *store.DB, clocks *clock.Clocks, log *slog.Logger) *Scheduler {
+	s := &Scheduler{db: db, clocks: clocks, log: log, handlers: map[string]Handler{}, wake: make(chan struct{}, 1)}
+	clocks.OnChange(s.poke)
 	return s
 }
 
@@ -66,13 +73,16 @@ func (s *Scheduler) Handle(kind string, h Handler) {
 }
 
 // Schedule stores a job due at at, in the caller's transaction: the job
-// exists if and only if the change that caused it does.
+// exists if and only if the change that caused it does. It belongs to the
+// company ctx carries and falls due on that company's clock.
 func (s *Scheduler) Schedule(ctx context.Context, tx *store.Tx, kind string, at time.Time, payload any) (int64, error) {
 	b, err := json.Marshal(payload)
 	if err != nil {
 		return 0, fmt.Errorf("schedule %s: %w", kind, err)
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (kind, due_at, payload) VALUES (?, ?, ?)`, kind, at.UnixNano(), string(b))
+	company := tenant.Of(ctx)
+	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (kind, due_at, payload, company_id, clock) VALUES (?, ?, ?, ?, ?)`,
+		kind, at.UnixNano(), string(b), company, s.group(company))
 	if err != nil {
 		return 0, fmt.Errorf("schedule %s: %w", kind, err)
 	}
@@ -87,14 +97,23 @@ func (s *Scheduler) poke() {
 	}
 }
 
-// next returns the first job due at or before until.
-func (s *Scheduler) next(ctx context.Context, until time.Time) (*Job, error) {
+// group is the clock a company's jobs fall due on: its own clock's group
+// (its id) when it has one, "" (the default clock) when it follows it.
+func (s *Scheduler) group(companyID string) string {
+	if companyID != "" && s.clocks.Owns(companyID) {
+		return companyID
+	}
+	return ""
+}
+
+// next returns the first job of a clock group due at or before until.
+func (s *Scheduler) next(ctx context.Context, group string, until time.Time) (*Job, error) {
 	var j Job
 	var due int64
 	var payload string
 	err := s.db.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT id, kind, due_at, payload, attempts FROM jobs WHERE due_at <= ? ORDER BY due_at, id LIMIT 1`,
-			until.UnixNano()).Scan(&j.ID, &j.Kind, &due, &payload, &j.Attempts)
+		return tx.QueryRowContext(ctx, `SELECT id, kind, company_id, due_at, payload, attempts FROM jobs WHERE clock = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
+			group, until.UnixNano()).Scan(&j.ID, &j.Kind, &j.CompanyID, &due, &payload, &j.Attempts)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -106,60 +125,138 @@ func (s *Scheduler) next(ctx context.Context, until time.Time) (*Job, error) {
 	return &j, nil
 }
 
-// RunDue runs every job due now, in order, and returns how many ran.
+// RunDue runs every job due now, on every running clock, in order, and
+// returns how many ran. A frozen clock's jobs wait for it to be moved.
 func (s *Scheduler) RunDue(ctx context.Context) (int, error) {
 	s.run.Lock()
 	defer s.run.Unlock()
-	return s.runUntil(ctx, func() time.Time { return s.clock.Now() }, false)
+	total := 0
+	for _, g := range append([]string{""}, s.clocks.Owners()...) {
+		clk := s.clocks.Of(g)
+		n, err := s.runUntil(ctx, g, clk, clk.Now, false)
+		total += n
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
 }
 
-// AdvanceTo moves the clock to target, running each job due on the way at
-// its own instant and in order; it returns once all have run. A target in
-// the past only runs what is due now.
+// clockFor returns the clock a move acts on: the company's own (made from
+// the default on its first move, its jobs moving along) or, for
+// sandbox-wide work, the default.
+func (s *Scheduler) clockFor(ctx context.Context) (string, *clock.Clock, error) {
+	company := tenant.Of(ctx)
+	if company == "" {
+		return "", s.clocks.Default, nil
+	}
+	clk, created := s.clocks.Own(company)
+	if created {
+		err := s.db.Tx(ctx, func(tx *store.Tx) error {
+			_, err := tx.ExecContext(ctx, `UPDATE jobs SET clock = ? WHERE company_id = ? AND clock = ''`, company, company)
+			return err
+		})
+		if err != nil {
+			s.clocks.Release(company)
+			return "", nil, fmt.Errorf("give company %s its own clock: %w", company, err)
+		}
+	}
+	return company, clk, nil
+}
+
+// AdvanceTo moves the clock of the company ctx carries (the default clock
+// without one) to target, running each of its jobs due on the way at its
+// own instant and in order; it returns once all have run. A target in the
+// past only runs what is due now.
 func (s *Scheduler) AdvanceTo(ctx context.Context, target time.Time) (int, error) {
+	if err := clock.CheckInstant(target); err != nil {
+		return 0, err
+	}
 	s.run.Lock()
 	defer s.run.Unlock()
-	n, err := s.runUntil(ctx, func() time.Time { return target }, true)
+	group, clk, err := s.clockFor(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, err := s.runUntil(ctx, group, clk, func() time.Time { return target }, true)
 	if err != nil {
 		return n, err
 	}
-	if target.After(s.clock.Now()) {
-		s.clock.Set(target)
+	if target.After(clk.Now()) {
+		clk.Set(target)
 	}
-	s.moved(ctx)
+	s.moved(ctx, group)
 	return n, nil
 }
 
-func (s *Scheduler) moved(ctx context.Context) {
+func (s *Scheduler) moved(ctx context.Context, group string) {
 	if s.AfterMove != nil {
-		s.AfterMove(ctx)
+		s.AfterMove(ctx, group)
 	}
 }
 
-// SetTo moves the clock to t, forward (running due jobs on the way) or back.
+// SetTo moves the clock of the company ctx carries to t, forward (running
+// its due jobs on the way) or back.
 func (s *Scheduler) SetTo(ctx context.Context, t time.Time) (int, error) {
-	if t.After(s.clock.Now()) {
+	if err := clock.CheckInstant(t); err != nil {
+		return 0, err
+	}
+	if t.After(s.clocks.Now(ctx)) {
 		return s.AdvanceTo(ctx, t)
 	}
 	s.run.Lock()
-	s.clock.Set(t)
+	group, clk, err := s.clockFor(ctx)
+	if err == nil {
+		clk.Set(t)
+	}
 	s.run.Unlock()
-	s.moved(ctx)
+	if err != nil {
+		return 0, err
+	}
+	s.moved(ctx, group)
 	return 0, nil
 }
 
-func (s *Scheduler) runUntil(ctx context.Context, until func() time.Time, step bool) (int, error) {
+// SetMode makes the clock of the company ctx carries frozen, real or
+// accelerated from where it stands.
+func (s *Scheduler) SetMode(ctx context.Context, mode clock.Mode, factor float64) error {
+	s.run.Lock()
+	group, clk, err := s.clockFor(ctx)
+	if err == nil {
+		clk.SetMode(mode, factor)
+	}
+	s.run.Unlock()
+	if err != nil {
+		return err
+	}
+	s.moved(ctx, group)
+	return nil
+}
+
+// Release makes a company follow the default clock again (its reset); its
+// remaining jobs fall due on the default clock.
+func (s *Scheduler) Release(ctx context.Context, companyID string) error {
+	s.run.Lock()
+	defer s.run.Unlock()
+	s.clocks.Release(companyID)
+	return s.db.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE jobs SET clock = '' WHERE clock = ?`, companyID)
+		return err
+	})
+}
+
+func (s *Scheduler) runUntil(ctx context.Context, group string, clk *clock.Clock, until func() time.Time, step bool) (int, error) {
 	n := 0
 	for {
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
-		j, err := s.next(ctx, until())
+		j, err := s.next(ctx, group, until())
 		if err != nil || j == nil {
 			return n, err
 		}
-		if step && j.Due.After(s.clock.Now()) {
-			s.clock.Set(j.Due)
+		if step && j.Due.After(clk.Now()) {
+			clk.Set(j.Due)
 		}
 		s.runOne(ctx, *j)
 		n++
@@ -174,7 +271,7 @@ func (s *Scheduler) runOne(ctx context.Context, j Job) {
 	if h == nil {
 		err = fmt.Errorf("no handler for job kind %q", j.Kind)
 	} else {
-		err = h(ctx, j)
+		err = h(tenant.With(ctx, j.CompanyID), j)
 	}
 	if err == nil || h == nil || j.Attempts+1 >= maxAttempts {
 		if err != nil {
@@ -184,7 +281,7 @@ func (s *Scheduler) runOne(ctx context.Context, j Job) {
 		return
 	}
 	s.log.Warn("job failed; will retry", "job", j.ID, "kind", j.Kind, "attempt", j.Attempts+1, "err", err)
-	retry := s.clock.Now().Add(time.Duration(j.Attempts+1) * time.Minute)
+	retry := s.clocks.NowOf(j.CompanyID).Add(time.Duration(j.Attempts+1) * time.Minute)
 	s.exec(ctx, `UPDATE jobs SET attempts = attempts + 1, last_error = ?, due_at = ? WHERE id = ?`, err.Error(), retry.UnixNano(), j.ID)
 }
 
@@ -198,29 +295,26 @@ func (s *Scheduler) exec(ctx context.Context, q string, args ...any) {
 	}
 }
 
-// Pending returns how many jobs are stored.
+// Pending returns how many jobs the company ctx carries has waiting;
+// every job of the sandbox for sandbox-wide work.
 func (s *Scheduler) Pending(ctx context.Context) (int, error) {
 	var n int
+	company := tenant.Of(ctx)
 	err := s.db.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs`).Scan(&n)
+		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE ? = '' OR company_id = ?`, company, company).Scan(&n)
 	})
 	return n, err
 }
 
-// Run runs due jobs until ctx ends: whenever one is scheduled, whenever the
-// clock moves, and when the next one falls due in wall time.
+// Run runs due jobs until ctx ends: whenever one is scheduled, whenever a
+// clock moves, and when the next one falls due in wall time on a running
+// clock.
 func (s *Scheduler) Run(ctx context.Context) {
 	for {
 		if _, err := s.RunDue(ctx); err != nil && ctx.Err() == nil {
 			s.log.Error("run jobs", "err", err)
 		}
-		wait := time.Minute
-		if j, err := s.next(ctx, time.Unix(0, math.MaxInt64)); err == nil && j != nil {
-			if d, ok := s.clock.WallUntil(j.Due); ok {
-				wait = min(max(d, time.Millisecond), time.Minute)
-			}
-		}
-		t := time.NewTimer(wait)
+		t := time.NewTimer(s.nextWake(ctx))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -230,4 +324,25 @@ func (s *Scheduler) Run(ctx context.Context) {
 		}
 		t.Stop()
 	}
+}
+
+// nextWake is the wall time until the next job falls due on any running
+// clock, at most a minute.
+func (s *Scheduler) nextWake(ctx context.Context) time.Duration {
+	wait := time.Minute
+	for _, g := range append([]string{""}, s.clocks.Owners()...) {
+		if j, err := s.next(ctx, g, time.Unix(0, math.MaxInt64)); err == nil && j != nil {
+			if d, ok := s.clocks.Of(g).WallUntil(j.Due); ok {
+				wait = min(wait, max(d, time.Millisecond))
+			}
+		}
+	}
+	return wait
+}
+
+// ResetCompany deletes a company's scheduled jobs (a reset of its
+// sandbox).
+func (s *Scheduler) ResetCompany(ctx context.Context, tx *store.Tx, companyID string, _ []string) error {
+	_, err := tx.ExecContext(ctx, `DELETE FROM jobs WHERE company_id = ?`, companyID)
+	return err
 }

@@ -13,6 +13,7 @@ import (
 	"homologa/simulator/clock"
 	"homologa/simulator/jobs"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -30,7 +31,7 @@ func setup(t *testing.T, path string) (*store.DB, *clock.Clock, *jobs.Scheduler,
 	}
 	t.Cleanup(func() { db.Close() })
 	clk := clock.New(clock.Frozen, 0, start)
-	s := jobs.New(db, clk, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	s := jobs.New(db, clock.NewClocks(clk), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var got []ran
 	s.Handle("note", func(ctx context.Context, j jobs.Job) error {
 		var n int
@@ -169,7 +170,7 @@ func TestRunLoopFollowsAnAcceleratedClock(t *testing.T) {
 	}
 	defer db.Close()
 	clk := clock.New(clock.Accelerated, 36000, start) // an hour of sandbox time is 0.1 s
-	s := jobs.New(db, clk, slog.New(slog.DiscardHandler))
+	s := jobs.New(db, clock.NewClocks(clk), slog.New(slog.DiscardHandler))
 	ranAt := make(chan time.Time, 1)
 	s.Handle("note", func(ctx context.Context, j jobs.Job) error { ranAt <- clk.Now(); return nil })
 	ctx, cancel := context.WithCancel(context.Background())
@@ -184,5 +185,76 @@ func TestRunLoopFollowsAnAcceleratedClock(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("a job due in an hour at 36000x did not run within 5 s")
+	}
+}
+
+// Advancing company A's clock runs A's jobs, each at its own instant on
+// A's clock, and nothing of B's; B's time does not move. A job A scheduled
+// before it owned a clock moves with A's clock.
+func TestAdvancingOneCompanyLeavesTheOthers(t *testing.T) {
+	db, err := store.Open(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	clocks := clock.NewClocks(clock.New(clock.Frozen, 0, start))
+	s := jobs.New(db, clocks, slog.New(slog.DiscardHandler))
+	type run struct {
+		company string
+		n       int
+		at      time.Time
+	}
+	var got []run
+	s.Handle("note", func(ctx context.Context, j jobs.Job) error {
+		var n int
+		json.Unmarshal(j.Payload, &n)
+		got = append(got, run{tenant.Of(ctx), n, clocks.Now(ctx)})
+		return nil
+	})
+	a, b := tenant.With(context.Background(), "A"), tenant.With(context.Background(), "B")
+	for _, j := range []struct {
+		ctx context.Context
+		at  time.Time
+		n   int
+	}{{a, start.Add(24 * time.Hour), 1}, {b, start.Add(24 * time.Hour), 2}, {a, start.AddDate(0, 6, 0), 3}, {b, start.AddDate(0, 6, 0), 4}} {
+		err := db.Tx(j.ctx, func(tx *store.Tx) error { _, err := s.Schedule(j.ctx, tx, "note", j.at, j.n); return err })
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := s.AdvanceTo(a, start.AddDate(1, 0, 0))
+	if err != nil || n != 2 {
+		t.Fatalf("advancing A ran %d jobs, err %v; want A's 2", n, err)
+	}
+	want := []run{{"A", 1, start.Add(24 * time.Hour)}, {"A", 3, start.AddDate(0, 6, 0)}}
+	for i := range want {
+		if i >= len(got) || got[i] != want[i] {
+			t.Fatalf("ran %+v, want %+v", got, want)
+		}
+	}
+	if now := clocks.NowOf("B"); !now.Equal(start) {
+		t.Fatalf("B's clock moved to %s", now)
+	}
+	if now := clocks.NowOf("A"); !now.Equal(start.AddDate(1, 0, 0)) {
+		t.Fatalf("A's clock is at %s, want a year on", now)
+	}
+	if left, _ := s.Pending(b); left != 2 {
+		t.Fatalf("B has %d jobs left, want its 2", left)
+	}
+	// The operator moving the default clock moves B (which follows it),
+	// not A (which has its own).
+	if n, err := s.AdvanceTo(context.Background(), start.Add(48*time.Hour)); err != nil || n != 1 {
+		t.Fatalf("advancing the default ran %d jobs, err %v; want B's first", n, err)
+	}
+	if now := clocks.NowOf("A"); !now.Equal(start.AddDate(1, 0, 0)) {
+		t.Fatalf("A's clock moved with the default: %s", now)
+	}
+}
+
+// A clock instant past the store's range is refused, not wrapped.
+func TestAdvanceRefusesTheEndOfTime(t *testing.T) {
+	_, _, s, _ := setup(t, "")
+	if _, err := s.AdvanceTo(context.Background(), time.Date(2263, 1, 1, 0, 0, 0, 0, time.UTC)); err == nil {
+		t.Fatal("advanced to 2263")
 	}
 }

@@ -79,15 +79,16 @@ func (s *Service) AddKey(ctx context.Context, appID, chave string) (Key, error) 
 		}
 		k.AppID = a.ID
 		var owner string
-		err = tx.QueryRowContext(ctx, `SELECT app_id FROM pix_keys WHERE chave = ?`, chave).Scan(&owner)
+		// A key has one owner within a namespace, as DICT gives it one.
+		err = tx.QueryRowContext(ctx, `SELECT app_id FROM pix_keys WHERE namespace = ? AND chave = ?`, a.Namespace, chave).Scan(&owner)
 		if err == nil {
 			if owner == a.ID {
 				return nil
 			}
 			return errs.Errorf(errs.Conflict, "key %s belongs to another app", chave)
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO pix_keys (chave, tipo, app_id, company_id, created_at) VALUES (?, ?, ?, ?, ?)`,
-			chave, tipo, a.ID, a.CompanyID, k.CreatedAt.UnixNano())
+		_, err = tx.ExecContext(ctx, `INSERT INTO pix_keys (chave, tipo, app_id, company_id, namespace, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			chave, tipo, a.ID, a.CompanyID, a.Namespace, k.CreatedAt.UnixNano())
 		tx.AfterCommit(func() { s.keys.Delete(a.ID) })
 		return err
 	})

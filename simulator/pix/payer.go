@@ -13,6 +13,7 @@ import (
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
+	"homologa/simulator/tenant"
 )
 
 // Payment is what the simulated payer is told to do (POST
@@ -193,7 +194,7 @@ func (s *Service) credit(ctx context.Context, tx *store.Tx, in Payment) (doc, er
 		return nil, errs.Invalidf("valor", "want a positive amount such as 10.00")
 	}
 	var appID, companyID string
-	err = tx.QueryRowContext(ctx, `SELECT app_id, company_id FROM pix_keys WHERE chave = ?`, in.Chave).Scan(&appID, &companyID)
+	err = tx.QueryRowContext(ctx, `SELECT app_id, company_id FROM pix_keys WHERE namespace = ? AND chave = ?`, tenant.Namespace(ctx), in.Chave).Scan(&appID, &companyID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errs.Invalidf("chave", "no receiver has the key %q in this sandbox", in.Chave)
 	}

@@ -23,7 +23,7 @@ func BenchmarkRequest(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	rec := &recorder.Recorder{DB: db, Clock: clock.New(clock.Real, 1, time.Time{}), Log: slog.New(slog.DiscardHandler)}
+	rec := &recorder.Recorder{DB: db, Clocks: clock.NewClocks(clock.New(clock.Real, 1, time.Time{})), Log: slog.New(slog.DiscardHandler)}
 	rec.Start()
 	defer rec.Close()
 	app := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -36,6 +36,7 @@ type Interaction struct {
 	WallAt         time.Time         `json:"wallAt"`
 	RequestID      string            `json:"requestId"`
 	AppID          string            `json:"appId"`
+	CompanyID      string            `json:"-"`
 	API            string            `json:"api"`
 	Method         string            `json:"method"`
 	Path           string            `json:"path"`
@@ -52,9 +53,9 @@ type Interaction struct {
 
 // Recorder records interactions.
 type Recorder struct {
-	DB    *store.DB
-	Clock *clock.Clock
-	Log   *slog.Logger
+	DB     *store.DB
+	Clocks *clock.Clocks
+	Log    *slog.Logger
 	// Retention is how many interactions are kept; older ones are dropped.
 	Retention int
 	// BodyLimit is how much of each body is kept.
@@ -153,7 +154,7 @@ func (r *Recorder) write(batch []Interaction) error {
 	ctx := context.Background()
 	return r.DB.Tx(ctx, func(tx *store.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO interactions (at, request_id, app_id, api, method, path, query, req_headers, req_body,
-			status, resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			status, resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, company_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -163,7 +164,7 @@ func (r *Recorder) write(batch []Interaction) error {
 			rh, _ := json.Marshal(it.RequestHeaders)
 			sh, _ := json.Marshal(it.ResponseHeader)
 			res, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rh), it.RequestBody,
-				it.Status, string(sh), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano())
+				it.Status, string(sh), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID)
 			if err != nil {
 				return err
 			}
@@ -198,7 +199,7 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 			return
 		}
 		start := time.Now()
-		at := r.Clock.Now()
+		at := r.Clocks.Default.Now()
 		var reqBody bytes.Buffer
 		if req.Body != nil {
 			req.Body = &teeBody{ReadCloser: req.Body, buf: &reqBody, limit: r.BodyLimit}
@@ -206,8 +207,11 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 		cw := &httpx.Capture{ResponseWriter: w, Limit: r.BodyLimit}
 		next.ServeHTTP(cw, req)
 		info := httpx.InfoOf(req.Context())
+		if !info.At.IsZero() {
+			at = info.At
+		}
 		it := Interaction{
-			At: at, WallAt: start.UTC(), RequestID: info.RequestID, AppID: info.AppID, API: info.API, Method: req.Method, Path: req.URL.Path,
+			At: at, WallAt: start.UTC(), RequestID: info.RequestID, AppID: info.AppID, CompanyID: info.CompanyID, API: info.API, Method: req.Method, Path: req.URL.Path,
 			Query: req.URL.RawQuery, RequestHeaders: headerMap(req.Header), RequestBody: redact(req.Header.Get("Content-Type"), reqBody.Bytes()),
 			Status: cw.Status, ResponseHeader: headerMap(w.Header()), ResponseBody: redact(w.Header().Get("Content-Type"), cw.Body.Bytes()),
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000, IdempotencyKey: req.Header.Get("Idempotency-Key"),
@@ -361,8 +365,10 @@ func (t *teeBody) Read(p []byte) (int, error) {
 
 // Filter selects interactions.
 type Filter struct {
-	AppID  string
-	Method string
+	// CompanyID limits the list to one company's requests ("" for all).
+	CompanyID string
+	AppID     string
+	Method    string
 	// Path is an exact path, or a prefix when it ends in "*".
 	Path    string
 	Since   time.Time
@@ -387,9 +393,9 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 		// did reads the tail; AfterID pages forward from an older point.
 		rows, err := tx.QueryContext(ctx, `SELECT * FROM (SELECT id, at, request_id, app_id, api, method, path, query, req_headers, req_body, status,
 			resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at FROM interactions
-			WHERE (? = '' OR app_id = ?) AND (? = '' OR method = ?) AND (? = '' OR (CASE WHEN ? THEN substr(path, 1, length(?)) = ? ELSE path = ? END))
+			WHERE (? = '' OR company_id = ?) AND (? = '' OR app_id = ?) AND (? = '' OR method = ?) AND (? = '' OR (CASE WHEN ? THEN substr(path, 1, length(?)) = ? ELSE path = ? END))
 			AND at >= ? AND id > ? ORDER BY id `+map[bool]string{true: "ASC", false: "DESC"}[f.AfterID > 0]+` LIMIT ?) ORDER BY id`,
-			f.AppID, f.AppID, strings.ToUpper(f.Method), strings.ToUpper(f.Method), path, prefix, path, path, path, since, f.AfterID, f.Limit)
+			f.CompanyID, f.CompanyID, f.AppID, f.AppID, strings.ToUpper(f.Method), strings.ToUpper(f.Method), path, prefix, path, path, path, since, f.AfterID, f.Limit)
 		if err != nil {
 			return err
 		}
@@ -413,4 +419,13 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 		return nil, fmt.Errorf("list interactions: %w", err)
 	}
 	return out, nil
+}
+
+// ResetCompany deletes a company's interactions (a reset of its sandbox).
+func (r *Recorder) ResetCompany(ctx context.Context, companyID string) error {
+	r.Flush()
+	return r.DB.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE company_id = ?`, companyID)
+		return err
+	})
 }

@@ -25,7 +25,7 @@ func newRecorder(t *testing.T, retention int) (*recorder.Recorder, http.Handler)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	rec := &recorder.Recorder{DB: db, Clock: clock.New(clock.Frozen, 0, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
+	rec := &recorder.Recorder{DB: db, Clocks: clock.NewClocks(clock.New(clock.Frozen, 0, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))),
 		Log: slog.New(slog.DiscardHandler), Retention: retention}
 	rec.Start()
 	t.Cleanup(rec.Close)

@@ -72,12 +72,12 @@ func AsHTTP(err error) error {
 // faults.
 func (e *Engine) Routes() []httpx.Route {
 	route := func(method, path string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.AppOptional, Handler: f, Doc: doc}
+		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.Tenant, Handler: f, Doc: doc}
 	}
 	return []httpx.Route{
 		route(http.MethodGet, "/scenarios", e.list, "the scenario catalogue"),
 		route(http.MethodPost, "/scenarios", e.upload, "upload a scenario (YAML)"),
-		route(http.MethodPost, "/scenarios/reload", e.reload, "reload the scenarios folder"),
+		{API: "sandbox", Method: http.MethodPost, Path: "/scenarios/reload", Auth: httpx.Operator, Handler: httpx.HandlerFunc(e.reload), Doc: "reload the scenarios folder"},
 		route(http.MethodGet, "/scenarios/bindings", e.bindings, "resources and the scenarios driving them"),
 		route(http.MethodGet, "/scenarios/{id}", e.show, "one scenario"),
 		route(http.MethodDelete, "/scenarios/{id}", e.remove, "remove an uploaded scenario"),
@@ -187,7 +187,7 @@ func (e *Engine) activate(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := e.Faults.Activate(s, app); err != nil {
+	if err := e.Faults.Activate(r.Context(), s, app); err != nil {
 		return nil, err
 	}
 	return httpx.OK(map[string]any{"active": e.Faults.List()}), nil

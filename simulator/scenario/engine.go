@@ -143,7 +143,7 @@ type Resource struct {
 // Engine loads the catalogue and runs bindings.
 type Engine struct {
 	DB      *store.DB
-	Clock   *clock.Clock
+	Clocks  *clock.Clocks
 	Jobs    *jobs.Scheduler
 	Log     *slog.Logger
 	Schemas *schema.Registry
@@ -253,7 +253,7 @@ func (e *Engine) Upload(ctx context.Context, data []byte) (*Scenario, error) {
 	}
 	err = e.DB.Tx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO scenario_uploads (id, source, uploaded_at) VALUES (?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET source = excluded.source, uploaded_at = excluded.uploaded_at`, s.ID, string(data), e.Clock.Now().UnixNano())
+			ON CONFLICT (id) DO UPDATE SET source = excluded.source, uploaded_at = excluded.uploaded_at`, s.ID, string(data), e.Clocks.Now(ctx).UnixNano())
 		return err
 	})
 	if err != nil {
@@ -360,7 +360,7 @@ func (e *Engine) BindExisting(ctx context.Context, tx *store.Tx, id, appID strin
 		return nil, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE scenario_bindings SET status = ?, waiting = '', updated_at = ? WHERE kind = ? AND key = ? AND status = ?`,
-		Stopped, e.Clock.Now().UnixNano(), s.AppliesTo, key, Running); err != nil {
+		Stopped, e.Clocks.Now(ctx).UnixNano(), s.AppliesTo, key, Running); err != nil {
 		return nil, err
 	}
 	return e.start(ctx, tx, s, s.AppliesTo, key, ref["txid"]+ref["e2eid"]+refSep(ref)+ref["id"], appID, "control")
@@ -374,7 +374,7 @@ func refSep(ref map[string]string) string {
 }
 
 func (e *Engine) start(ctx context.Context, tx *store.Tx, s *Scenario, kind, key, ref, appID, how string) (*Binding, error) {
-	now := e.Clock.Now()
+	now := e.Clocks.Now(ctx)
 	if ref == "" {
 		ref = key
 	}
@@ -413,7 +413,7 @@ func (e *Engine) advance(ctx context.Context, tx *store.Tx, s *Scenario, b *Bind
 // schedule puts the job of b's next step at its time: the named instant or
 // now, plus after, plus the seeded jitter.
 func (e *Engine) schedule(ctx context.Context, tx *store.Tx, b *Binding, st Step) error {
-	base := e.Clock.Now()
+	base := e.Clocks.Now(ctx)
 	if !b.from.IsZero() && b.from.Before(base) && st.When == "" {
 		base = b.from
 	}
@@ -466,11 +466,11 @@ func (e *Engine) stepJob(ctx context.Context, j jobs.Job) error {
 		s := e.Catalogue().Get(b.ScenarioID)
 		if s == nil || p.Step >= len(s.Steps) {
 			b.Status = Stopped
-			b.Log = append(b.Log, LogEntry{Step: p.Step, At: e.Clock.Now(), Outcome: "stopped: scenario " + b.ScenarioID + " is no longer loaded (or lost this step)"})
+			b.Log = append(b.Log, LogEntry{Step: p.Step, At: e.Clocks.Now(ctx), Outcome: "stopped: scenario " + b.ScenarioID + " is no longer loaded (or lost this step)"})
 			return e.save(ctx, tx, b)
 		}
 		st := s.Steps[p.Step]
-		entry := LogEntry{Step: p.Step, Line: st.Line, Verb: st.Verb, At: e.Clock.Now()}
+		entry := LogEntry{Step: p.Step, Line: st.Line, Verb: st.Verb, At: e.Clocks.Now(ctx)}
 		if _, err := tx.ExecContext(ctx, `SAVEPOINT scenario_step`); err != nil {
 			return err
 		}
@@ -600,7 +600,7 @@ func (e *Engine) save(ctx context.Context, tx *store.Tx, b *Binding) error {
 		next = sql.NullInt64{Int64: b.NextAt.UnixNano(), Valid: true}
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE scenario_bindings SET next_step = ?, waiting = ?, next_at = ?, fired = ?, status = ?, log = ?, updated_at = ? WHERE id = ?`,
-		b.Next, b.Waiting, next, b.fired, b.Status, string(log), e.Clock.Now().UnixNano(), b.ID)
+		b.Next, b.Waiting, next, b.fired, b.Status, string(log), e.Clocks.Now(ctx).UnixNano(), b.ID)
 	return err
 }
 
@@ -635,4 +635,30 @@ func (e *Engine) Bindings(ctx context.Context, kind, key string, limit int) ([]*
 		return rows.Err()
 	})
 	return out, err
+}
+
+// ResetCompany forgets what drives a company's resources (a reset of its
+// sandbox): the bindings of its apps, the scenarios named for their next
+// resources and the faults activated for them.
+func (e *Engine) ResetCompany(ctx context.Context, tx *store.Tx, _ string, appIDs []string) error {
+	for _, id := range appIDs {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM scenario_bindings WHERE app_id = ?`, id); err != nil {
+			return fmt.Errorf("reset scenario bindings: %w", err)
+		}
+	}
+	tx.AfterCommit(func() {
+		e.mu.Lock()
+		for k := range e.next {
+			for _, id := range appIDs {
+				if strings.HasSuffix(k, "\x00"+id) {
+					delete(e.next, k)
+				}
+			}
+		}
+		e.mu.Unlock()
+		if e.Faults != nil {
+			e.Faults.forgetApps(appIDs)
+		}
+	})
+	return nil
 }

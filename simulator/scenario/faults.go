@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"homologa/simulator/errs"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
+	"homologa/simulator/tenant"
 )
 
 // Apps names apps: users name them by client id, requests and deliveries
@@ -30,7 +32,9 @@ type Apps interface {
 // injects them: into requests through Middleware, into deliveries through
 // Webhook. Activations live in memory: a restart starts clean.
 type Faults struct {
-	Clock *clock.Clock
+	// Clocks times the faults' windows on the clock of the company that
+	// activated them.
+	Clocks *clock.Clocks
 	// Apps names the apps faults are activated for.
 	Apps Apps
 
@@ -56,10 +60,11 @@ func (f *Faults) clientID(appID string) string {
 }
 
 type activation struct {
-	s     *Scenario
-	app   string // "" for every app
-	since time.Time
-	used  []int // per fault
+	s       *Scenario
+	app     string // "" for every app
+	company string // whose clock times its windows
+	since   time.Time
+	used    []int // per fault
 }
 
 // Activation is an active fault scenario as the control API shows it.
@@ -82,21 +87,22 @@ type FaultStatus struct {
 
 // Activate turns on the faults of s for app ("" for all); activating again
 // restarts its counters.
-func (f *Faults) Activate(s *Scenario, app string) error {
+func (f *Faults) Activate(ctx context.Context, s *Scenario, app string) error {
 	if len(s.Faults) == 0 {
 		return errs.Errorf(errs.Conflict, "o cenário %s não tem falhas a ativar", s.ID)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.remove(s.ID, app)
-	f.active = append(f.active, &activation{s: s, app: app, since: f.Clock.Now(), used: make([]int, len(s.Faults))})
+	company := tenant.Of(ctx)
+	f.active = append(f.active, &activation{s: s, app: app, company: company, since: f.Clocks.NowOf(company), used: make([]int, len(s.Faults))})
 	return nil
 }
 
 // activateOnce activates s for app unless it already is: the header
 // X-Sandbox-Scenario activates a scenario's faults on first sight, and a
 // retry carrying the same header must not rearm them.
-func (f *Faults) activateOnce(s *Scenario, app string) {
+func (f *Faults) activateOnce(ctx context.Context, s *Scenario, app string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, a := range f.active {
@@ -104,7 +110,8 @@ func (f *Faults) activateOnce(s *Scenario, app string) {
 			return
 		}
 	}
-	f.active = append(f.active, &activation{s: s, app: app, since: f.Clock.Now(), used: make([]int, len(s.Faults))})
+	company := tenant.Of(ctx)
+	f.active = append(f.active, &activation{s: s, app: app, company: company, since: f.Clocks.NowOf(company), used: make([]int, len(s.Faults))})
 }
 
 // Deactivate turns off s for app; it reports whether it was on.
@@ -164,7 +171,7 @@ func (f *Faults) spent(a *activation, i int) bool {
 	if ft.Times > 0 && a.used[i] >= ft.Times {
 		return true
 	}
-	return ft.Window > 0 && f.Clock.Now().After(a.since.Add(ft.Window))
+	return ft.Window > 0 && f.Clocks.NowOf(a.company).After(a.since.Add(ft.Window))
 }
 
 // take finds the first live fault that ok accepts, counts one use of it and
@@ -276,7 +283,7 @@ func (f *Faults) Middleware(cat func() *Catalogue, next http.Handler) http.Handl
 		// app is not known yet, and a header must not arm every app.
 		if name := r.Header.Get(Header); name != "" && info.AppID != "" {
 			if s := cat().Get(name); s != nil && len(s.Faults) > 0 {
-				f.activateOnce(s, info.AppID)
+				f.activateOnce(r.Context(), s, info.AppID)
 			}
 		}
 		if f.empty() {
@@ -412,4 +419,17 @@ func (f *Faults) Webhook(app, eventType string) *events.WebhookFault {
 		return nil
 	}
 	return &events.WebhookFault{Name: name, Drop: ft.Drop, Delay: ft.Delay, Duplicate: ft.Duplicate, OutOfOrder: ft.OutOfOrder, BadSignature: ft.BadSignature}
+}
+
+// forgetApps deactivates every fault activated for one of the apps.
+func (f *Faults) forgetApps(appIDs []string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	kept := f.active[:0]
+	for _, a := range f.active {
+		if !slices.Contains(appIDs, a.app) {
+			kept = append(kept, a)
+		}
+	}
+	f.active = kept
 }

@@ -12,45 +12,92 @@ import (
 	"homologa/simulator/store"
 )
 
-// savedClock is where the sandbox clock stood when last moved or stopped.
+// savedClock is where the default clock stood when last moved or stopped,
+// as the settings row 'clock' has kept it since the first version.
 type savedClock struct {
 	Sandbox time.Time `json:"sandbox"`
 	Wall    time.Time `json:"wall"`
 }
 
-// saveClock records the sandbox clock, so that a restart with --db resumes
-// from it instead of falling back to wall time (and leaving every job the
-// sandbox had scheduled in its own future).
-func saveClock(ctx context.Context, db *store.DB, clk *clock.Clock) error {
-	b, _ := json.Marshal(savedClock{Sandbox: clk.Now(), Wall: time.Now().UTC()})
+// saveClock records a clock: the default in the settings, a company's own
+// in company_clocks. A restart with --db resumes from it instead of falling
+// back to wall time (and leaving every job it had scheduled in its future).
+func saveClock(ctx context.Context, db *store.DB, clocks *clock.Clocks, companyID string) error {
 	return db.Tx(ctx, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO settings (key, value) VALUES ('clock', ?)`, string(b))
+		if companyID == "" {
+			st := clocks.Default.State()
+			b, _ := json.Marshal(savedClock{Sandbox: st.At, Wall: st.Wall})
+			_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO settings (key, value) VALUES ('clock', ?)`, string(b))
+			return err
+		}
+		if !clocks.Owns(companyID) {
+			_, err := tx.ExecContext(ctx, `DELETE FROM company_clocks WHERE company_id = ?`, companyID)
+			return err
+		}
+		b, _ := json.Marshal(clocks.Of(companyID).State())
+		_, err := tx.ExecContext(ctx, `INSERT INTO company_clocks (company_id, state) VALUES (?, ?)
+			ON CONFLICT (company_id) DO UPDATE SET state = excluded.state`, companyID, string(b))
 		return err
 	})
 }
 
-// restoreClock moves a new clock to where a previous run left it: a frozen
-// clock to the same instant; a running one as if it had kept running in
-// real time while the sandbox was stopped.
-func restoreClock(ctx context.Context, db *store.DB, clk *clock.Clock) error {
-	var v string
-	err := db.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'clock'`).Scan(&v)
-	})
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
+// saveClocks records every clock (at a graceful stop).
+func saveClocks(ctx context.Context, db *store.DB, clocks *clock.Clocks) error {
+	for _, c := range append([]string{""}, clocks.Owners()...) {
+		if err := saveClock(ctx, db, clocks, c); err != nil {
+			return fmt.Errorf("save clock %q: %w", c, err)
+		}
 	}
+	return nil
+}
+
+// restoreClocks moves the clocks to where a previous run left them: a
+// frozen clock to the same instant; a running one as if it had kept
+// running in real time while the sandbox was stopped. restoreDefault is
+// false when --clock named a start instant, which wins.
+func restoreClocks(ctx context.Context, db *store.DB, clocks *clock.Clocks, restoreDefault bool) error {
+	var v string
+	var own map[string]clock.State
+	err := db.Read(ctx, func(tx *store.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'clock'`).Scan(&v); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT company_id, state FROM company_clocks`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		own = map[string]clock.State{}
+		for rows.Next() {
+			var id, st string
+			if err := rows.Scan(&id, &st); err != nil {
+				return err
+			}
+			var s clock.State
+			if err := json.Unmarshal([]byte(st), &s); err != nil {
+				return fmt.Errorf("clock of company %s: %w", id, err)
+			}
+			own[id] = s
+		}
+		return rows.Err()
+	})
 	if err != nil {
-		return fmt.Errorf("restore clock: %w", err)
+		return fmt.Errorf("restore clocks: %w", err)
+	}
+	for id, st := range own {
+		clocks.Restore(id, st)
+	}
+	if v == "" || !restoreDefault {
+		return nil
 	}
 	var s savedClock
 	if err := json.Unmarshal([]byte(v), &s); err != nil {
 		return fmt.Errorf("restore clock: %w", err)
 	}
 	t := s.Sandbox
-	if mode, _ := clk.Mode(); mode != clock.Frozen {
+	if mode, _ := clocks.Default.Mode(); mode != clock.Frozen {
 		t = t.Add(time.Since(s.Wall))
 	}
-	clk.Set(t)
+	clocks.Default.Set(t)
 	return nil
 }

@@ -41,12 +41,14 @@ func (s *Server) Routes() []httpx.Route {
 		{API: "events", Method: http.MethodGet, Path: "/ws", Auth: httpx.Stream, Doc: "the app's events (websocket)",
 			Handler: &events.Stream{Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd, Authenticate: s.Auth.StreamCompany}},
 	}
-	homol := &homologation.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth}
-	ctl := &control.Handlers{Clock: s.Clock, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Inbox: &control.Inbox{}}
+	homol := &homologation.Service{DB: s.DB, Clocks: s.Clocks, Auth: s.Auth}
+	ctl := s.control()
 	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, Domains: []resource.Lister{s.Pix, s.Insurance}, PingEvery: s.Config.PingEvery, Done: s.streamEnd}
+	ns := s.namespaces()
 	var all []httpx.Route
 	for _, rs := range [][]httpx.Route{
 		root,
+		ns.Routes(),
 		(&portal.Handlers{Auth: s.Auth, Schemas: s.Schemas}).Routes(),
 		ctl.Routes(),
 		s.Scenarios.Routes(),
@@ -88,7 +90,7 @@ func (s *Server) mountRoutes() error {
 			return err
 		}
 	}
-	s.Handler = httpx.Outer(APIs, s.Config.BodyLimit, s.Log, s.Recorder.Middleware(APIs, r))
+	s.Handler = httpx.Outer(APIs, s.Config.BodyLimit, s.Log, s.Recorder.Middleware(APIs, s.namespaces().Middleware(r)))
 	return nil
 }
 
@@ -112,6 +114,10 @@ func (s *Server) Mount(rt httpx.Route) error {
 		h = s.Auth.Require(rt.Scopes, s.Faults.Middleware(s.Scenarios.Catalogue, h))
 	case httpx.AppOptional:
 		h = s.Auth.Optional(h)
+	case httpx.Tenant:
+		h = s.Auth.RequireTenant(h)
+	case httpx.Operator:
+		h = s.Auth.RequireOperator(h)
 	default:
 		return fmt.Errorf("route %s %s: unknown credential kind %q", rt.Method, FullPath(rt), rt.Auth)
 	}
@@ -165,7 +171,7 @@ func (s *Server) RouteKeys() []string {
 // data, their handlers bound to nothing. The harness reads the answer
 // schemas from it; the route reference is written from it.
 func RouteTable() []httpx.Route {
-	s := &Server{Auth: &auth.Service{}, Pix: &pix.Service{}, Insurance: &insurance.Service{}, Scenarios: &scenario.Engine{}}
+	s := &Server{Auth: &auth.Service{}, Pix: &pix.Service{}, Insurance: &insurance.Service{}, Scenarios: &scenario.Engine{}, Bus: &events.Bus{}}
 	return s.Routes()
 }
 
@@ -175,6 +181,8 @@ var credentialNames = map[httpx.Auth]string{
 	httpx.Client:      "client id and secret (HTTP Basic or body)",
 	httpx.App:         "app token",
 	httpx.AppOptional: "app token, optional",
+	httpx.Tenant:      "app token (its company) or operator token",
+	httpx.Operator:    "operator token",
 	httpx.Stream:      "app token (header or `access_token`)",
 }
 
@@ -218,4 +226,23 @@ func RouteReference() string {
 		section(a.Title+" (`"+a.Prefix+"`)", byAPI[a.Name])
 	}
 	return b.String()
+}
+
+// namespaces is the namespace routes and middleware, made once: a
+// namespace's demo company is the sandbox's, copied.
+func (s *Server) namespaces() *control.Namespaces {
+	if s.ns == nil {
+		s.ns = &control.Namespaces{Auth: s.Auth, SeedDemo: s.demoIn, Reset: s.control().ResetCompany}
+	}
+	return s.ns
+}
+
+// control is the control API's handlers, made once.
+func (s *Server) control() *control.Handlers {
+	if s.ctl == nil {
+		s.ctl = &control.Handlers{Clocks: s.Clocks, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas,
+			Inbox:     &control.Inbox{Owner: s.Bus.CompanyOfDelivery},
+			Resetters: []control.Resetter{s.Bus, s.Jobs, s.Keys, s.Scenarios}}
+	}
+	return s.ctl
 }

@@ -23,6 +23,7 @@ import (
 	"homologa/schemas"
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
+	"homologa/simulator/control"
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/idempotency"
@@ -35,6 +36,7 @@ import (
 	"homologa/simulator/schema"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Config is everything the sandbox can be told; the zero value (plus an
@@ -62,6 +64,9 @@ type Config struct {
 	// ScenariosDir is --scenarios: a folder of scenario files beside the
 	// shipped ones (same id: the folder's wins).
 	ScenariosDir string
+	// OperatorToken is the operator's credential (--operator-token); one
+	// is made up at start when empty.
+	OperatorToken string
 }
 
 // The demo company and app that a zero-configuration sandbox registers. The
@@ -92,10 +97,12 @@ var APIs = []httpx.API{
 
 // Server is a running sandbox.
 type Server struct {
-	Config   Config
-	Log      *slog.Logger
-	DB       *store.DB
-	Clock    *clock.Clock
+	Config Config
+	Log    *slog.Logger
+	DB     *store.DB
+	// Clocks is the sandbox's time: the default clock and the companies'
+	// own.
+	Clocks   *clock.Clocks
 	Jobs     *jobs.Scheduler
 	Auth     *auth.Service
 	Hub      *events.Hub
@@ -123,8 +130,11 @@ type Server struct {
 	jobsDone  chan struct{} // closed when the jobs runner has stopped
 	wg        sync.WaitGroup
 	streamEnd chan struct{}
-	// routeTable is Routes, made once.
+	// routeTable is Routes, made once; ns and ctl are the namespace and
+	// control handlers it holds.
 	routeTable []httpx.Route
+	ns         *control.Namespaces
+	ctl        *control.Handlers
 	closeOnce  sync.Once
 }
 
@@ -215,35 +225,42 @@ func (s *Server) platform(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.Clock = clock.New(mode, factor, cfg.ClockStart)
-	if cfg.ClockStart.IsZero() {
-		if err := restoreClock(ctx, s.DB, s.Clock); err != nil {
+	if !cfg.ClockStart.IsZero() {
+		if err := clock.CheckInstant(cfg.ClockStart); err != nil {
 			return err
 		}
 	}
-	s.Jobs = jobs.New(s.DB, s.Clock, s.Log)
-	s.Jobs.AfterMove = func(ctx context.Context) {
-		if err := saveClock(ctx, s.DB, s.Clock); err != nil {
-			s.Log.Error("save clock", "err", err)
+	s.Clocks = clock.NewClocks(clock.New(mode, factor, cfg.ClockStart))
+	if err := restoreClocks(ctx, s.DB, s.Clocks, cfg.ClockStart.IsZero()); err != nil {
+		return err
+	}
+	s.Jobs = jobs.New(s.DB, s.Clocks, s.Log)
+	s.Jobs.AfterMove = func(ctx context.Context, companyID string) {
+		if err := saveClock(ctx, s.DB, s.Clocks, companyID); err != nil {
+			s.Log.Error("save clock", "company", companyID, "err", err)
 		}
 	}
-	s.Auth = &auth.Service{DB: s.DB, Clock: s.Clock, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Allow: cfg.WebhookAllow}}
+	if s.Config.OperatorToken == "" {
+		s.Config.OperatorToken = "op_" + s.DB.IDs.Token(16)
+	}
+	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Allow: cfg.WebhookAllow},
+		OperatorToken: s.Config.OperatorToken}
 	s.Hub = events.NewHub()
 	timeout := cfg.DeliveryTimeout
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
 	s.Bus = &events.Bus{
-		DB: s.DB, Clock: s.Clock, Jobs: s.Jobs, Hub: s.Hub, Log: s.Log, Backoff: cfg.Backoff,
-		Client: &http.Client{Timeout: timeout}, Webhook: s.Auth.WebhookOf,
+		DB: s.DB, Clocks: s.Clocks, Jobs: s.Jobs, Hub: s.Hub, Log: s.Log, Backoff: cfg.Backoff,
+		Client: &http.Client{Timeout: timeout}, AppOf: s.Auth.EventApp,
 	}
 	s.Bus.Register()
 	s.Machines = &statemachine.Applier{Bus: s.Bus}
-	s.Recorder = &recorder.Recorder{DB: s.logDB, Clock: s.Clock, Log: s.Log, Retention: cfg.InteractionRetention}
+	s.Recorder = &recorder.Recorder{DB: s.logDB, Clocks: s.Clocks, Log: s.Log, Retention: cfg.InteractionRetention}
 	s.Recorder.Start()
-	s.Keys = &idempotency.Keys{DB: s.DB, Clock: s.Clock}
-	s.Faults = &scenario.Faults{Clock: s.Clock, Apps: s.Auth}
-	s.Scenarios = &scenario.Engine{DB: s.DB, Clock: s.Clock, Jobs: s.Jobs, Log: s.Log, Schemas: s.Schemas, Kinds: Kinds(),
+	s.Keys = &idempotency.Keys{DB: s.DB, Clocks: s.Clocks}
+	s.Faults = &scenario.Faults{Clocks: s.Clocks, Apps: s.Auth}
+	s.Scenarios = &scenario.Engine{DB: s.DB, Clocks: s.Clocks, Jobs: s.Jobs, Log: s.Log, Schemas: s.Schemas, Kinds: Kinds(),
 		Shipped: scenarios.FS, Dir: cfg.ScenariosDir, Faults: s.Faults}
 	s.Bus.Faults = s.Faults
 	return nil
@@ -252,14 +269,14 @@ func (s *Server) platform(ctx context.Context) error {
 // domains makes the Pix and insurance services and gives them their jobs
 // and scenario runners.
 func (s *Server) domains(context.Context) error {
-	s.Pix = &pix.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Jobs: s.Jobs, Schemas: s.Schemas, Log: s.Log, Scenarios: s.Scenarios}
+	s.Pix = &pix.Service{DB: s.DB, Clock: s.Clocks.Default, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Jobs: s.Jobs, Schemas: s.Schemas, Log: s.Log, Scenarios: s.Scenarios}
 	s.Pix.RegisterJobs()
 	s.Pix.ScenarioRunners(s.Scenarios)
 	offers, err := insuranceCatalog()
 	if err != nil {
 		return fmt.Errorf("insurance catalogue: %w", err)
 	}
-	s.Insurance = &insurance.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
+	s.Insurance = &insurance.Service{DB: s.DB, Clock: s.Clocks.Default, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
 		Scenarios: s.Scenarios, Catalog: offers, Log: s.Log}
 	s.Insurance.ScenarioRunners(s.Scenarios)
 	s.Insurance.RegisterJobs(s.Jobs)
@@ -382,9 +399,20 @@ func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
 // seedDemo registers the demo company and app unless they exist. Its
 // webhook points at the built-in inbox, so a ping is delivered at once.
 func (s *Server) seedDemo(ctx context.Context) error {
+	a, err := s.demoIn(ctx)
+	if err != nil {
+		return err
+	}
+	s.Demo = &a
+	return nil
+}
+
+// demoIn registers the demo company, its app and Pix keys in the namespace
+// ctx names, unless they exist, and answers the app with its secret.
+func (s *Server) demoIn(ctx context.Context) (auth.App, error) {
 	if _, err := s.Auth.Company(ctx, DemoCNPJ); err != nil {
 		if _, err := s.Auth.CreateCompany(ctx, DemoCNPJ, DemoCompany); err != nil {
-			return fmt.Errorf("demo company: %w", err)
+			return auth.App{}, fmt.Errorf("demo company: %w", err)
 		}
 	}
 	a, err := s.Auth.App(ctx, DemoClientID)
@@ -394,17 +422,16 @@ func (s *Server) seedDemo(ctx context.Context) error {
 			WebhookSecret: DemoWebhookSecret, WebhookURL: s.URL() + "/sandbox/inbox/demo",
 		})
 		if err != nil {
-			return fmt.Errorf("demo app: %w", err)
+			return auth.App{}, fmt.Errorf("demo app: %w", err)
 		}
 	}
 	for _, k := range pix.DemoKeys {
-		if _, err := s.Pix.AddKey(ctx, a.ID, k); err != nil {
-			return fmt.Errorf("demo Pix key %s: %w", k, err)
+		if _, err := s.Pix.AddKey(tenant.With(ctx, a.CompanyID), a.ID, k); err != nil {
+			return auth.App{}, fmt.Errorf("demo Pix key %s: %w", k, err)
 		}
 	}
 	a.ClientSecret = DemoClientSecret
-	s.Demo = &a
-	return nil
+	return a, nil
 }
 
 // Close stops the sandbox gracefully: no new connections, in-flight
@@ -432,7 +459,7 @@ func (s *Server) Close(ctx context.Context) error {
 		if err := s.logDB.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close interaction log: %w", err))
 		}
-		if err := saveClock(context.WithoutCancel(ctx), s.DB, s.Clock); err != nil {
+		if err := saveClocks(context.WithoutCancel(ctx), s.DB, s.Clocks); err != nil {
 			errs = append(errs, err)
 		}
 		if err := s.DB.Close(); err != nil {
@@ -445,7 +472,7 @@ func (s *Server) Close(ctx context.Context) error {
 // Banner writes what a person needs to start: the base URL of every API
 // and the demo app's credentials.
 func (s *Server) Banner(w io.Writer) {
-	mode, factor := s.Clock.Mode()
+	mode, factor := s.Clocks.Default.Mode()
 	db := "in-memory (state is lost on exit; --db FILE keeps it)"
 	if s.DB.Path() != "" {
 		db = s.DB.Path()
@@ -460,7 +487,7 @@ func (s *Server) Banner(w io.Writer) {
 		scen += ", with the folder " + s.Config.ScenariosDir
 	}
 	fmt.Fprintf(w, "Homologa sandbox on %s\n  dashboard: %s/ (in a browser)\n  widgets: %s/widgets/ (the example host page)\n  clock: %s (now %s)\n  database: %s\n  scenarios: %s\n\n",
-		u, u, u, clk, s.Clock.Now().Format(time.RFC3339), db, scen)
+		u, u, u, clk, s.Clocks.Default.Now().Format(time.RFC3339), db, scen)
 	fmt.Fprintf(w, "Base URLs\n")
 	for _, a := range APIs {
 		switch a.Name {

@@ -300,7 +300,7 @@ func TestTheClockSurvivesARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
-	if now := s.Clock.Now(); now.Year() != 2027 {
+	if now := s.Clocks.Default.Now(); now.Year() != 2027 {
 		t.Fatalf("a real clock restarted at %v, want it in 2027", now)
 	}
 }

@@ -85,8 +85,8 @@ func TestApply(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	hub := events.NewHub()
 	sub := hub.Subscribe(events.Filter{}, 10)
-	bus := &events.Bus{DB: db, Clock: clk, Jobs: jobs.New(db, clk, log), Hub: hub, Log: log,
-		Webhook: func(context.Context, *store.Tx, string) (string, string, error) { return "", "", nil }}
+	bus := &events.Bus{DB: db, Clocks: clock.NewClocks(clk), Jobs: jobs.New(db, clock.NewClocks(clk), log), Hub: hub, Log: log,
+		AppOf: func(context.Context, *store.Tx, string) (events.App, error) { return events.App{}, nil }}
 	a := &statemachine.Applier{Bus: bus}
 	var observed []string
 	a.Observe(func(ctx context.Context, tx *store.Tx, m statemachine.Move, ev *events.Envelope) error {
@@ -128,7 +128,7 @@ func TestApply(t *testing.T) {
 			t.Fatalf("a rolled-back move published %s", e.Type)
 		default:
 		}
-		evs, _ := bus.Events(ctx, "", 0, 10)
+		evs, _ := bus.Events(ctx, events.Filter{}, 0, 10)
 		if len(evs) != 1 {
 			t.Fatalf("events stored = %d, want 1 (the rolled-back one gone)", len(evs))
 		}

@@ -154,9 +154,27 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
+// rebuildMarker opens a migration that rebuilds tables other tables
+// reference (SQLite cannot drop a column's UNIQUE in place): it runs with
+// foreign keys off, as SQLite's documented procedure for such changes
+// asks, and checks every reference before it commits.
+const rebuildMarker = "-- homologa: rebuilds tables"
+
 // migrateFile applies one migration in its own transaction, so a failing one
 // leaves the database as the previous one left it.
 func (db *DB) migrateFile(ctx context.Context, name string) error {
+	body, err := fs.ReadFile(migrations, name)
+	if err != nil {
+		return err
+	}
+	rebuild := strings.HasPrefix(string(body), rebuildMarker)
+	if rebuild {
+		// The pool holds one connection, so the pragma is the migration's.
+		if _, err := db.db.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+			return err
+		}
+		defer db.db.ExecContext(ctx, `PRAGMA foreign_keys = ON`)
+	}
 	return db.Tx(ctx, func(tx *Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil {
@@ -165,12 +183,19 @@ func (db *DB) migrateFile(ctx context.Context, name string) error {
 		if n > 0 {
 			return nil
 		}
-		body, err := fs.ReadFile(migrations, name)
-		if err != nil {
-			return err
-		}
 		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 			return err
+		}
+		if rebuild {
+			rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
+			if err != nil {
+				return err
+			}
+			broken := rows.Next()
+			rows.Close()
+			if broken {
+				return fmt.Errorf("the rebuilt tables break a foreign key")
+			}
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name)
 		return err

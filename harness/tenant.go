@@ -1,0 +1,193 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+)
+
+// The sandbox gives every scenario a company of its own: a namespace
+// holding a fresh copy of the demo company (its credentials, CNPJ, Pix keys
+// and offers; data and a clock of its own). The World sends every request
+// of the scenario in that namespace, and authenticates the control calls
+// it makes (/sandbox/…) as the scenario's app: the control API belongs to
+// the caller's company.
+
+// namespaceHeader names the namespace a request's names are looked up in.
+const namespaceHeader = "X-Homologa-Namespace"
+
+// HarnessAgent is the User-Agent of the requests the harness makes for
+// itself (control calls, its tokens): homologation checks leave them out
+// of what the partner did.
+const HarnessAgent = "homologa-harness"
+
+// sandboxTransport scopes the World's requests to the sandbox.
+type sandboxTransport struct {
+	w    *World
+	base http.RoundTripper
+}
+
+func (t sandboxTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	w := t.w
+	if !w.isSandbox(req.URL) {
+		return t.base.RoundTrip(req)
+	}
+	req = req.Clone(req.Context())
+	if w.Namespace != "" && req.Header.Get(namespaceHeader) == "" {
+		req.Header.Set(namespaceHeader, w.Namespace)
+	}
+	control := strings.HasPrefix(req.URL.Path, "/sandbox/") && req.Header.Get("Authorization") == ""
+	if !control {
+		return t.base.RoundTrip(req)
+	}
+	tok, err := w.controlToken(false)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := t.base.RoundTrip(req)
+	if err != nil || resp.StatusCode != http.StatusUnauthorized || req.GetBody == nil {
+		return resp, err
+	}
+	// The app's clock may have run past the token's hour: once more with a
+	// new one.
+	resp.Body.Close()
+	if tok, err = w.controlToken(true); err != nil {
+		return nil, err
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, err
+	}
+	req.Body = body
+	req.Header.Set("Authorization", "Bearer "+tok)
+	return t.base.RoundTrip(req)
+}
+
+// isSandbox reports whether u is on the sandbox under test.
+func (w *World) isSandbox(u *url.URL) bool {
+	base, err := url.Parse(w.BaseURL)
+	return err == nil && u.Host == base.Host
+}
+
+// controlAuth is the token the harness's own control calls carry, kept
+// per app.
+type controlAuth struct {
+	mu     sync.Mutex
+	app    string
+	token  string
+	client *http.Client
+}
+
+// controlToken returns a token of the scenario's app for control calls,
+// a new one when renew (or when the app changed).
+func (w *World) controlToken(renew bool) (string, error) {
+	c := &w.ctl
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !renew && c.token != "" && c.app == w.app.ClientID {
+		return c.token, nil
+	}
+	tok, err := w.issueToken(c.client, w.app, "")
+	if err != nil {
+		return "", fmt.Errorf("a token for the harness's control calls: %w", err)
+	}
+	c.app, c.token = w.app.ClientID, tok
+	return tok, nil
+}
+
+// issueToken asks the token endpoint for a token of app, in the scenario's
+// namespace.
+func (w *World) issueToken(client *http.Client, app Credentials, scope string) (string, error) {
+	form := url.Values{"grant_type": {"client_credentials"}}
+	if scope != "" {
+		form.Set("scope", scope)
+	}
+	req, _ := http.NewRequest(http.MethodPost, w.BaseURL+"/oauth/token", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("User-Agent", HarnessAgent)
+	if w.Namespace != "" {
+		req.Header.Set(namespaceHeader, w.Namespace)
+	}
+	req.SetBasicAuth(url.QueryEscape(app.ClientID), url.QueryEscape(app.ClientSecret))
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var t struct {
+		AccessToken string `json:"access_token"`
+	}
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &t) != nil || t.AccessToken == "" {
+		return "", fmt.Errorf("token request answered %d: %s", resp.StatusCode, b)
+	}
+	return t.AccessToken, nil
+}
+
+// Begin gives the scenario its own company: a new namespace holding a
+// fresh copy of the demo company, whose app the scenario acts as.
+func (w *World) Begin() error {
+	req, _ := http.NewRequest(http.MethodPost, w.BaseURL+"/sandbox/namespaces", bytes.NewReader(nil))
+	req.Header.Set("User-Agent", HarnessAgent)
+	resp, err := w.ctl.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("a namespace for the scenario: %w", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var out struct {
+		Namespace string `json:"namespace"`
+		Demo      struct {
+			CompanyID     string `json:"companyId"`
+			CNPJ          string `json:"cnpj"`
+			ClientID      string `json:"clientId"`
+			ClientSecret  string `json:"clientSecret"`
+			WebhookSecret string `json:"webhookSecret"`
+		} `json:"demo"`
+	}
+	if resp.StatusCode != http.StatusCreated || json.Unmarshal(b, &out) != nil || out.Namespace == "" {
+		return fmt.Errorf("a namespace for the scenario: POST /sandbox/namespaces answered %d: %s (is the sandbox this version?)", resp.StatusCode, b)
+	}
+	w.Namespace = out.Namespace
+	w.Demo = Credentials{ClientID: out.Demo.ClientID, ClientSecret: out.Demo.ClientSecret, WebhookSecret: out.Demo.WebhookSecret, CNPJ: out.Demo.CNPJ}
+	if id, err := w.appID(out.Demo.ClientID); err == nil {
+		w.Demo.ID = id
+	}
+	w.app = w.Demo
+	return nil
+}
+
+// appID reads an app's id from the portal, in the scenario's namespace.
+func (w *World) appID(clientID string) (string, error) {
+	resp, err := w.client.Get(w.BaseURL + "/portal/apps/" + url.PathEscape(clientID))
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var a struct {
+		ID string `json:"id"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&a); err != nil || a.ID == "" {
+		return "", fmt.Errorf("portal answered %d for app %s", resp.StatusCode, clientID)
+	}
+	return a.ID, nil
+}
+
+// End empties the scenario's namespace: a long-running sandbox keeps no
+// data of a finished scenario.
+func (w *World) End() {
+	if w.Namespace == "" {
+		return
+	}
+	req, _ := http.NewRequest(http.MethodDelete, w.BaseURL+"/sandbox/namespaces/"+w.Namespace, nil)
+	req.Header.Set("User-Agent", HarnessAgent)
+	if resp, err := w.client.Do(req); err == nil {
+		resp.Body.Close()
+	}
+}

@@ -1,0 +1,105 @@
+package control
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	"homologa/simulator/auth"
+	"homologa/simulator/errs"
+	"homologa/simulator/httpx"
+	"homologa/simulator/tenant"
+)
+
+// NamespaceHeader names the namespace a request's client ids and CNPJs are
+// looked up in.
+const NamespaceHeader = "X-Homologa-Namespace"
+
+// Namespaces serves the namespaces: POST /sandbox/namespaces makes one
+// holding a fresh copy of the demo company, so that a test written as the
+// demo app (its credentials, CNPJ, Pix keys and offers) runs on data and a
+// clock of its own, as many times and as many at once as wanted, against
+// one sandbox.
+type Namespaces struct {
+	Auth *auth.Service
+	// SeedDemo registers the demo company and app in the namespace ctx
+	// names and answers the app, with its secret.
+	SeedDemo func(ctx context.Context) (auth.App, error)
+	// Reset empties a company's sandbox.
+	Reset func(ctx context.Context, companyID string) error
+}
+
+// Routes is the namespace routes.
+func (n *Namespaces) Routes() []httpx.Route {
+	return []httpx.Route{
+		{API: "sandbox", Method: http.MethodPost, Path: "/namespaces", Auth: httpx.Public, Handler: httpx.HandlerFunc(n.create),
+			Doc: "a namespace with a fresh copy of the demo company (send its id in X-Homologa-Namespace)"},
+		{API: "sandbox", Method: http.MethodDelete, Path: "/namespaces/{id}", Auth: httpx.Tenant, Handler: httpx.HandlerFunc(n.remove),
+			Doc: "empty a namespace's companies (a token of one of its apps, or the operator's)"},
+	}
+}
+
+// create is POST /sandbox/namespaces.
+func (n *Namespaces) create(r *http.Request) (*httpx.Reply, error) {
+	ns, err := n.Auth.CreateNamespace(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	demo, err := n.SeedDemo(tenant.WithNamespace(r.Context(), ns))
+	if err != nil {
+		return nil, err
+	}
+	return httpx.Created(map[string]any{"namespace": ns, "header": NamespaceHeader, "demo": map[string]any{
+		"companyId": demo.CompanyID, "cnpj": demo.CNPJ, "clientId": demo.ClientID, "clientSecret": demo.ClientSecret,
+		"webhookSecret": demo.WebhookSecret, "webhookUrl": demo.WebhookURL,
+	}}), nil
+}
+
+// remove is DELETE /sandbox/namespaces/{id}: every company of the
+// namespace starts over empty (its apps and credentials stay, unusable
+// once the namespace is forgotten by its test).
+func (n *Namespaces) remove(r *http.Request) (*httpx.Reply, error) {
+	ctx := r.Context()
+	ns := mux.Vars(r)["id"]
+	if ok, err := n.Auth.NamespaceExists(ctx, ns); err != nil {
+		return nil, err
+	} else if !ok || ns == "" {
+		return nil, errs.Errorf(errs.NotFound, "não há namespace %q", ns)
+	}
+	if p, ok := auth.PrincipalOf(ctx); ok && p.Namespace != ns {
+		return nil, errs.Errorf(errs.NotFound, "não há namespace %q", ns)
+	}
+	companies, err := n.Auth.CompaniesIn(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range companies {
+		if err := n.Reset(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	return httpx.NoContent(), nil
+}
+
+// Middleware puts the namespace a request names (NamespaceHeader) in its
+// context; an unknown namespace is refused in the API's dialect.
+func (n *Namespaces) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ns := r.Header.Get(NamespaceHeader)
+		if ns == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ok, err := n.Auth.NamespaceExists(r.Context(), ns)
+		if err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		if !ok {
+			httpx.WriteError(w, r, errs.Invalidf(NamespaceHeader, "namespace desconhecido %q: crie um com POST /sandbox/namespaces", ns))
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(tenant.WithNamespace(r.Context(), ns)))
+	})
+}
