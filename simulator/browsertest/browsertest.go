@@ -20,12 +20,16 @@ import (
 	"homologa/simulator/server"
 )
 
+// OperatorToken is the operator's credential of the sandboxes of the
+// browser tests.
+const OperatorToken = "op_browser_test_operator"
+
 // Sandbox runs a sandbox with the demo app on a loopback port; clock is
 // the --clock value ("" is real time).
 func Sandbox(t testing.TB, clock string) *server.Server {
 	t.Helper()
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: clock, Log: io.Discard})
+	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: clock, Log: io.Discard, OperatorToken: OperatorToken})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,4 +100,17 @@ func DemoToken(t testing.TB, s *server.Server, scopes string) string {
 		t.Fatalf("token: %d %v", resp.StatusCode, err)
 	}
 	return out.AccessToken
+}
+
+// OperatorTransport makes a test's plain HTTP calls to the control API the
+// operator's, unless the test authenticates them itself.
+type OperatorTransport struct{ Base http.RoundTripper }
+
+// RoundTrip implements http.RoundTripper.
+func (t OperatorTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if strings.HasPrefix(req.URL.Path, "/sandbox/") && req.Header.Get("Authorization") == "" {
+		req = req.Clone(req.Context())
+		req.Header.Set("Authorization", "Bearer "+OperatorToken)
+	}
+	return t.Base.RoundTrip(req)
 }

@@ -109,7 +109,8 @@ func (h *Handlers) Routes() []httpx.Route {
 		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.Tenant, Answer: answer, Handler: f, Doc: doc}
 	}
 	return []httpx.Route{
-		route(http.MethodGet, "/clock", "platform/clock", h.clock, "the sandbox clock"),
+		route(http.MethodGet, "/clock", "platform/clock", h.clock, "the company's clock (the operator: the default clock)"),
+		route(http.MethodGet, "/clocks", "", h.clocks, "the companies' own clocks (the company: its own)"),
 		route(http.MethodPost, "/clock/advance", "platform/clock", h.advance, "advance the clock, running what falls due"),
 		route(http.MethodPost, "/clock/set", "platform/clock", h.set, "set, freeze, run or accelerate the clock"),
 		route(http.MethodGet, "/interactions", "", h.interactions, "the interaction log"),
@@ -161,6 +162,38 @@ func (h *Handlers) view(r *http.Request, ran *int) (*httpx.Reply, error) {
 
 // clock is GET /sandbox/clock: the company's clock.
 func (h *Handlers) clock(r *http.Request) (*httpx.Reply, error) { return h.view(r, nil) }
+
+// companyClock is one company's clock in GET /sandbox/clocks.
+type companyClock struct {
+	CompanyID string     `json:"companyId"`
+	CNPJ      string     `json:"cnpj"`
+	Namespace string     `json:"namespace,omitempty"`
+	Now       time.Time  `json:"now"`
+	Mode      clock.Mode `json:"mode"`
+	Factor    float64    `json:"factor"`
+	Own       bool       `json:"own"`
+}
+
+// clocks is GET /sandbox/clocks: the caller company's clock, or for the
+// operator every company's that has one of its own.
+func (h *Handlers) clocks(r *http.Request) (*httpx.Reply, error) {
+	ctx := r.Context()
+	ids := h.Clocks.Owners()
+	if company := tenant.Of(ctx); company != "" {
+		ids = []string{company}
+	}
+	out := []companyClock{}
+	for _, id := range ids {
+		c, err := h.Auth.Company(ctx, id)
+		if err != nil {
+			continue // a company deleted since it moved its clock
+		}
+		clk := h.Clocks.Of(id)
+		mode, factor := clk.Mode()
+		out = append(out, companyClock{CompanyID: id, CNPJ: c.CNPJ, Namespace: c.Namespace, Now: clk.Now(), Mode: mode, Factor: factor, Own: h.Clocks.Owns(id)})
+	}
+	return httpx.OK(map[string]any{"clocks": out}), nil
+}
 
 // advance is POST /sandbox/clock/advance {"by":"36h"}: the company's clock
 // moves (the first move gives it a clock of its own), and the call answers

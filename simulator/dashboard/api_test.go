@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"homologa/simulator/auth"
+	"homologa/simulator/browsertest"
 	"homologa/simulator/dashboard"
 	"homologa/simulator/resource"
 	"homologa/simulator/server"
@@ -218,9 +219,16 @@ func TestOperatorEventStream(t *testing.T) {
 	wsURL := "ws" + strings.TrimPrefix(s.URL(), "http") + "/sandbox/events/ws"
 	host := strings.TrimPrefix(s.URL(), "http://")
 
+	operator := func(h http.Header) http.Header {
+		out := http.Header{"Authorization": {"Bearer " + browsertest.OperatorToken}}
+		for k, v := range h {
+			out[k] = v
+		}
+		return out
+	}
 	dial := func(t *testing.T, query string, h http.Header) *websocket.Conn {
 		t.Helper()
-		c, resp, err := websocket.DefaultDialer.Dial(wsURL+"?"+query, h)
+		c, resp, err := websocket.DefaultDialer.Dial(wsURL+"?"+query, operator(h))
 		if err != nil {
 			status := 0
 			if resp != nil {
@@ -241,7 +249,7 @@ func TestOperatorEventStream(t *testing.T) {
 		return e
 	}
 
-	t.Run("OK/EveryCompanyWithoutAToken", func(t *testing.T) {
+	t.Run("OK/EveryCompanyForTheOperator", func(t *testing.T) {
 		c := dial(t, "types=pix.cob.*", nil)
 		createCob(t, s, demo, "streamaaaaaaaaaaaaaaaaaaaaaaaaa1", "1.00")
 		call(t, http.MethodPut, s.URL()+"/pix/v2/cob/streambbbbbbbbbbbbbbbbbbbbbbbbb1", other, `{"valor": {"original": "2.00"}, "chave": "`+otherCNPJ+`"}`)
@@ -265,6 +273,18 @@ func TestOperatorEventStream(t *testing.T) {
 			t.Errorf("got %v, %v, %v", a, b, live)
 		}
 	})
+	t.Run("OK/AnAppSeesItsCompanyOnly", func(t *testing.T) {
+		c := dial(t, "since=0", http.Header{"Authorization": {"Bearer " + other}})
+		if e := next(t, c); e["cnpj"] != otherCNPJ {
+			t.Errorf("got %v, want only the app's company's events", e)
+		}
+	})
+	t.Run("ErrNoCredential", func(t *testing.T) {
+		_, resp, err := websocket.DefaultDialer.Dial(wsURL+"?since=0", nil)
+		if err == nil || resp == nil || resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("dial without a credential: %v %v", err, resp)
+		}
+	})
 	t.Run("OK/OneCompany", func(t *testing.T) {
 		c := dial(t, "since=0&cnpj=11.444.777/0001-61", nil)
 		if e := next(t, c); e["cnpj"] != otherCNPJ {
@@ -286,7 +306,7 @@ func TestOperatorEventStream(t *testing.T) {
 	}
 	for _, tt := range errs {
 		t.Run(tt.name, func(t *testing.T) {
-			_, resp, err := websocket.DefaultDialer.Dial(wsURL+"?"+tt.query, tt.header)
+			_, resp, err := websocket.DefaultDialer.Dial(wsURL+"?"+tt.query, operator(tt.header))
 			if err == nil || resp == nil {
 				t.Fatalf("dial succeeded, want %d", tt.status)
 			}

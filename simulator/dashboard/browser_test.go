@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"homologa/simulator/browsertest"
 	"homologa/simulator/events"
 	"homologa/simulator/server"
 )
@@ -90,9 +91,15 @@ func TestDashboardInTheBrowser(t *testing.T) {
 
 	t.Run("ServedAtTheRootToBrowsers", func(t *testing.T) {
 		var title string
-		run(t, ctx, "open /", chromedp.Navigate(s.URL()+"/"), chromedp.Title(&title))
+		// The link the banner prints: the operator's token in the fragment.
+		run(t, ctx, "open /", chromedp.Navigate(s.URL()+"/#operator="+browsertest.OperatorToken), chromedp.Title(&title))
 		if !strings.Contains(title, "dashboard") {
 			t.Fatalf("title: got %q, want the dashboard's", title)
+		}
+		var loc string
+		run(t, ctx, "read the address", chromedp.Location(&loc))
+		if strings.Contains(loc, "operator=") {
+			t.Errorf("the token stays in the address bar: %s", loc)
 		}
 		// Set once: if the page reloaded later, it would be gone.
 		run(t, ctx, "mark the page", chromedp.Evaluate(`window.sameDocument = true`, nil))

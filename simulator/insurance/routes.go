@@ -26,7 +26,7 @@ func (s *Service) Routes() []httpx.Route {
 		return route("benefits", method, path, httpx.Scopes("apibeneficio"), answer, f, doc)
 	}
 	control := func(api, method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: api, Method: method, Path: path, Auth: httpx.AppOptional, Answer: answer, Handler: f, Doc: doc}
+		return httpx.Route{API: api, Method: method, Path: path, Auth: httpx.Tenant, Answer: answer, Handler: f, Doc: doc}
 	}
 	return []httpx.Route{
 		ins(http.MethodGet, "/modeloproposta", "insurance/modeloproposta.list", s.listOffers, "the offers the company may sell"),
@@ -74,7 +74,7 @@ func (s *Service) Routes() []httpx.Route {
 		control("sandbox", http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to customers"),
 		control("sandbox", http.MethodPost, "/cartao/preautorizacao", "insurance/preautorizacao", s.preauthorize, "the card widget's pre-authorisation"),
 		control("sandbox", http.MethodGet, "/indices/{indice}", "", s.getIndex, "a readjustment index table"),
-		control("sandbox", http.MethodPut, "/indices/{indice}", "", s.putIndex, "set a readjustment index table"),
+		{API: "sandbox", Method: http.MethodPut, Path: "/indices/{indice}", Auth: httpx.Operator, Handler: httpx.HandlerFunc(s.putIndex), Doc: "set a readjustment index table (sandbox-wide)"},
 
 		{API: "portal", Method: http.MethodGet, Path: "/companies/{id}/offers", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.companyOffers), Doc: "a company's offers"},
 		{API: "portal", Method: http.MethodPut, Path: "/companies/{id}/offers/{offer}", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.grantOffer), Doc: "grant an offer to a company"},

@@ -91,7 +91,7 @@ func (s *Service) Routes() []httpx.Route {
 		payload("/{token:[0-9a-f]{32}}", http.HandlerFunc(s.cobPayload), "an immediate charge's payload (JWS)"),
 	)
 	control := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.Public, Answer: answer, Handler: f, Doc: doc}
+		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.Tenant, Answer: answer, Handler: f, Doc: doc}
 	}
 	rs = append(rs,
 		control(http.MethodPost, "/pix/payments", "pix/pix", s.pay, "the payer pays a charge, or credits a Pix without txid"),

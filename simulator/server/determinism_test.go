@@ -27,7 +27,7 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/scenario-
 // cover it) are masked, the only bytes a run does not choose.
 func scenarioRun(t *testing.T, addr string) string {
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: addr, Clock: "frozen", ClockStart: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC),
+	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: addr, Clock: "frozen", ClockStart: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC),
 		IDs: &store.SequentialIDs{}, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)

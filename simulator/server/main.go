@@ -71,6 +71,7 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	fs.StringVar(&cfg.DBPath, "db", env("HOMOLOGA_DB", ""), "SQLite file; state survives restarts (HOMOLOGA_DB; default in memory)")
 	fs.StringVar(&cfg.Clock, "clock", env("HOMOLOGA_CLOCK", "real"), "sandbox clock: real, frozen or <N>x such as 60x (HOMOLOGA_CLOCK)")
 	fs.StringVar(&cfg.AppsFile, "apps", env("HOMOLOGA_APPS", ""), "YAML of companies and apps to pre-register (HOMOLOGA_APPS)")
+	fs.StringVar(&cfg.OperatorToken, "operator-token", env("HOMOLOGA_OPERATOR_TOKEN", ""), "the operator's credential for sandbox-wide control; made up at each start when empty (HOMOLOGA_OPERATOR_TOKEN)")
 	fs.StringVar(&cfg.ScenariosDir, "scenarios", env("HOMOLOGA_SCENARIOS", ""), "folder of scenario files beside the shipped ones; POST /sandbox/scenarios/reload rereads it (HOMOLOGA_SCENARIOS)")
 	fs.StringVar(&cfg.LogFormat, "log-format", env("HOMOLOGA_LOG_FORMAT", "text"), "log format: text or json (HOMOLOGA_LOG_FORMAT)")
 	fs.Func("webhook-allow", "comma-separated hosts, IPs or CIDRs webhooks may target, * for any (HOMOLOGA_WEBHOOK_ALLOW; default loopback)", func(v string) error {

@@ -18,7 +18,7 @@ const benchCob = `{"calendario":{"expiracao":3600},"devedor":{"cpf":"12345678909
 // without the network: "baseline" is a handler that returns the same bytes.
 func BenchmarkPixHandler(b *testing.B) {
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard})
+	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", Log: io.Discard})
 	if err != nil {
 		b.Fatal(err)
 	}

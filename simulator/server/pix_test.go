@@ -60,7 +60,7 @@ func startServer(t *testing.T, cfg server.Config) *server.Server {
 // other one revises what it finds (200), and no revision is lost, whether a
 // request took the in-memory fast path or the general one.
 func TestConcurrentCreatorsOfOneTxid(t *testing.T) {
-	s := startServer(t, server.Config{})
+	s := startServer(t, server.Config{OperatorToken: testOperator})
 	defer s.Close(context.Background())
 	call := pixClient(t, s)
 	call(http.MethodPut, "/cob/warmupwarmupwarmupwarmup0001", cobBody("1.00")) // fills the caches
@@ -102,11 +102,11 @@ func TestPixIDsContinueAfterARestart(t *testing.T) {
 		}
 		return got["loc"].(map[string]any)["id"].(float64)
 	}
-	s := startServer(t, server.Config{DBPath: dbPath})
+	s := startServer(t, server.Config{OperatorToken: testOperator, DBPath: dbPath})
 	first := locID(s, "restartrestartrestartrest0001")
 	second := locID(s, "restartrestartrestartrest0002")
 	s.Close(context.Background())
-	s = startServer(t, server.Config{DBPath: dbPath})
+	s = startServer(t, server.Config{OperatorToken: testOperator, DBPath: dbPath})
 	defer s.Close(context.Background())
 	third := locID(s, "restartrestartrestartrest0003")
 	fourth := locID(s, "restartrestartrestartrest0004")

@@ -34,7 +34,7 @@ func TestReadmeWalkthrough(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard})
+	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}

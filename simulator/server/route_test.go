@@ -19,7 +19,7 @@ import (
 // POSTs, the interaction log, and errors in the API's dialect.
 func TestPartnerRouteWiring(t *testing.T) {
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard})
+	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestRouteReference(t *testing.T) {
 // route it serves is an entry of the route table, so nothing is mounted
 // in a way the reference (and the credential rules) do not show.
 func TestNoRouteOutsideTheTable(t *testing.T) {
-	s := startServer(t, server.Config{Clock: "frozen"})
+	s := startServer(t, server.Config{OperatorToken: testOperator, Clock: "frozen"})
 	defer s.Close(context.Background())
 	table := map[string]bool{}
 	for _, rt := range server.RouteTable() {

@@ -54,7 +54,7 @@ func TestScenariosFolderReload(t *testing.T) {
 		}
 	}
 	write("a.yaml", "id: pasta-a\ntitle: A\napplies_to: cob\nsteps:\n  - after: 1m\n    pay: true\n")
-	s := startServer(t, server.Config{ScenariosDir: dir})
+	s := startServer(t, server.Config{OperatorToken: testOperator, ScenariosDir: dir})
 	defer s.Close(context.Background())
 	list := func() string { return get(t, s.URL()+"/sandbox/scenarios") }
 	if !strings.Contains(list(), `"id":"pasta-a"`) {

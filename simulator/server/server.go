@@ -486,8 +486,9 @@ func (s *Server) Banner(w io.Writer) {
 	if s.Config.ScenariosDir != "" {
 		scen += ", with the folder " + s.Config.ScenariosDir
 	}
-	fmt.Fprintf(w, "Homologa sandbox on %s\n  dashboard: %s/ (in a browser)\n  widgets: %s/widgets/ (the example host page)\n  clock: %s (now %s)\n  database: %s\n  scenarios: %s\n\n",
-		u, u, u, clk, s.Clocks.Default.Now().Format(time.RFC3339), db, scen)
+	fmt.Fprintf(w, "Homologa sandbox on %s\n  dashboard: %s/#operator=%s (in a browser)\n  widgets: %s/widgets/ (the example host page)\n  clock: %s (now %s; each company may move its own)\n  database: %s\n  scenarios: %s\n\n",
+		u, u, s.Config.OperatorToken, u, clk, s.Clocks.Default.Now().Format(time.RFC3339), db, scen)
+	fmt.Fprintf(w, "Operator (sandbox-wide control: the default clock, every company's data, shared scenarios)\n  token           %s\n\n", s.Config.OperatorToken)
 	fmt.Fprintf(w, "Base URLs\n")
 	for _, a := range APIs {
 		switch a.Name {

@@ -100,7 +100,7 @@ func TestMainZeroConfiguration(t *testing.T) {
 
 func TestShutdownFinishesInFlightRequests(t *testing.T) {
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard, NoDemo: true})
+	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard, NoDemo: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestAppsFile(t *testing.T) {
 	// Loaded twice (a restart with --db): the second load changes nothing.
 	dbPath := filepath.Join(dir, "h.db")
 	for i := 0; i < 2; i++ {
-		s, err := server.New(ctx, server.Config{DBPath: dbPath, AppsFile: good, Log: io.Discard, NoDemo: true})
+		s, err := server.New(ctx, server.Config{OperatorToken: testOperator, DBPath: dbPath, AppsFile: good, Log: io.Discard, NoDemo: true})
 		if err != nil {
 			t.Fatalf("load %d: %v", i, err)
 		}
@@ -209,7 +209,7 @@ func TestAppsFile(t *testing.T) {
 	for i, tt := range bad {
 		p := filepath.Join(dir, fmt.Sprintf("bad%d.yaml", i))
 		os.WriteFile(p, []byte(tt.yaml), 0o644)
-		_, err := server.New(ctx, server.Config{AppsFile: p, Log: io.Discard, NoDemo: true})
+		_, err := server.New(ctx, server.Config{OperatorToken: testOperator, AppsFile: p, Log: io.Discard, NoDemo: true})
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), p) {
 			t.Errorf("bad file %d: %v, want the file name and %q", i, err, tt.want)
 		}
@@ -233,7 +233,7 @@ func TestStateAndScheduledWorkSurviveARestart(t *testing.T) {
 	go receiver.Serve(ln)
 	defer receiver.Close()
 
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", DBPath: dbPath, Clock: "frozen", ClockStart: start, Log: io.Discard})
+	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", DBPath: dbPath, Clock: "frozen", ClockStart: start, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestStateAndScheduledWorkSurviveARestart(t *testing.T) {
 	// Restarted, with a receiver that now answers: advancing the clock runs
 	// the retry that was stored before the restart.
 	refuse.Store(false)
-	s2, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", DBPath: dbPath, Clock: "frozen", ClockStart: start, Log: io.Discard})
+	s2, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", DBPath: dbPath, Clock: "frozen", ClockStart: start, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestTheClockSurvivesARestart(t *testing.T) {
 	for i, want := range []string{"2027-01-01T00:00:00Z", "2027-01-01T00:00:00Z"} {
 		// The first run sets the clock; the second, started frozen without
 		// a start time, resumes from it.
-		s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", DBPath: dbPath, Clock: "frozen", Log: io.Discard, NoDemo: true})
+		s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", DBPath: dbPath, Clock: "frozen", Log: io.Discard, NoDemo: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,7 +295,7 @@ func TestTheClockSurvivesARestart(t *testing.T) {
 		}
 	}
 	// A running clock resumes from where it stood, not from wall time.
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", DBPath: dbPath, Clock: "real", Log: io.Discard, NoDemo: true})
+	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", DBPath: dbPath, Clock: "real", Log: io.Discard, NoDemo: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func TestDeterministicIDsAndClock(t *testing.T) {
 	ctx := context.Background()
 	var answers []string
 	for i := 0; i < 2; i++ {
-		s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", ClockStart: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC),
+		s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", Clock: "frozen", ClockStart: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC),
 			IDs: &store.SequentialIDs{}, Log: io.Discard, NoDemo: true})
 		if err != nil {
 			t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 // 6000× a millisecond late is six sandbox seconds, so drift cannot hide.
 func TestStepDelaysAddUpOnARunningClock(t *testing.T) {
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "6000x", Log: io.Discard})
+	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", Clock: "6000x", Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}

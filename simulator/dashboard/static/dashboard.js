@@ -1,7 +1,8 @@
 // dashboard.js: the operator's view of the sandbox. It reads the portal and
-// control APIs as any client would and follows /sandbox/events/ws; every
-// piece of data is put on the page as text, never as markup, since paths,
-// bodies and names come from partners.
+// control APIs as any client would, with the operator's token (or an app's,
+// for its company's view), and follows /sandbox/events/ws; every piece of
+// data is put on the page as text, never as markup, since paths, bodies and
+// names come from partners.
 'use strict';
 (() => {
   const $ = (sel, root = document) => root.querySelector(sel);
@@ -49,8 +50,29 @@
     }
   }
 
+  // The credential comes in the link the sandbox prints at start
+  // (#operator=…): the fragment never reaches a server or a log. It is kept
+  // for the tab only, and taken out of the address bar at once.
+  const TOKEN_KEY = 'homologa.dashboard.token';
+  function takeToken() {
+    const m = /(?:^#|&)operator=([^&]+)/.exec(location.hash);
+    if (m) {
+      sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(m[1]));
+      history.replaceState(null, '', location.pathname + location.search);
+    }
+    return sessionStorage.getItem(TOKEN_KEY) || '';
+  }
+  let token = takeToken();
+
+  function askToken(why) {
+    const f = $('#signin');
+    f.hidden = false;
+    $('#signin-why').textContent = why;
+  }
+
   async function api(method, path, body) {
     const opts = { method, headers: { Accept: 'application/json' } };
+    if (token) opts.headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) {
       opts.headers['Content-Type'] = 'application/json';
       opts.body = JSON.stringify(body);
@@ -66,6 +88,7 @@
     const text = await res.text();
     let data = null;
     try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+    if (res.status === 401) askToken('The sandbox asks for a credential: paste the operator token it printed at start.');
     if (!res.ok) throw new APIError(res.status, data, text);
     return data;
   }
@@ -176,6 +199,19 @@
     const gen = clockGen;
     const c = await api('GET', '/sandbox/clock');
     if (gen === clockGen && !clockBusy) setClock(c);
+    const { clocks } = await api('GET', '/sandbox/clocks');
+    renderClocks(clocks);
+  }
+
+  // Each company reads its own clock once it has moved it; the others
+  // follow the sandbox's.
+  function renderClocks(clocks) {
+    const list = $('#clocks');
+    const own = clocks.filter((c) => c.own);
+    $('#clocks-none').hidden = own.length > 0;
+    list.replaceChildren(...own.map((c) => h('li', { dataset: { company: c.companyId, cnpj: c.cnpj } },
+      h('span', { class: 'mono' }, fmtCNPJ(c.cnpj)), c.namespace ? h('span', { class: 'hint' }, ` (namespace ${c.namespace})`) : '',
+      ': ', timeEl(c.now), ` — ${c.mode === 'accelerated' ? `×${c.factor}` : c.mode}`)));
   }
 
   async function advance(by) {
@@ -306,6 +342,8 @@
     const types = f.elements.types.value.replace(/\s+/g, '');
     if (types) p.set('types', types);
     if (f.elements.cnpj.value) p.set('cnpj', f.elements.cnpj.value);
+    // A browser cannot set headers on a websocket: the token goes in the query.
+    if (token) p.set('access_token', token);
     const sock = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/sandbox/events/ws?${p}`);
     ws = sock;
     sock.onopen = () => {
@@ -646,6 +684,16 @@
   }
 
   function init() {
+    $('#signin').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      token = $('#signin-token').value.trim();
+      sessionStorage.setItem(TOKEN_KEY, token);
+      $('#signin').hidden = true;
+      run(loadApps).then(() => {
+        run(loadClock, loadResources, loadDeliveries, loadInteractions, loadScenarios, loadFaults, loadBindings);
+        reconnect();
+      });
+    });
     for (const b of $$('[data-advance]')) b.addEventListener('click', () => advance(b.dataset.advance));
     $('#advance-form').addEventListener('submit', (ev) => {
       ev.preventDefault();
