@@ -46,6 +46,9 @@ func startServer(t *testing.T, cfg server.Config) *server.Server {
 	t.Helper()
 	ctx := context.Background()
 	cfg.Addr, cfg.Log = "127.0.0.1:0", io.Discard
+	if cfg.OperatorToken == "" {
+		cfg.OperatorToken = testOperator
+	}
 	s, err := server.New(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
