@@ -156,9 +156,6 @@ func sandboxFor(ctx context.Context, url string) (base string, stop func(), err 
 // homologationSuite is the godog suite of a run: each scenario's check is
 // added to report as it ends.
 func homologationSuite(opts HomologationOptions, base string, reg *schema.Registry, report *Report) godog.TestSuite {
-	// A QA team's own contract features act as the demo app, as the
-	// contract runner's do.
-	demo := demoCredentials(base)
 	var mu sync.Mutex
 	formats := []string{opts.Format}
 	if opts.CucumberJSON != "" {
@@ -175,18 +172,23 @@ func homologationSuite(opts HomologationOptions, base string, reg *schema.Regist
 	return godog.TestSuite{
 		Name: "homologation",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			w := NewWorld(base, reg, demo)
+			w := NewWorld(base, reg, Credentials{})
 			w.Partner = opts.Partner
 			start := time.Now()
+			// Each scenario has a company of its own, in a namespace
+			// holding a fresh copy of the demo company: a QA team's own
+			// features act as the demo app, as the contract runner's do,
+			// and scenarios never collide on names, data or clocks.
 			sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
 				start = time.Now()
-				return ctx, nil
+				return ctx, w.Begin()
 			})
 			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
 				c := w.check(s, err, time.Since(start))
 				mu.Lock()
 				report.Checks = append(report.Checks, c)
 				mu.Unlock()
+				w.End()
 				w.Close()
 				return ctx, nil
 			})
@@ -261,25 +263,6 @@ func summary(r *Report) string {
 		s = "EXECUÇÃO PARCIAL (" + r.Partial + "), não vale para publicar: " + s
 	}
 	return s
-}
-
-// demoCredentials are the demo app's, with its id read from the portal
-// (empty when the sandbox runs without the demo app).
-func demoCredentials(base string) Credentials {
-	c := Credentials{ClientID: server.DemoClientID, ClientSecret: server.DemoClientSecret,
-		WebhookSecret: server.DemoWebhookSecret, CNPJ: server.DemoCNPJ}
-	resp, err := http.Get(strings.TrimSuffix(base, "/") + "/portal/apps/" + server.DemoClientID)
-	if err != nil {
-		return c
-	}
-	defer resp.Body.Close()
-	var a struct {
-		ID string `json:"id"`
-	}
-	if resp.StatusCode == http.StatusOK && json.NewDecoder(resp.Body).Decode(&a) == nil {
-		c.ID = a.ID
-	}
-	return c
 }
 
 // postReport records the report for the partner's own app: the portal's

@@ -197,9 +197,9 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p, err := s.App(r.Context(), id); err == nil {
-		httpx.InfoOf(r.Context()).AppID = p.ID
-	}
+	// The interaction log files the request under the app and its company.
+	info := httpx.InfoOf(r.Context())
+	info.AppID, info.CompanyID, info.At = tok.AppID, tok.CompanyID, s.Clocks.NowOf(tok.CompanyID)
 	rep := httpx.OK(tok)
 	rep.Header = http.Header{"Cache-Control": {"no-store"}, "Pragma": {"no-cache"}}
 	return rep, nil
