@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"homologa/simulator/browsertest"
 	"homologa/simulator/events"
 	"homologa/simulator/server"
 )
@@ -415,7 +416,7 @@ func TestReceiverSignatures(t *testing.T) {
 // not booked twice.
 func TestEndToEndWithTheSandbox(t *testing.T) {
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard})
+	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard, OperatorToken: browsertest.OperatorToken})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,10 +16,8 @@ var brasilia = time.FixedZone("BRT", -3*3600)
 // occurrence) are checked against it. A partner in production uses its own
 // clock; the reference partner asks the sandbox, and falls back to its own.
 func (p *Partner) now(ctx context.Context, a *app) time.Time {
-	a.mu.Lock()
-	sandbox := a.sandbox
-	a.mu.Unlock()
-	ans, err := p.once(ctx, http.MethodGet, sandbox+"/sandbox/clock", nil, nil)
+	// The clock is the app's company's: the call carries the app's token.
+	ans, err := p.send(ctx, a, http.MethodGet, "/sandbox/clock", nil, nil)
 	var c struct {
 		Now time.Time `json:"now"`
 	}
