@@ -14,10 +14,10 @@ import (
 
 // The identifier patterns of the spec, anchored (the published ones are not).
 var (
-	txidCreate = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
-	txidAny    = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
-	e2eidRE    = regexp.MustCompile(`^[a-zA-Z0-9]{32}$`)
-	refundID   = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
+	txidCreate  = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
+	txidAny     = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
+	e2eidRE     = regexp.MustCompile(`^[a-zA-Z0-9]{32}$`)
+	devolucaoID = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
 )
 
 // ISPB is the sandbox's ISPB as a receiving PSP; PayerISPB the default one of

@@ -1,0 +1,140 @@
+package pix
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"homologa/simulator/store"
+)
+
+const chargeColumns = `id, company_id, app_id, kind, txid, status, revisao, loc_id, lote_id, created_at, body`
+
+func scanCharge(row scanner) (*charge, error) {
+	var c charge
+	var created int64
+	if err := row.Scan(&c.ID, &c.CompanyID, &c.AppID, &c.Kind, &c.TxID, &c.Status, &c.Revisao, &c.LocID, &c.LoteID, &created, &c.raw); err != nil {
+		return nil, err
+	}
+	c.CreatedAt = fromNanos(created)
+	return &c, json.Unmarshal([]byte(c.raw), &c.Body)
+}
+
+// findCharge finds a company's cob or cobv by txid; nil when none.
+func findCharge(ctx context.Context, tx *store.Tx, companyID, txid string) (*charge, error) {
+	return maybe(scanCharge(tx.QueryRowContext(ctx, `SELECT `+chargeColumns+` FROM pix_cobs WHERE company_id = ? AND txid = ?`, companyID, txid)))
+}
+
+// findChargeByID finds a company's charge by its row id, which its
+// location and its Pix keep.
+func findChargeByID(ctx context.Context, tx *store.Tx, companyID string, id int64) (*charge, error) {
+	return scanCharge(tx.QueryRowContext(ctx, `SELECT `+chargeColumns+` FROM pix_cobs WHERE company_id = ? AND id = ?`, companyID, id))
+}
+
+// findChargeTxid is the txid of a company's charge by its row id.
+func findChargeTxid(ctx context.Context, tx *store.Tx, companyID string, id int64) (string, error) {
+	var txid string
+	err := tx.QueryRowContext(ctx, `SELECT txid FROM pix_cobs WHERE company_id = ? AND id = ?`, companyID, id).Scan(&txid)
+	return txid, err
+}
+
+// storedCharge is what GET reads of a charge: just enough to answer.
+type storedCharge struct {
+	id      int64
+	kind    string
+	revisao int
+	body    string
+}
+
+// findStoredCharge reads a company's charge for GET; nil when none.
+func findStoredCharge(ctx context.Context, tx *store.Tx, companyID, txid string) (*storedCharge, error) {
+	var c storedCharge
+	err := tx.QueryRowContext(ctx, `SELECT id, kind, revisao, body FROM pix_cobs WHERE company_id = ? AND txid = ?`, companyID, txid).
+		Scan(&c.id, &c.kind, &c.revisao, &c.body)
+	return maybe(&c, err)
+}
+
+// findRevision is the last body of an earlier revision of a charge.
+func findRevision(ctx context.Context, tx *store.Tx, cobID int64, revisao int) (string, error) {
+	var body string
+	err := tx.QueryRowContext(ctx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, cobID, revisao).Scan(&body)
+	return body, err
+}
+
+// findChargeCompanies lists the companies that have a charge with a txid,
+// of a receiver's CNPJ when cnpj is not "": the simulated payer knows a
+// charge by its txid, which is unique per receiver only.
+func findChargeCompanies(ctx context.Context, tx *store.Tx, txid, cnpj string) ([]string, error) {
+	if cnpj == "" {
+		return queryAll(ctx, tx, scanString, `SELECT company_id FROM pix_cobs WHERE txid = ?`, txid)
+	}
+	return queryAll(ctx, tx, scanString, `SELECT p.company_id FROM pix_cobs p JOIN companies c ON c.id = p.company_id WHERE p.txid = ? AND c.cnpj = ?`, txid, cnpj)
+}
+
+// insertCharge stores a new charge with its first body; it reports false,
+// storing nothing, when the company already has the txid.
+func insertCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string) (bool, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO pix_cobs (id, company_id, app_id, kind, txid, status, revisao, loc_id, devedor_cpf, devedor_cnpj, created_at, updated_at, body, lote_id)
+		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (company_id, txid) DO NOTHING`,
+		c.ID, c.CompanyID, c.AppID, c.Kind, c.TxID, c.Status, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"),
+		c.CreatedAt.UnixNano(), c.CreatedAt.UnixNano(), encoded, c.LoteID)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// updateCharge writes a charge's state and current body.
+func updateCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `UPDATE pix_cobs SET status = ?, revisao = ?, loc_id = ?, devedor_cpf = ?, devedor_cnpj = ?, updated_at = ?, body = ? WHERE id = ?`,
+		c.Status, c.Revisao, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"), now.UnixNano(), encoded, c.ID)
+	return err
+}
+
+// updateChargeUnlinked writes a charge that lost its location.
+func updateChargeUnlinked(ctx context.Context, tx *store.Tx, id int64, encoded string) error {
+	_, err := tx.ExecContext(ctx, `UPDATE pix_cobs SET loc_id = NULL, body = ? WHERE id = ?`, encoded, id)
+	return err
+}
+
+// archiveRevision keeps the last body of a revision for GET ?revisao=.
+func archiveRevision(ctx context.Context, tx *store.Tx, cobID int64, revisao int, body string) error {
+	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO pix_cob_revisions (cob_id, revisao, body) VALUES (?, ?, ?)`, cobID, revisao, body)
+	return err
+}
+
+// chargeListing selects a company's charges of a kind for GET /cob and
+// GET /cobv.
+func chargeListing(companyID, kind string, lq *listQuery, f chargeFilter) listing {
+	l := listing{from: "pix_cobs", columns: "id, body", order: "created_at, id"}
+	l.and("company_id = ? AND kind = ? AND created_at >= ? AND created_at <= ?", companyID, kind, lq.Inicio.UnixNano(), lq.Fim.UnixNano())
+	if lq.CPF != "" {
+		l.and("devedor_cpf = ?", lq.CPF)
+	}
+	if lq.CNPJ != "" {
+		l.and("devedor_cnpj = ?", lq.CNPJ)
+	}
+	if f.status != "" {
+		l.and("status = ?", f.status)
+	}
+	if f.lote >= 0 {
+		l.and("lote_id = ?", f.lote)
+	}
+	l.andIf(f.loc, "loc_id IS NOT NULL", "loc_id IS NULL")
+	return l
+}
+
+// listedCharge is a row of a charge listing.
+type listedCharge struct {
+	id   int64
+	body doc
+}
+
+func scanListedCharge(row scanner) (listedCharge, error) {
+	var c listedCharge
+	var b string
+	err := row.Scan(&c.id, &b)
+	c.body = unmarshal(b)
+	return c, err
+}
