@@ -34,17 +34,9 @@ const (
 // is final. Its events go to the stream only; partners hear about Pix
 // through the official /pix callback.
 func chargeMachine(kind string) *statemachine.Machine {
-	ev := func(to string) statemachine.Edge {
-		return statemachine.Edge{To: to, Type: "pix." + kind + ".status", Name: "Status de Cobrança"}
-	}
-	return &statemachine.Machine{
-		Resource: kind,
-		Table:    "pix_cobs",
-		Initial:  Ativa,
-		Edges: map[string][]statemachine.Edge{
-			Ativa: {ev(Concluida), ev(RemovidaUsuario), ev(RemovidaPeloPSP)},
-		},
-	}
+	return &statemachine.Machine{Resource: kind, Table: "pix_cobs", Initial: Ativa, Edges: map[string][]statemachine.Edge{
+		Ativa: edges("pix."+kind+".status", "Status de Cobrança", Concluida, RemovidaUsuario, RemovidaPeloPSP),
+	}}
 }
 
 var machines = map[string]*statemachine.Machine{"cob": chargeMachine("cob"), "cobv": chargeMachine("cobv")}

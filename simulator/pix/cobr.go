@@ -34,19 +34,11 @@ const (
 	TentExpirada   = "EXPIRADA"
 )
 
-func cobrEdge(to string) statemachine.Edge {
-	return statemachine.Edge{To: to, Type: "pix.cobr.status", Name: "Status de Cobrança Recorrente"}
-}
-
-var cobrMachine = &statemachine.Machine{
-	Resource: "cobr",
-	Table:    "pix_cobrs",
-	Initial:  CobRCriada,
-	Edges: map[string][]statemachine.Edge{
-		CobRCriada: {cobrEdge(CobRAtiva), cobrEdge(CobRRejeitada), cobrEdge(CobRCancelada)},
-		CobRAtiva:  {cobrEdge(CobRConcluida), cobrEdge(CobRExpirada), cobrEdge(CobRRejeitada), cobrEdge(CobRCancelada)},
-	},
-}
+// cobrMachine is the life of a recurring charge.
+var cobrMachine = &statemachine.Machine{Resource: "cobr", Table: "pix_cobrs", Initial: CobRCriada, Edges: map[string][]statemachine.Edge{
+	CobRCriada: edges("pix.cobr.status", "Status de Cobrança Recorrente", CobRAtiva, CobRRejeitada, CobRCancelada),
+	CobRAtiva:  edges("pix.cobr.status", "Status de Cobrança Recorrente", CobRConcluida, CobRExpirada, CobRRejeitada, CobRCancelada),
+}}
 
 // finalRejections are the attempt rejection codes that also reject the
 // charge (SUMMARY §3.7); any other leaves it open for a retry.

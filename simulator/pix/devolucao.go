@@ -20,12 +20,9 @@ const (
 
 // devolucaoMachine: a refund is processed once. Its moves emit no event of
 // their own; notify sends the /pix callback with the Pix and its refunds.
-var devolucaoMachine = &statemachine.Machine{
-	Resource: "devolucao",
-	Table:    "pix_refunds",
-	Initial:  EmProcessamento,
-	Edges:    map[string][]statemachine.Edge{EmProcessamento: {{To: Devolvido}, {To: NaoRealizado}}},
-}
+var devolucaoMachine = &statemachine.Machine{Resource: "devolucao", Table: "pix_refunds", Initial: EmProcessamento, Edges: map[string][]statemachine.Edge{
+	EmProcessamento: edges("", "", Devolvido, NaoRealizado),
+}}
 
 // devolucaoWindow is the 90 days after the Pix in which it can be refunded.
 const devolucaoWindow = 90 * 24 * time.Hour

@@ -61,25 +61,38 @@ func load[K, T any](ctx context.Context, tx *store.Tx, find func(context.Context
 // it with fn.
 func view[K, T any](ctx context.Context, db *store.DB, find func(context.Context, *store.Tx, string, K) (*T, error), companyID string, id K, a absent,
 	fn func(tx *store.Tx, v *T) (doc, error)) (doc, error) {
-	return read(ctx, db, func(tx *store.Tx) (doc, error) {
-		v, err := load(ctx, tx, find, companyID, id, a)
-		if err != nil {
-			return nil, err
-		}
-		return fn(tx, v)
-	})
+	return read(ctx, db, loaded(ctx, find, companyID, id, a, fn))
 }
 
 // change loads one resource of a company in a write transaction and
 // changes it with fn, which answers its new body.
 func change[K, T any](ctx context.Context, db *store.DB, find func(context.Context, *store.Tx, string, K) (*T, error), companyID string, id K, a absent,
 	fn func(tx *store.Tx, v *T) (doc, error)) (doc, error) {
-	return write(ctx, db, func(tx *store.Tx) (doc, error) {
+	return write(ctx, db, loaded(ctx, find, companyID, id, a, fn))
+}
+
+// loaded is fn applied to the resource load finds.
+func loaded[K, T any](ctx context.Context, find func(context.Context, *store.Tx, string, K) (*T, error), companyID string, id K, a absent,
+	fn func(tx *store.Tx, v *T) (doc, error)) func(tx *store.Tx) (doc, error) {
+	return func(tx *store.Tx) (doc, error) {
 		v, err := load(ctx, tx, find, companyID, id, a)
 		if err != nil {
 			return nil, err
 		}
 		return fn(tx, v)
+	}
+}
+
+// remove deletes one resource of a company in a write transaction with a
+// store function that says how many rows it deleted; none is the
+// resource's NaoEncontrado.
+func remove(ctx context.Context, db *store.DB, del func(context.Context, *store.Tx, string, string) (int64, error), companyID, id string, a absent) error {
+	return db.Tx(ctx, func(tx *store.Tx) error {
+		n, err := del(ctx, tx, companyID, id)
+		if err == nil && n == 0 {
+			return a.err(id)
+		}
+		return err
 	})
 }
 

@@ -3,7 +3,6 @@ package pix
 import (
 	"net/http"
 	"net/url"
-	"strings"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/httpx"
@@ -30,15 +29,6 @@ func decodeCancel(r *http.Request, reg *schema.Registry, schemaName, typ string)
 		return err
 	}
 	return cancelOnly(typ, req)
-}
-
-// decodeOptional reads a body the control API may leave empty.
-func decodeOptional(r *http.Request, v any) error {
-	body, _ := httpx.ReadBody(r, 0)
-	if len(strings.TrimSpace(string(body))) == 0 {
-		return nil
-	}
-	return httpx.DecodeJSONBytes(body, nil, "", v)
 }
 
 // listOf reads the common list parameters of a request.

@@ -2,6 +2,7 @@ package pix
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -36,23 +37,32 @@ func (s *Service) handleDevolucaoSettle(r *http.Request) (*httpx.Reply, error) {
 // cancelar} {"codigo"}: the payer, through its PSP, answers the rec's QR
 // (journey 2) or cancels an approved recurrence.
 func (s *Service) handleRecPayerAction(r *http.Request) (*httpx.Reply, error) {
-	var in struct {
-		Codigo string `json:"codigo"`
-	}
-	if err := decodeOptional(r, &in); err != nil {
+	codigo, err := codigoOf(r)
+	if err != nil {
 		return nil, err
 	}
-	return reply(s.payerActsOnRec(r.Context(), mux.Vars(r)["idRec"], mux.Vars(r)["acao"], in.Codigo))
+	return reply(s.payerActsOnRec(r.Context(), mux.Vars(r)["idRec"], mux.Vars(r)["acao"], codigo))
 }
 
 // handleCobRPayerAction is POST /sandbox/pix/cobr/{txid}/{pagar|rejeitar}
 // {"codigo"}: the payer's PSP settles or rejects the open attempt now.
 func (s *Service) handleCobRPayerAction(r *http.Request) (*httpx.Reply, error) {
+	codigo, err := codigoOf(r)
+	if err != nil {
+		return nil, err
+	}
+	return reply(s.payerActsOnCobR(r.Context(), mux.Vars(r)["txid"], mux.Vars(r)["acao"], codigo))
+}
+
+// codigoOf reads the optional {"codigo"} of the payer's actions.
+func codigoOf(r *http.Request) (string, error) {
 	var in struct {
 		Codigo string `json:"codigo"`
 	}
-	if err := decodeOptional(r, &in); err != nil {
-		return nil, err
+	body, _ := httpx.ReadBody(r, 0)
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return "", nil
 	}
-	return reply(s.payerActsOnCobR(r.Context(), mux.Vars(r)["txid"], mux.Vars(r)["acao"], in.Codigo))
+	err := httpx.DecodeJSONBytes(body, nil, "", &in)
+	return in.Codigo, err
 }

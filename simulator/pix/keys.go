@@ -108,7 +108,7 @@ func (s *Service) ownsKey(ctx context.Context, tx *store.Tx, appID, chave string
 	if keys, ok := s.keys.Load(appID); ok {
 		return keys.(map[string]bool)[chave], nil
 	}
-	list, err := queryAll(ctx, tx, scanString, `SELECT chave FROM pix_keys WHERE app_id = ?`, appID)
+	list, err := findAppKeys(ctx, tx, appID)
 	if err != nil {
 		return false, err
 	}

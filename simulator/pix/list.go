@@ -167,10 +167,33 @@ type listing struct {
 	args                 []any
 }
 
+// listing starts the listing of a company's rows of from created in lq's
+// period.
+func (lq *listQuery) listing(companyID, from, columns, order string) listing {
+	return lq.listingAt(companyID, from, columns, order, "", "created_at")
+}
+
+// listingAt is listing with a table alias ("c.") and another time column.
+func (lq *listQuery) listingAt(companyID, from, columns, order, alias, at string) listing {
+	l := listing{from: from, columns: columns, order: order}
+	l.and(alias+"company_id = ? AND "+alias+at+" >= ? AND "+alias+at+" <= ?", companyID, lq.Inicio.UnixNano(), lq.Fim.UnixNano())
+	return l
+}
+
 // and adds a condition to the filter.
 func (l *listing) and(cond string, args ...any) {
 	l.where = append(l.where, cond)
 	l.args = append(l.args, args...)
+}
+
+// eq adds "column = value" for each column, value pair whose value is not
+// empty: the optional filters of a list.
+func (l *listing) eq(pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			l.and(pairs[i]+" = ?", pairs[i+1])
+		}
+	}
 }
 
 // andIf adds a presence condition: present when *b is true, absent when

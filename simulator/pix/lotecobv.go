@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"time"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/errs"
@@ -27,15 +28,10 @@ const (
 // loteItemMachine is the life of a batch item: the job creates its cobv
 // (CRIADA) or says why it cannot (NEGADA), and a re-sent batch tries a
 // NEGADA item again. Its moves emit nothing: the partner reads the batch.
-var loteItemMachine = &statemachine.Machine{
-	Resource: "lotecobv.cobsv",
-	Table:    "pix_lote_items",
-	Initial:  LoteEmProcessamento,
-	Edges: map[string][]statemachine.Edge{
-		LoteEmProcessamento: {{To: LoteCriada}, {To: LoteNegada}},
-		LoteNegada:          {{To: LoteEmProcessamento}},
-	},
-}
+var loteItemMachine = &statemachine.Machine{Resource: "lotecobv.cobsv", Table: "pix_lote_items", Initial: LoteEmProcessamento, Edges: map[string][]statemachine.Edge{
+	LoteEmProcessamento: edges("", "", LoteCriada, LoteNegada),
+	LoteNegada:          edges("", "", LoteEmProcessamento),
+}}
 
 // JobProcessLote creates the cobv of a batch, item by item.
 const JobProcessLote = "pix.lote.process"
@@ -56,10 +52,11 @@ type lotePatch struct {
 	Cobsv     []doc   `json:"cobsv"`
 }
 
-// lote is a stored batch.
+// lote is a stored batch, with its company's CNPJ.
 type lote struct {
-	CompanyID, AppID, Host string
-	ID                     int64
+	CompanyID, AppID, Host, Descricao, CNPJ string
+	ID                                      int64
+	CreatedAt                               time.Time
 }
 
 // loteItem is a stored batch item.
@@ -133,7 +130,8 @@ func (s *Service) putLote(ctx context.Context, p auth.Principal, host string, id
 
 // createLote stores a new batch and its items, EM_PROCESSAMENTO.
 func (s *Service) createLote(ctx context.Context, tx *store.Tx, p auth.Principal, host string, id int64, in loteRequest) error {
-	if err := insertLote(ctx, tx, lote{CompanyID: p.CompanyID, AppID: p.AppID, Host: host, ID: id}, in.Descricao, s.Clock.Now()); err != nil {
+	l := &lote{CompanyID: p.CompanyID, AppID: p.AppID, Host: host, Descricao: in.Descricao, ID: id, CreatedAt: s.Clock.Now()}
+	if err := insertLote(ctx, tx, l); err != nil {
 		return err
 	}
 	// Set now, not after commit: a charge racing this batch must look at
@@ -210,7 +208,7 @@ func (s *Service) processLote(ctx context.Context, j jobs.Job) error {
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *store.Tx) error {
-		l, cnpj, err := findLote(ctx, tx, lp.CompanyID, lp.ID)
+		l, err := findLote(ctx, tx, lp.CompanyID, lp.ID)
 		if err != nil || l == nil {
 			return err
 		}
@@ -218,7 +216,7 @@ func (s *Service) processLote(ctx context.Context, j jobs.Job) error {
 		if err != nil {
 			return err
 		}
-		p := auth.Principal{AppID: l.AppID, CompanyID: lp.CompanyID, CNPJ: cnpj}
+		p := auth.Principal{AppID: l.AppID, CompanyID: lp.CompanyID, CNPJ: l.CNPJ}
 		for _, it := range items {
 			if err := s.processLoteItem(ctx, tx, p, l, it); err != nil {
 				return err
@@ -312,12 +310,9 @@ func (s *Service) listLotes(ctx context.Context, companyID string, lq *listQuery
 
 // loteBody is the answer of GET /lotecobv/{id}.
 func loteBody(ctx context.Context, tx *store.Tx, companyID string, id int64) (doc, error) {
-	descricao, created, err := findLoteDescricao(ctx, tx, companyID, id)
+	l, err := load(ctx, tx, findLote, companyID, id, loteAbsent)
 	if err != nil {
 		return nil, err
-	}
-	if created.IsZero() {
-		return nil, loteAbsent.err(id)
 	}
 	items, err := findLoteItemBodies(ctx, tx, companyID, id)
 	if err != nil {
@@ -326,7 +321,7 @@ func loteBody(ctx context.Context, tx *store.Tx, companyID string, id int64) (do
 	if items == nil {
 		items = []doc{}
 	}
-	return doc{"id": id, "descricao": descricao, "criacao": rfc3339(created), "cobsv": items}, nil
+	return doc{"id": id, "descricao": l.Descricao, "criacao": rfc3339(l.CreatedAt), "cobsv": items}, nil
 }
 
 // loteItemBody is a batch item as GET /lotecobv/{id} shows it.

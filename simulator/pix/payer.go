@@ -123,7 +123,7 @@ func (s *Service) payLoaded(ctx context.Context, tx *store.Tx, c *charge, in Pay
 		}
 	}
 	p := s.newPix(in, c.CompanyID, c.AppID, str(c.Body, "chave"), c, valor, components, now)
-	if err := insertPix(ctx, tx, p, in.payerCPF(), in.payerCNPJ()); err != nil {
+	if err := insertPix(ctx, tx, p, in); err != nil {
 		return nil, err
 	}
 	if _, err := s.move(ctx, tx, c, Concluida, false); err != nil {
@@ -181,7 +181,7 @@ func (s *Service) credit(ctx context.Context, tx *store.Tx, in Payment) (doc, er
 		return nil, errs.Invalidf("chave", "nenhum recebedor tem a chave %q neste sandbox", in.Chave)
 	}
 	p := s.newPix(in, companyID, appID, in.Chave, nil, valor, doc{"original": doc{"valor": valor.String()}}, s.Clock.Now())
-	if err := insertPix(ctx, tx, p, in.payerCPF(), in.payerCNPJ()); err != nil {
+	if err := insertPix(ctx, tx, p, in); err != nil {
 		return nil, err
 	}
 	return p.Body, s.notify(ctx, tx, p, "pix.recebido", "Pix Recebido", nil)
@@ -201,18 +201,12 @@ func (s *Service) newPix(in Payment, companyID, appID, chave string, c *charge, 
 	return p
 }
 
-func (in Payment) payerCPF() string {
+// payer is the CPF and CNPJ of who pays, "" when not said.
+func (in Payment) payer() (cpf, cnpj string) {
 	if in.Pagador == nil {
-		return ""
+		return "", ""
 	}
-	return in.Pagador.CPF
-}
-
-func (in Payment) payerCNPJ() string {
-	if in.Pagador == nil {
-		return ""
-	}
-	return in.Pagador.CNPJ
+	return in.Pagador.CPF, in.Pagador.CNPJ
 }
 
 // settleDevolucaoNow decides a refund still processing.

@@ -23,20 +23,11 @@ const (
 	RecCancelada = "CANCELADA"
 )
 
-func recEdge(to string) statemachine.Edge {
-	return statemachine.Edge{To: to, Type: "pix.rec.status", Name: "Status de Recorrência"}
-}
-
 // recMachine is the life of a recurrence authorisation.
-var recMachine = &statemachine.Machine{
-	Resource: "rec",
-	Table:    "pix_recs",
-	Initial:  RecCriada,
-	Edges: map[string][]statemachine.Edge{
-		RecCriada:   {recEdge(RecAprovada), recEdge(RecRejeitada), recEdge(RecExpirada), recEdge(RecCancelada)},
-		RecAprovada: {recEdge(RecCancelada)},
-	},
-}
+var recMachine = &statemachine.Machine{Resource: "rec", Table: "pix_recs", Initial: RecCriada, Edges: map[string][]statemachine.Edge{
+	RecCriada:   edges("pix.rec.status", "Status de Recorrência", RecAprovada, RecRejeitada, RecExpirada, RecCancelada),
+	RecAprovada: edges("pix.rec.status", "Status de Recorrência", RecCancelada),
+}}
 
 var recAbsent = absent{"RecNaoEncontrado", "nenhuma recorrência %v"}
 

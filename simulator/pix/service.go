@@ -104,6 +104,16 @@ func (s *Service) RegisterJobs() {
 	s.Jobs.Handle(JobExpireCobR, s.expireCobRJob)
 }
 
+// edges are the moves to each of to, each emitting an event of type typ
+// named name.
+func edges(typ, name string, to ...string) []statemachine.Edge {
+	out := make([]statemachine.Edge, len(to))
+	for i, t := range to {
+		out[i] = statemachine.Edge{To: t, Type: typ, Name: name}
+	}
+	return out
+}
+
 // Machines are the state machines of the Pix resources; the server guards
 // their tables so that only their moves change a status.
 func Machines() []*statemachine.Machine {
@@ -112,23 +122,17 @@ func Machines() []*statemachine.Machine {
 
 // read runs fn in a read transaction and returns what it made.
 func read[T any](ctx context.Context, db *store.DB, fn func(tx *store.Tx) (T, error)) (T, error) {
-	var out T
-	err := db.Read(ctx, func(tx *store.Tx) error {
-		var err error
-		out, err = fn(tx)
-		return err
-	})
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return out, nil
+	return run(ctx, db.Read, fn)
 }
 
 // write runs fn in a write transaction and returns what it made.
 func write[T any](ctx context.Context, db *store.DB, fn func(tx *store.Tx) (T, error)) (T, error) {
+	return run(ctx, db.Tx, fn)
+}
+
+func run[T any](ctx context.Context, in func(context.Context, func(*store.Tx) error) error, fn func(tx *store.Tx) (T, error)) (T, error) {
 	var out T
-	err := db.Tx(ctx, func(tx *store.Tx) error {
+	err := in(ctx, func(tx *store.Tx) error {
 		var err error
 		out, err = fn(tx)
 		return err

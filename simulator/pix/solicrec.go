@@ -26,21 +26,14 @@ const (
 	SolCancelada = "CANCELADA"
 )
 
-func solEdge(to string) statemachine.Edge {
-	return statemachine.Edge{To: to, Type: "pix.solicrec.status", Name: "Status de Solicitação de Recorrência"}
-}
-
 // solicRecMachine: the request travels to the payer's PSP and back.
-var solicRecMachine = &statemachine.Machine{
-	Resource: "solicrec",
-	Table:    "pix_solicrecs",
-	Initial:  SolCriada,
-	Edges: map[string][]statemachine.Edge{
-		SolCriada:   {solEdge(SolEnviada), solEdge(SolExpirada), solEdge(SolCancelada)},
-		SolEnviada:  {solEdge(SolRecebida), solEdge(SolExpirada), solEdge(SolCancelada)},
-		SolRecebida: {solEdge(SolAceita), solEdge(SolRejeitada), solEdge(SolExpirada), solEdge(SolCancelada)},
-	},
-}
+var solicRecMachine = &statemachine.Machine{Resource: "solicrec", Table: "pix_solicrecs", Initial: SolCriada, Edges: map[string][]statemachine.Edge{
+	SolCriada:   edges(solicRecEvent, solicRecEventName, SolEnviada, SolExpirada, SolCancelada),
+	SolEnviada:  edges(solicRecEvent, solicRecEventName, SolRecebida, SolExpirada, SolCancelada),
+	SolRecebida: edges(solicRecEvent, solicRecEventName, SolAceita, SolRejeitada, SolExpirada, SolCancelada),
+}}
+
+const solicRecEvent, solicRecEventName = "pix.solicrec.status", "Status de Solicitação de Recorrência"
 
 // solicRecLive are the statuses of a request still travelling.
 var solicRecLive = []string{SolCriada, SolEnviada, SolRecebida}

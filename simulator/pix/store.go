@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"time"
 
 	"homologa/simulator/store"
 )
@@ -12,21 +14,35 @@ import (
 // scanner is a row to scan: *sql.Row or *sql.Rows.
 type scanner interface{ Scan(...any) error }
 
-// pageRows runs a listing: it counts its rows, completes parametros with
-// the paginacao lq asks for, and scans the page's rows in order.
-func pageRows[T any](ctx context.Context, tx *store.Tx, lq *listQuery, l listing, scan func(scanner) (T, error)) (doc, []T, error) {
-	var total int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+l.from+` WHERE `+l.filter(), l.args...).Scan(&total); err != nil {
-		return nil, nil, err
-	}
-	params, limit, offset := lq.page(total)
-	rows, err := tx.QueryContext(ctx, `SELECT `+l.columns+` FROM `+l.from+` WHERE `+l.filter()+` ORDER BY `+l.order+` LIMIT ? OFFSET ?`,
-		append(l.args, limit, offset)...)
+// exec runs a statement.
+func exec(ctx context.Context, tx *store.Tx, query string, args ...any) error {
+	_, err := tx.ExecContext(ctx, query, args...)
+	return err
+}
+
+// execCount runs a statement and says how many rows it changed.
+func execCount(ctx context.Context, tx *store.Tx, query string, args ...any) (int64, error) {
+	res, err := tx.ExecContext(ctx, query, args...)
 	if err != nil {
-		return nil, nil, err
+		return 0, err
 	}
-	list, err := scanAll(rows, scan)
-	return params, list, err
+	return res.RowsAffected()
+}
+
+// queryValue scans the one column of the one row a query returns.
+func queryValue[T any](ctx context.Context, tx *store.Tx, query string, args ...any) (T, error) {
+	var v T
+	err := tx.QueryRowContext(ctx, query, args...).Scan(&v)
+	return v, err
+}
+
+// queryAll runs a query and scans every row.
+func queryAll[T any](ctx context.Context, tx *store.Tx, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, scan)
 }
 
 // scanAll scans every row and closes them.
@@ -43,13 +59,20 @@ func scanAll[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) 
 	return out, rows.Err()
 }
 
-// queryAll runs a query and scans every row.
-func queryAll[T any](ctx context.Context, tx *store.Tx, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
+// maybe turns "no row" into nil: a finder's answer when there is nothing.
+func maybe[T any](v *T, err error) (*T, error) {
 	if err != nil {
-		return nil, err
+		return nil, none(err)
 	}
-	return scanAll(rows, scan)
+	return v, nil
+}
+
+// none is nil for "no row", err otherwise.
+func none(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	return err
 }
 
 // scanString scans a row of one text column.
@@ -66,22 +89,47 @@ func scanJSON(row scanner) (json.RawMessage, error) {
 	return json.RawMessage(s), err
 }
 
-// maybe turns "no row" into nil: a finder's answer when there is nothing.
-func maybe[T any](v *T, err error) (*T, error) {
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+// nanos scans a time the store keeps as Unix nanoseconds.
+type nanos struct{ t *time.Time }
+
+func (n nanos) Scan(v any) error {
+	i, ok := v.(int64)
+	if !ok {
+		return fmt.Errorf("a time in nanoseconds, got %T", v)
 	}
+	*n.t = fromNanos(i)
+	return nil
+}
+
+// jsonDoc scans a JSON object the store keeps as text.
+type jsonDoc struct{ d *doc }
+
+func (j jsonDoc) Scan(v any) error {
+	switch s := v.(type) {
+	case string:
+		return json.Unmarshal([]byte(s), j.d)
+	case []byte:
+		return json.Unmarshal(s, j.d)
+	}
+	return fmt.Errorf("a JSON text, got %T", v)
+}
+
+// pageRows runs a listing: it counts its rows, completes parametros with
+// the paginacao lq asks for, and scans the page's rows in order.
+func pageRows[T any](ctx context.Context, tx *store.Tx, lq *listQuery, l listing, scan func(scanner) (T, error)) (doc, []T, error) {
+	total, err := queryValue[int](ctx, tx, `SELECT COUNT(*) FROM `+l.from+` WHERE `+l.filter(), l.args...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return v, nil
+	params, limit, offset := lq.page(total)
+	args := append(append([]any{}, l.args...), limit, offset)
+	list, err := queryAll(ctx, tx, scan, `SELECT `+l.columns+` FROM `+l.from+` WHERE `+l.filter()+` ORDER BY `+l.order+` LIMIT ? OFFSET ?`, args...)
+	return params, list, err
 }
 
 // maxID is the largest id of a table, 0 when it is empty.
 func maxID(ctx context.Context, tx *store.Tx, table string) (int64, error) {
-	var max int64
-	err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM `+table).Scan(&max)
-	return max, err
+	return queryValue[int64](ctx, tx, `SELECT COALESCE(MAX(id), 0) FROM `+table)
 }
 
 // findCompany reads a company's CNPJ and name.
@@ -93,7 +141,5 @@ func findCompany(ctx context.Context, tx *store.Tx, id string) (company, error) 
 
 // findAppCompany reads the company of an app.
 func findAppCompany(ctx context.Context, tx *store.Tx, appID string) (string, error) {
-	var companyID string
-	err := tx.QueryRowContext(ctx, `SELECT company_id FROM apps WHERE id = ?`, appID).Scan(&companyID)
-	return companyID, err
+	return queryValue[string](ctx, tx, `SELECT company_id FROM apps WHERE id = ?`, appID)
 }

@@ -12,11 +12,9 @@ const chargeColumns = `id, company_id, app_id, kind, txid, status, revisao, loc_
 
 func scanCharge(row scanner) (*charge, error) {
 	var c charge
-	var created int64
-	if err := row.Scan(&c.ID, &c.CompanyID, &c.AppID, &c.Kind, &c.TxID, &c.Status, &c.Revisao, &c.LocID, &c.LoteID, &created, &c.raw); err != nil {
+	if err := row.Scan(&c.ID, &c.CompanyID, &c.AppID, &c.Kind, &c.TxID, &c.Status, &c.Revisao, &c.LocID, &c.LoteID, nanos{&c.CreatedAt}, &c.raw); err != nil {
 		return nil, err
 	}
-	c.CreatedAt = fromNanos(created)
 	return &c, json.Unmarshal([]byte(c.raw), &c.Body)
 }
 
@@ -33,9 +31,7 @@ func findChargeByID(ctx context.Context, tx *store.Tx, companyID string, id int6
 
 // findChargeTxid is the txid of a company's charge by its row id.
 func findChargeTxid(ctx context.Context, tx *store.Tx, companyID string, id int64) (string, error) {
-	var txid string
-	err := tx.QueryRowContext(ctx, `SELECT txid FROM pix_cobs WHERE company_id = ? AND id = ?`, companyID, id).Scan(&txid)
-	return txid, err
+	return queryValue[string](ctx, tx, `SELECT txid FROM pix_cobs WHERE company_id = ? AND id = ?`, companyID, id)
 }
 
 // storedCharge is what GET reads of a charge: just enough to answer.
@@ -56,9 +52,7 @@ func findStoredCharge(ctx context.Context, tx *store.Tx, companyID, txid string)
 
 // findRevision is the last body of an earlier revision of a charge.
 func findRevision(ctx context.Context, tx *store.Tx, cobID int64, revisao int) (string, error) {
-	var body string
-	err := tx.QueryRowContext(ctx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, cobID, revisao).Scan(&body)
-	return body, err
+	return queryValue[string](ctx, tx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, cobID, revisao)
 }
 
 // findChargeCompanies lists the companies that have a charge with a txid,
@@ -74,50 +68,34 @@ func findChargeCompanies(ctx context.Context, tx *store.Tx, txid, cnpj string) (
 // insertCharge stores a new charge with its first body; it reports false,
 // storing nothing, when the company already has the txid.
 func insertCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string) (bool, error) {
-	res, err := tx.ExecContext(ctx, `INSERT INTO pix_cobs (id, company_id, app_id, kind, txid, status, revisao, loc_id, devedor_cpf, devedor_cnpj, created_at, updated_at, body, lote_id)
+	n, err := execCount(ctx, tx, `INSERT INTO pix_cobs (id, company_id, app_id, kind, txid, status, revisao, loc_id, devedor_cpf, devedor_cnpj, created_at, updated_at, body, lote_id)
 		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (company_id, txid) DO NOTHING`,
 		c.ID, c.CompanyID, c.AppID, c.Kind, c.TxID, c.Status, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"),
 		c.CreatedAt.UnixNano(), c.CreatedAt.UnixNano(), encoded, c.LoteID)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
 	return n == 1, err
 }
 
 // updateCharge writes a charge's state and current body.
 func updateCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pix_cobs SET status = ?, revisao = ?, loc_id = ?, devedor_cpf = ?, devedor_cnpj = ?, updated_at = ?, body = ? WHERE id = ?`,
+	return exec(ctx, tx, `UPDATE pix_cobs SET status = ?, revisao = ?, loc_id = ?, devedor_cpf = ?, devedor_cnpj = ?, updated_at = ?, body = ? WHERE id = ?`,
 		c.Status, c.Revisao, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"), now.UnixNano(), encoded, c.ID)
-	return err
 }
 
 // updateChargeUnlinked writes a charge that lost its location.
 func updateChargeUnlinked(ctx context.Context, tx *store.Tx, id int64, encoded string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pix_cobs SET loc_id = NULL, body = ? WHERE id = ?`, encoded, id)
-	return err
+	return exec(ctx, tx, `UPDATE pix_cobs SET loc_id = NULL, body = ? WHERE id = ?`, encoded, id)
 }
 
 // archiveRevision keeps the last body of a revision for GET ?revisao=.
 func archiveRevision(ctx context.Context, tx *store.Tx, cobID int64, revisao int, body string) error {
-	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO pix_cob_revisions (cob_id, revisao, body) VALUES (?, ?, ?)`, cobID, revisao, body)
-	return err
+	return exec(ctx, tx, `INSERT OR REPLACE INTO pix_cob_revisions (cob_id, revisao, body) VALUES (?, ?, ?)`, cobID, revisao, body)
 }
 
 // chargeListing selects a company's charges of a kind for GET /cob and
 // GET /cobv.
 func chargeListing(companyID, kind string, lq *listQuery, f chargeFilter) listing {
-	l := listing{from: "pix_cobs", columns: "id, body", order: "created_at, id"}
-	l.and("company_id = ? AND kind = ? AND created_at >= ? AND created_at <= ?", companyID, kind, lq.Inicio.UnixNano(), lq.Fim.UnixNano())
-	if lq.CPF != "" {
-		l.and("devedor_cpf = ?", lq.CPF)
-	}
-	if lq.CNPJ != "" {
-		l.and("devedor_cnpj = ?", lq.CNPJ)
-	}
-	if f.status != "" {
-		l.and("status = ?", f.status)
-	}
+	l := lq.listing(companyID, "pix_cobs", "id, body", "created_at, id")
+	l.eq("kind", kind, "devedor_cpf", lq.CPF, "devedor_cnpj", lq.CNPJ, "status", f.status)
 	if f.lote >= 0 {
 		l.and("lote_id = ?", f.lote)
 	}
@@ -133,8 +111,6 @@ type listedCharge struct {
 
 func scanListedCharge(row scanner) (listedCharge, error) {
 	var c listedCharge
-	var b string
-	err := row.Scan(&c.id, &b)
-	c.body = unmarshal(b)
+	err := row.Scan(&c.id, jsonDoc{&c.body})
 	return c, err
 }

@@ -2,7 +2,6 @@ package pix
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"homologa/simulator/store"
@@ -12,11 +11,7 @@ const cobrColumns = `company_id, txid, app_id, id_rec, status, vencimento, body`
 
 func scanCobR(row scanner) (*cobr, error) {
 	var c cobr
-	var body string
-	if err := row.Scan(&c.CompanyID, &c.TxID, &c.AppID, &c.IDRec, &c.Status, &c.Vencimento, &body); err != nil {
-		return nil, err
-	}
-	return &c, json.Unmarshal([]byte(body), &c.Body)
+	return &c, row.Scan(&c.CompanyID, &c.TxID, &c.AppID, &c.IDRec, &c.Status, &c.Vencimento, jsonDoc{&c.Body})
 }
 
 // findCobR finds a company's recurring charge; nil when none.
@@ -44,34 +39,17 @@ func findCobRVencimentos(ctx context.Context, tx *store.Tx, idRec string) ([]str
 }
 
 func insertCobR(ctx context.Context, tx *store.Tx, c *cobr, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO pix_cobrs (company_id, txid, app_id, id_rec, status, vencimento, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	return exec(ctx, tx, `INSERT INTO pix_cobrs (company_id, txid, app_id, id_rec, status, vencimento, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.CompanyID, c.TxID, c.AppID, c.IDRec, c.Status, c.Vencimento, marshal(c.Body), now.UnixNano(), now.UnixNano())
-	return err
 }
 
 func updateCobR(ctx context.Context, tx *store.Tx, c *cobr, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pix_cobrs SET status = ?, body = ?, updated_at = ? WHERE company_id = ? AND txid = ?`,
+	return exec(ctx, tx, `UPDATE pix_cobrs SET status = ?, body = ?, updated_at = ? WHERE company_id = ? AND txid = ?`,
 		c.Status, marshal(c.Body), now.UnixNano(), c.CompanyID, c.TxID)
-	return err
 }
 
 func cobrListing(companyID string, lq *listQuery, f cobrFilter) listing {
-	l := listing{from: "pix_cobrs c JOIN pix_recs r ON r.id_rec = c.id_rec", columns: "c.body", order: "c.created_at, c.txid"}
-	l.and("c.company_id = ? AND c.created_at >= ? AND c.created_at <= ?", companyID, lq.Inicio.UnixNano(), lq.Fim.UnixNano())
-	if f.idRec != "" {
-		l.and("c.id_rec = ?", f.idRec)
-	}
-	if f.status != "" {
-		l.and("c.status = ?", f.status)
-	}
-	if lq.CPF != "" {
-		l.and("r.cpf = ?", lq.CPF)
-	}
-	if lq.CNPJ != "" {
-		l.and("r.cnpj = ?", lq.CNPJ)
-	}
-	if f.convenio != "" {
-		l.and("r.convenio = ?", f.convenio)
-	}
+	l := lq.listingAt(companyID, "pix_cobrs c JOIN pix_recs r ON r.id_rec = c.id_rec", "c.body", "c.created_at, c.txid", "c.", "created_at")
+	l.eq("c.id_rec", f.idRec, "c.status", f.status, "r.cpf", lq.CPF, "r.cnpj", lq.CNPJ, "r.convenio", f.convenio)
 	return l
 }

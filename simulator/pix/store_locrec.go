@@ -10,12 +10,7 @@ const locRecColumns = `id, company_id, token, location, id_rec, created_at`
 
 func scanLocRec(row scanner) (*locRec, error) {
 	var l locRec
-	var at int64
-	if err := row.Scan(&l.ID, &l.CompanyID, &l.Token, &l.Location, &l.IDRec, &at); err != nil {
-		return nil, err
-	}
-	l.CreatedAt = fromNanos(at)
-	return &l, nil
+	return &l, row.Scan(&l.ID, &l.CompanyID, &l.Token, &l.Location, &l.IDRec, nanos{&l.CreatedAt})
 }
 
 func findLocRec(ctx context.Context, tx *store.Tx, companyID string, id int64) (*locRec, error) {
@@ -31,30 +26,27 @@ func findLocRecByToken(ctx context.Context, tx *store.Tx, token string) (*locRec
 
 // insertLocRec stores a new location and sets its id.
 func insertLocRec(ctx context.Context, tx *store.Tx, l *locRec, appID string) error {
-	res, err := tx.ExecContext(ctx, `INSERT INTO pix_locrecs (company_id, app_id, token, location, created_at) VALUES (?, ?, ?, ?, ?)`,
-		l.CompanyID, appID, l.Token, l.Location, l.CreatedAt.UnixNano())
-	if err != nil {
+	if err := exec(ctx, tx, `INSERT INTO pix_locrecs (company_id, app_id, token, location, created_at) VALUES (?, ?, ?, ?, ?)`,
+		l.CompanyID, appID, l.Token, l.Location, l.CreatedAt.UnixNano()); err != nil {
 		return err
 	}
-	l.ID, _ = res.LastInsertId()
-	return nil
+	var err error
+	l.ID, err = queryValue[int64](ctx, tx, `SELECT last_insert_rowid()`)
+	return err
 }
 
 // linkLocRec makes a location serve a recurrence.
 func linkLocRec(ctx context.Context, tx *store.Tx, id int64, idRec string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pix_locrecs SET id_rec = ? WHERE id = ?`, idRec, id)
-	return err
+	return exec(ctx, tx, `UPDATE pix_locrecs SET id_rec = ? WHERE id = ?`, idRec, id)
 }
 
 // releaseLocRec makes a location serve no recurrence.
 func releaseLocRec(ctx context.Context, tx *store.Tx, id int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pix_locrecs SET id_rec = NULL WHERE id = ?`, id)
-	return err
+	return exec(ctx, tx, `UPDATE pix_locrecs SET id_rec = NULL WHERE id = ?`, id)
 }
 
 func locRecListing(companyID string, lq *listQuery, f locRecFilter) listing {
-	l := listing{from: "pix_locrecs", columns: locRecColumns, order: "created_at, id"}
-	l.and("company_id = ? AND created_at >= ? AND created_at <= ?", companyID, lq.Inicio.UnixNano(), lq.Fim.UnixNano())
+	l := lq.listing(companyID, "pix_locrecs", locRecColumns, "created_at, id")
 	l.andIf(f.present, "id_rec IS NOT NULL", "id_rec IS NULL")
 	if f.convenio != "" {
 		l.and(`id_rec IN (SELECT id_rec FROM pix_recs WHERE convenio = ?)`, f.convenio)

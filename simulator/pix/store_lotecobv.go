@@ -3,7 +3,6 @@ package pix
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"homologa/simulator/store"
@@ -11,38 +10,21 @@ import (
 
 // hasLote reports whether a company has ever sent a batch.
 func hasLote(ctx context.Context, tx *store.Tx, companyID string) (bool, error) {
-	var has bool
-	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pix_lotes WHERE company_id = ?)`, companyID).Scan(&has)
-	return has, err
+	return queryValue[bool](ctx, tx, `SELECT EXISTS (SELECT 1 FROM pix_lotes WHERE company_id = ?)`, companyID)
 }
 
 // findLote reads a batch with its company's CNPJ; nil when none.
-func findLote(ctx context.Context, tx *store.Tx, companyID string, id int64) (*lote, string, error) {
+func findLote(ctx context.Context, tx *store.Tx, companyID string, id int64) (*lote, error) {
 	l := lote{CompanyID: companyID, ID: id}
-	var cnpj string
-	err := tx.QueryRowContext(ctx, `SELECT l.app_id, l.host, c.cnpj FROM pix_lotes l JOIN companies c ON c.id = l.company_id WHERE l.company_id = ? AND l.id = ?`,
-		companyID, id).Scan(&l.AppID, &l.Host, &cnpj)
-	v, err := maybe(&l, err)
-	return v, cnpj, err
-}
-
-// findLoteDescricao reads a batch's descricao and creation; a zero time
-// when there is no such batch.
-func findLoteDescricao(ctx context.Context, tx *store.Tx, companyID string, id int64) (string, time.Time, error) {
-	var descricao string
-	var created int64
-	err := tx.QueryRowContext(ctx, `SELECT descricao, created_at FROM pix_lotes WHERE company_id = ? AND id = ?`, companyID, id).Scan(&descricao, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", time.Time{}, nil
-	}
-	return descricao, fromNanos(created), err
+	err := tx.QueryRowContext(ctx, `SELECT l.app_id, l.host, l.descricao, l.created_at, c.cnpj FROM pix_lotes l JOIN companies c ON c.id = l.company_id
+		WHERE l.company_id = ? AND l.id = ?`, companyID, id).Scan(&l.AppID, &l.Host, &l.Descricao, nanos{&l.CreatedAt}, &l.CNPJ)
+	return maybe(&l, err)
 }
 
 // findLoteTxids returns the txids of a batch, or nil when there is no
 // batch.
 func findLoteTxids(ctx context.Context, tx *store.Tx, companyID string, id int64) ([]string, error) {
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM pix_lotes WHERE company_id = ? AND id = ?`, companyID, id).Scan(&n); err != nil || n == 0 {
+	if n, err := queryValue[int](ctx, tx, `SELECT COUNT(*) FROM pix_lotes WHERE company_id = ? AND id = ?`, companyID, id); err != nil || n == 0 {
 		return nil, err
 	}
 	out, err := queryAll(ctx, tx, scanString, `SELECT txid FROM pix_lote_items WHERE company_id = ? AND lote_id = ? ORDER BY position`, companyID, id)
@@ -52,42 +34,36 @@ func findLoteTxids(ctx context.Context, tx *store.Tx, companyID string, id int64
 	return out, err
 }
 
-func insertLote(ctx context.Context, tx *store.Tx, l lote, descricao string, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO pix_lotes (company_id, id, app_id, descricao, host, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		l.CompanyID, l.ID, l.AppID, descricao, l.Host, now.UnixNano())
-	return err
+func insertLote(ctx context.Context, tx *store.Tx, l *lote) error {
+	return exec(ctx, tx, `INSERT INTO pix_lotes (company_id, id, app_id, descricao, host, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		l.CompanyID, l.ID, l.AppID, l.Descricao, l.Host, l.CreatedAt.UnixNano())
 }
 
 func updateLote(ctx context.Context, tx *store.Tx, companyID string, id int64, descricao, host string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pix_lotes SET descricao = ?, host = ? WHERE company_id = ? AND id = ?`, descricao, host, companyID, id)
-	return err
+	return exec(ctx, tx, `UPDATE pix_lotes SET descricao = ?, host = ? WHERE company_id = ? AND id = ?`, descricao, host, companyID, id)
 }
 
 func updateLoteDescricao(ctx context.Context, tx *store.Tx, companyID string, id int64, descricao string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pix_lotes SET descricao = ? WHERE company_id = ? AND id = ?`, descricao, companyID, id)
-	return err
+	return exec(ctx, tx, `UPDATE pix_lotes SET descricao = ? WHERE company_id = ? AND id = ?`, descricao, companyID, id)
 }
 
 // txidInUse reports whether a company's charge or batch item has a txid.
 func txidInUse(ctx context.Context, tx *store.Tx, companyID, txid string) (bool, error) {
-	var n int
-	err := tx.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM pix_cobs WHERE company_id = ? AND txid = ?) + (SELECT COUNT(*) FROM pix_lote_items WHERE company_id = ? AND txid = ?)`,
-		companyID, txid, companyID, txid).Scan(&n)
+	n, err := queryValue[int](ctx, tx, `SELECT (SELECT COUNT(*) FROM pix_cobs WHERE company_id = ? AND txid = ?) + (SELECT COUNT(*) FROM pix_lote_items WHERE company_id = ? AND txid = ?)`,
+		companyID, txid, companyID, txid)
 	return n > 0, err
 }
 
 func insertLoteItem(ctx context.Context, tx *store.Tx, companyID string, loteID int64, position int, txid, request string) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO pix_lote_items (company_id, lote_id, position, txid, status, request) VALUES (?, ?, ?, ?, ?, ?)`,
+	return exec(ctx, tx, `INSERT INTO pix_lote_items (company_id, lote_id, position, txid, status, request) VALUES (?, ?, ?, ?, ?, ?)`,
 		companyID, loteID, position, txid, LoteEmProcessamento, request)
-	return err
 }
 
 const loteItemColumns = `txid, status, request`
 
 func scanLoteItem(row scanner) (*loteItem, error) {
 	var it loteItem
-	err := row.Scan(&it.TxID, &it.Status, &it.Request)
-	return &it, err
+	return &it, row.Scan(&it.TxID, &it.Status, &it.Request)
 }
 
 // findLoteItem reads the batch item of a txid; nil when none.
@@ -114,34 +90,29 @@ func findLoteItemBodies(ctx context.Context, tx *store.Tx, companyID string, lot
 // resendLoteItem stores the request of a batch item sent again, clears
 // its problem, and returns the item.
 func resendLoteItem(ctx context.Context, tx *store.Tx, companyID, txid, request string) (*loteItem, error) {
-	if _, err := tx.ExecContext(ctx, `UPDATE pix_lote_items SET request = ?, problema = '' WHERE company_id = ? AND txid = ?`, request, companyID, txid); err != nil {
+	if err := exec(ctx, tx, `UPDATE pix_lote_items SET request = ?, problema = '' WHERE company_id = ? AND txid = ?`, request, companyID, txid); err != nil {
 		return nil, err
 	}
 	return scanLoteItem(tx.QueryRowContext(ctx, `SELECT `+loteItemColumns+` FROM pix_lote_items WHERE company_id = ? AND txid = ?`, companyID, txid))
 }
 
 func updateLoteItemStatus(ctx context.Context, tx *store.Tx, companyID, txid, status string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pix_lote_items SET status = ? WHERE company_id = ? AND txid = ?`, status, companyID, txid)
-	return err
+	return exec(ctx, tx, `UPDATE pix_lote_items SET status = ? WHERE company_id = ? AND txid = ?`, status, companyID, txid)
 }
 
 // updateLoteItemOutcome writes what processing an item gave.
 func updateLoteItemOutcome(ctx context.Context, tx *store.Tx, companyID, txid, status, problema string, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pix_lote_items SET status = ?, problema = ?, created_at = ? WHERE company_id = ? AND txid = ?`,
+	return exec(ctx, tx, `UPDATE pix_lote_items SET status = ?, problema = ?, created_at = ? WHERE company_id = ? AND txid = ?`,
 		status, problema, now.UnixNano(), companyID, txid)
-	return err
 }
 
 // savepoint runs a SAVEPOINT, ROLLBACK TO or RELEASE statement.
 func savepoint(ctx context.Context, tx *store.Tx, stmt string) error {
-	_, err := tx.ExecContext(ctx, stmt)
-	return err
+	return exec(ctx, tx, stmt)
 }
 
 func loteListing(companyID string, lq *listQuery) listing {
-	l := listing{from: "pix_lotes", columns: "id", order: "created_at, id"}
-	l.and("company_id = ? AND created_at >= ? AND created_at <= ?", companyID, lq.Inicio.UnixNano(), lq.Fim.UnixNano())
-	return l
+	return lq.listing(companyID, "pix_lotes", "id", "created_at, id")
 }
 
 func scanLoteID(row scanner) (int64, error) {

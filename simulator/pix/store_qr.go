@@ -19,6 +19,5 @@ func findSigningKey(ctx context.Context, tx *store.Tx) (string, error) {
 }
 
 func upsertSigningKey(ctx context.Context, tx *store.Tx, pemText string) error {
-	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO settings (key, value) VALUES ('pix.jws.key', ?)`, pemText)
-	return err
+	return exec(ctx, tx, `INSERT OR REPLACE INTO settings (key, value) VALUES ('pix.jws.key', ?)`, pemText)
 }

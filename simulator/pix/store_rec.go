@@ -2,7 +2,6 @@ package pix
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"homologa/simulator/store"
@@ -12,13 +11,7 @@ const recColumns = `id_rec, company_id, app_id, status, loc_id, body, created_at
 
 func scanRec(row scanner) (*rec, error) {
 	var r rec
-	var body string
-	var at int64
-	if err := row.Scan(&r.ID, &r.CompanyID, &r.AppID, &r.Status, &r.LocID, &body, &at); err != nil {
-		return nil, err
-	}
-	r.CreatedAt = fromNanos(at)
-	return &r, json.Unmarshal([]byte(body), &r.Body)
+	return &r, row.Scan(&r.ID, &r.CompanyID, &r.AppID, &r.Status, &r.LocID, jsonDoc{&r.Body}, nanos{&r.CreatedAt})
 }
 
 // findRec finds a company's recurrence; nil when none.
@@ -43,34 +36,20 @@ func findRecsNamingTxid(ctx context.Context, tx *store.Tx, companyID, txid strin
 
 // insertRec stores a new recurrence; saveRec writes its body.
 func insertRec(ctx context.Context, tx *store.Tx, r *rec) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO pix_recs (id_rec, company_id, app_id, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, '{}', ?, ?)`,
+	return exec(ctx, tx, `INSERT INTO pix_recs (id_rec, company_id, app_id, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, '{}', ?, ?)`,
 		r.ID, r.CompanyID, r.AppID, r.Status, r.CreatedAt.UnixNano(), r.CreatedAt.UnixNano())
-	return err
 }
 
 // updateRec writes a recurrence with the columns lists filter by.
 func updateRec(ctx context.Context, tx *store.Tx, r *rec, now time.Time) error {
 	dev := sub(sub(r.Body, "vinculo"), "devedor")
-	_, err := tx.ExecContext(ctx, `UPDATE pix_recs SET status = ?, cpf = ?, cnpj = ?, convenio = ?, loc_id = ?, body = ?, updated_at = ? WHERE id_rec = ?`,
+	return exec(ctx, tx, `UPDATE pix_recs SET status = ?, cpf = ?, cnpj = ?, convenio = ?, loc_id = ?, body = ?, updated_at = ? WHERE id_rec = ?`,
 		r.Status, str(dev, "cpf"), str(dev, "cnpj"), str(sub(r.Body, "recebedor"), "convenio"), r.LocID, marshal(r.Body), now.UnixNano(), r.ID)
-	return err
 }
 
 func recListing(companyID string, lq *listQuery, f recFilter) listing {
-	l := listing{from: "pix_recs", columns: "body", order: "created_at, id_rec"}
-	l.and("company_id = ? AND created_at >= ? AND created_at <= ?", companyID, lq.Inicio.UnixNano(), lq.Fim.UnixNano())
-	if lq.CPF != "" {
-		l.and("cpf = ?", lq.CPF)
-	}
-	if lq.CNPJ != "" {
-		l.and("cnpj = ?", lq.CNPJ)
-	}
-	if f.status != "" {
-		l.and("status = ?", f.status)
-	}
-	if f.convenio != "" {
-		l.and("convenio = ?", f.convenio)
-	}
+	l := lq.listing(companyID, "pix_recs", "body", "created_at, id_rec")
+	l.eq("cpf", lq.CPF, "cnpj", lq.CNPJ, "status", f.status, "convenio", f.convenio)
 	l.andIf(f.loc, "loc_id IS NOT NULL", "loc_id IS NULL")
 	return l
 }

@@ -12,11 +12,7 @@ const solicRecColumns = `id_solic_rec, id_rec, company_id, app_id, status, body`
 
 func scanSolicRec(row scanner) (*solicRec, error) {
 	var sr solicRec
-	var body string
-	if err := row.Scan(&sr.ID, &sr.IDRec, &sr.CompanyID, &sr.AppID, &sr.Status, &body); err != nil {
-		return nil, err
-	}
-	return &sr, json.Unmarshal([]byte(body), &sr.Body)
+	return &sr, row.Scan(&sr.ID, &sr.IDRec, &sr.CompanyID, &sr.AppID, &sr.Status, jsonDoc{&sr.Body})
 }
 
 // findSolicRec finds a company's confirmation request; nil when none.
@@ -48,12 +44,10 @@ func findSolicRecBodies(ctx context.Context, tx *store.Tx, idRec string) ([]json
 }
 
 func insertSolicRec(ctx context.Context, tx *store.Tx, sr *solicRec, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO pix_solicrecs (id_solic_rec, id_rec, company_id, app_id, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+	return exec(ctx, tx, `INSERT INTO pix_solicrecs (id_solic_rec, id_rec, company_id, app_id, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		sr.ID, sr.IDRec, sr.CompanyID, sr.AppID, sr.Status, marshal(sr.Body), now.UnixNano(), now.UnixNano())
-	return err
 }
 
 func updateSolicRec(ctx context.Context, tx *store.Tx, sr *solicRec, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pix_solicrecs SET status = ?, body = ?, updated_at = ? WHERE id_solic_rec = ?`, sr.Status, marshal(sr.Body), now.UnixNano(), sr.ID)
-	return err
+	return exec(ctx, tx, `UPDATE pix_solicrecs SET status = ?, body = ?, updated_at = ? WHERE id_solic_rec = ?`, sr.Status, marshal(sr.Body), now.UnixNano(), sr.ID)
 }

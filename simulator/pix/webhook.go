@@ -48,13 +48,7 @@ func (s *Service) getWebhook(ctx context.Context, p auth.Principal, chave string
 
 // removeWebhook forgets the webhook of a key.
 func (s *Service) removeWebhook(ctx context.Context, companyID, chave string) error {
-	return s.DB.Tx(ctx, func(tx *store.Tx) error {
-		n, err := deleteWebhook(ctx, tx, companyID, chave)
-		if err == nil && n == 0 {
-			return webhookAbsent.err(chave)
-		}
-		return err
-	})
+	return remove(ctx, s.DB, deleteWebhook, companyID, chave, webhookAbsent)
 }
 
 // listWebhooks is GET /webhook's answer.

@@ -31,13 +31,7 @@ func (s *Service) getWebhookRec(ctx context.Context, companyID, kind string) (do
 
 // removeWebhookRec forgets the webhook of kind rec or cobr.
 func (s *Service) removeWebhookRec(ctx context.Context, companyID, kind string) error {
-	return s.DB.Tx(ctx, func(tx *store.Tx) error {
-		n, err := deleteWebhookRec(ctx, tx, companyID, kind)
-		if err == nil && n == 0 {
-			return webhookRecAbsent.err(kind)
-		}
-		return err
-	})
+	return remove(ctx, s.DB, deleteWebhookRec, companyID, kind, webhookRecAbsent)
 }
 
 // callbackTargets is where a change of kind (rec or cobr) is POSTed: the
