@@ -16,7 +16,6 @@ import (
 var (
 	txidCreate  = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
 	txidAny     = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
-	e2eidRE     = regexp.MustCompile(`^[a-zA-Z0-9]{32}$`)
 	devolucaoID = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
 )
 

@@ -41,7 +41,7 @@ type Service struct {
 
 // idSeq hands out the ids of one table from memory, so that a charge and
 // its location can be rendered before the write transaction starts (see
-// createFast). It is seeded from MAX(id) by the first write transaction that
+// draftInMemory). It is seeded from MAX(id) by the first write transaction that
 // needs an id; from then on every insert into the table takes its id here
 // (one process owns the database). Ids skipped by a rolled-back
 // transaction leave gaps, as a real PSP's do.
@@ -73,7 +73,7 @@ func (s *Service) hasLotes(ctx context.Context, tx *store.Tx, companyID string) 
 	if v, ok := s.lotes.Load(companyID); ok {
 		return v.(bool), nil
 	}
-	has, err := hasLote(ctx, tx, companyID)
+	has, err := existsLote(ctx, tx, companyID)
 	if err != nil {
 		return false, err
 	}

@@ -8,8 +8,8 @@ import (
 	"homologa/simulator/store"
 )
 
-// hasLote reports whether a company has ever sent a batch.
-func hasLote(ctx context.Context, tx *store.Tx, companyID string) (bool, error) {
+// existsLote reports whether a company has ever sent a batch.
+func existsLote(ctx context.Context, tx *store.Tx, companyID string) (bool, error) {
 	return queryValue[bool](ctx, tx, `SELECT EXISTS (SELECT 1 FROM pix_lotes WHERE company_id = ?)`, companyID)
 }
 
