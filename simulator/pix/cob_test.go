@@ -63,12 +63,12 @@ func TestValidateCharge(t *testing.T) {
 
 func TestTxidRule(t *testing.T) {
 	for txid, ok := range map[string]bool{
-		"7978c0c97ea847e78e8849634473c1f1":    true,
-		"abcdefghijklmnopqrstuvwxyz":          true,
-		"abcdefghijklmnopqrstuvwxy":           false, // 25
-		"7978c0c97ea847e78e8849634473c1f1abc": true,  // 35
+		"7978c0c97ea847e78e8849634473c1f1":     true,
+		"abcdefghijklmnopqrstuvwxyz":           true,
+		"abcdefghijklmnopqrstuvwxy":            false, // 25
+		"7978c0c97ea847e78e8849634473c1f1abc":  true,  // 35
 		"7978c0c97ea847e78e8849634473c1f1abcd": false,
-		"7978c0c97ea847e7-8849634473c1f1":     false,
+		"7978c0c97ea847e7-8849634473c1f1":      false,
 	} {
 		if err := txidRule(cobKind, txid); (err == nil) != ok {
 			t.Errorf("txidRule(%q) = %v, want ok %v", txid, err, ok)

@@ -12,7 +12,9 @@ func TestDevolucaoRule(t *testing.T) {
 	paid := t0
 	plain := &pixRecebido{Valor: 100_00, Horario: paid, Body: doc{"componentesValor": doc{"original": doc{"valor": "100.00"}}}}
 	saque := &pixRecebido{Valor: 150_00, Horario: paid, Body: doc{"componentesValor": doc{"original": doc{"valor": "100.00"}, "saque": doc{"valor": "50.00"}}}}
-	req := func(natureza, valor string) devolucaoRequest { return devolucaoRequest{ID: "d1", Natureza: natureza, Valor: valor} }
+	req := func(natureza, valor string) devolucaoRequest {
+		return devolucaoRequest{ID: "d1", Natureza: natureza, Valor: valor}
+	}
 	tests := []struct {
 		name  string
 		p     *pixRecebido
