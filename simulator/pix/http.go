@@ -36,24 +36,24 @@ func listOf(r *http.Request, typ string, required bool) *listQuery {
 	return parseList(query(r), typ, required)
 }
 
-// reply answers 200 with what an operation made, or its error.
-func reply[T any](v T, err error) (*httpx.Reply, error) {
+// replyOK answers 200 with what an operation made, or its error.
+func replyOK[T any](v T, err error) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
 	return httpx.OK(v), nil
 }
 
-// created answers 201 with what an operation made, or its error.
-func created[T any](v T, err error) (*httpx.Reply, error) {
+// replyCreated answers 201 with what an operation made, or its error.
+func replyCreated[T any](v T, err error) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
 	return httpx.Created(v), nil
 }
 
-// status answers a status without a body, or the operation's error.
-func status(code int, err error) (*httpx.Reply, error) {
+// replyStatus answers a status without a body, or the operation's error.
+func replyStatus(code int, err error) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -50,7 +50,7 @@ func (s *Service) handleChargePut(r *http.Request, k kindInfo, txid string) (*ht
 	}
 	out, isNew, err := s.putCharge(r.Context(), in)
 	if err != nil || !isNew {
-		return reply(out, err)
+		return replyOK(out, err)
 	}
 	return httpx.Created(out), nil
 }
@@ -60,11 +60,11 @@ func (s *Service) handleChargePatch(r *http.Request, k kindInfo) (*httpx.Reply, 
 	if err := decode(r, s.Schemas, k.patch, k.kind, k.opInvalida, &req); err != nil {
 		return nil, err
 	}
-	return reply(s.patchCharge(r.Context(), r.Host, principal(r), k, mux.Vars(r)["txid"], req))
+	return replyOK(s.patchCharge(r.Context(), r.Host, principal(r), k, mux.Vars(r)["txid"], req))
 }
 
 func (s *Service) handleChargeGet(r *http.Request, k kindInfo) (*httpx.Reply, error) {
-	return reply(s.getCharge(r.Context(), principal(r).CompanyID, k, mux.Vars(r)["txid"], query(r).Get("revisao")))
+	return replyOK(s.getCharge(r.Context(), principal(r).CompanyID, k, mux.Vars(r)["txid"], query(r).Get("revisao")))
 }
 
 func (s *Service) handleChargeList(r *http.Request, k kindInfo) (*httpx.Reply, error) {
@@ -84,5 +84,5 @@ func (s *Service) handleChargeList(r *http.Request, k kindInfo) (*httpx.Reply, e
 	if err := lq.err(); err != nil {
 		return nil, err
 	}
-	return reply(s.listCharges(r.Context(), principal(r).CompanyID, k, lq, f))
+	return replyOK(s.listCharges(r.Context(), principal(r).CompanyID, k, lq, f))
 }

@@ -29,18 +29,18 @@ func (s *Service) handleCobRCreate(r *http.Request, txid string) (*httpx.Reply, 
 	if err := decode(r, s.Schemas, "pix/cobr.request", "", "CobROperacaoInvalida", &req); err != nil {
 		return nil, err
 	}
-	return created(s.createCobR(r.Context(), principal(r), txid, req, r.Header.Get(scenario.Header)))
+	return replyCreated(s.createCobR(r.Context(), principal(r), txid, req, r.Header.Get(scenario.Header)))
 }
 
 // handleCobRRetry is POST /cobr/{txid}/retentativa/{data} (SUMMARY §3.7
 // rules).
 func (s *Service) handleCobRRetry(r *http.Request) (*httpx.Reply, error) {
-	return created(s.retryCobR(r.Context(), principal(r).CompanyID, mux.Vars(r)["txid"], mux.Vars(r)["data"]))
+	return replyCreated(s.retryCobR(r.Context(), principal(r).CompanyID, mux.Vars(r)["txid"], mux.Vars(r)["data"]))
 }
 
 // handleCobRGet is GET /cobr/{txid}.
 func (s *Service) handleCobRGet(r *http.Request) (*httpx.Reply, error) {
-	return reply(s.getCobR(r.Context(), principal(r).CompanyID, mux.Vars(r)["txid"]))
+	return replyOK(s.getCobR(r.Context(), principal(r).CompanyID, mux.Vars(r)["txid"]))
 }
 
 // handleCobRPatch is PATCH /cobr/{txid} {status: CANCELADA}: refused on or
@@ -49,7 +49,7 @@ func (s *Service) handleCobRPatch(r *http.Request) (*httpx.Reply, error) {
 	if err := decodeCancel(r, s.Schemas, "pix/cobr.patch", "CobROperacaoInvalida"); err != nil {
 		return nil, err
 	}
-	return reply(s.cancelCobR(r.Context(), principal(r).CompanyID, mux.Vars(r)["txid"]))
+	return replyOK(s.cancelCobR(r.Context(), principal(r).CompanyID, mux.Vars(r)["txid"]))
 }
 
 // handleCobRList is GET /cobr.
@@ -62,5 +62,5 @@ func (s *Service) handleCobRList(r *http.Request) (*httpx.Reply, error) {
 	if err := lq.err(); err != nil {
 		return nil, err
 	}
-	return reply(s.listCobRs(r.Context(), principal(r).CompanyID, lq, f))
+	return replyOK(s.listCobRs(r.Context(), principal(r).CompanyID, lq, f))
 }

@@ -18,10 +18,10 @@ func (s *Service) handleDevolucaoPut(r *http.Request) (*httpx.Reply, error) {
 	if err := decode(r, s.Schemas, "pix/devolucao.request", "", "PixDevolucaoInvalida", &in); err != nil {
 		return nil, err
 	}
-	return created(s.createDevolucao(r.Context(), principal(r).CompanyID, in))
+	return replyCreated(s.createDevolucao(r.Context(), principal(r).CompanyID, in))
 }
 
 // handleDevolucaoGet is GET /pix/{e2eid}/devolucao/{id}.
 func (s *Service) handleDevolucaoGet(r *http.Request) (*httpx.Reply, error) {
-	return reply(s.getDevolucao(r.Context(), principal(r).CompanyID, mux.Vars(r)["e2eid"], mux.Vars(r)["id"]))
+	return replyOK(s.getDevolucao(r.Context(), principal(r).CompanyID, mux.Vars(r)["e2eid"], mux.Vars(r)["id"]))
 }

@@ -17,7 +17,7 @@ func (s *Service) handleLocPost(r *http.Request) (*httpx.Reply, error) {
 	if err := decode(r, s.Schemas, "pix/loc.request", "", "PayloadLocationOperacaoInvalida", &in); err != nil {
 		return nil, err
 	}
-	return withLocation(created(s.createLoc(r.Context(), principal(r), r.Host, in.TipoCob)))
+	return withLocation(replyCreated(s.createLoc(r.Context(), principal(r), r.Host, in.TipoCob)))
 }
 
 // handleLocGet is GET /loc/{id}.
@@ -26,7 +26,7 @@ func (s *Service) handleLocGet(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return reply(s.getLoc(r.Context(), principal(r).CompanyID, id))
+	return replyOK(s.getLoc(r.Context(), principal(r).CompanyID, id))
 }
 
 // handleLocUnlink is DELETE /loc/{id}/txid: the charge keeps its status
@@ -36,7 +36,7 @@ func (s *Service) handleLocUnlink(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return reply(s.unlinkLoc(r.Context(), principal(r).CompanyID, id))
+	return replyOK(s.unlinkLoc(r.Context(), principal(r).CompanyID, id))
 }
 
 // handleLocList is GET /loc.
@@ -49,7 +49,7 @@ func (s *Service) handleLocList(r *http.Request) (*httpx.Reply, error) {
 	if err := lq.err(); err != nil {
 		return nil, err
 	}
-	return reply(s.listLocs(r.Context(), principal(r).CompanyID, lq, f))
+	return replyOK(s.listLocs(r.Context(), principal(r).CompanyID, lq, f))
 }
 
 func locIDOf(r *http.Request) (int64, error) {

@@ -12,18 +12,18 @@ import (
 // handleLocRecPost is POST /locrec (no body): a location for a future
 // recurrence.
 func (s *Service) handleLocRecPost(r *http.Request) (*httpx.Reply, error) {
-	return withLocation(created(s.createLocRec(r.Context(), principal(r), r.Host)))
+	return withLocation(replyCreated(s.createLocRec(r.Context(), principal(r), r.Host)))
 }
 
 // handleLocRecGet is GET /locrec/{id}.
 func (s *Service) handleLocRecGet(r *http.Request) (*httpx.Reply, error) {
-	return reply(s.getLocRec(r.Context(), principal(r).CompanyID, locRecIDOf(r)))
+	return replyOK(s.getLocRec(r.Context(), principal(r).CompanyID, locRecIDOf(r)))
 }
 
 // handleLocRecUnlink is DELETE /locrec/{id}/idRec: the location no longer
 // serves the recurrence; its status is unchanged.
 func (s *Service) handleLocRecUnlink(r *http.Request) (*httpx.Reply, error) {
-	return reply(s.unlinkLocRec(r.Context(), principal(r).CompanyID, locRecIDOf(r)))
+	return replyOK(s.unlinkLocRec(r.Context(), principal(r).CompanyID, locRecIDOf(r)))
 }
 
 // handleLocRecList is GET /locrec.
@@ -33,7 +33,7 @@ func (s *Service) handleLocRecList(r *http.Request) (*httpx.Reply, error) {
 	if err := lq.err(); err != nil {
 		return nil, err
 	}
-	return reply(s.listLocRecs(r.Context(), principal(r).CompanyID, lq, f))
+	return replyOK(s.listLocRecs(r.Context(), principal(r).CompanyID, lq, f))
 }
 
 // locRecIDOf reads the id of /locrec/{id}, digits by the route.

@@ -21,7 +21,7 @@ func (s *Service) handleLotePut(r *http.Request) (*httpx.Reply, error) {
 	if err := decode(r, s.Schemas, "pix/lotecobv.request", "loteCobV", "LoteCobVOperacaoInvalida", &in); err != nil {
 		return nil, err
 	}
-	return status(http.StatusAccepted, s.putLote(r.Context(), principal(r), r.Host, id, in))
+	return replyStatus(http.StatusAccepted, s.putLote(r.Context(), principal(r), r.Host, id, in))
 }
 
 // handleLotePatch is PATCH /lotecobv/{id}: revises some of the batch's
@@ -35,7 +35,7 @@ func (s *Service) handleLotePatch(r *http.Request) (*httpx.Reply, error) {
 	if err := decode(r, s.Schemas, "pix/lotecobv.patch", "loteCobV", "LoteCobVOperacaoInvalida", &in); err != nil {
 		return nil, err
 	}
-	return status(http.StatusAccepted, s.patchLote(r.Context(), principal(r), r.Host, id, in))
+	return replyStatus(http.StatusAccepted, s.patchLote(r.Context(), principal(r), r.Host, id, in))
 }
 
 // handleLoteGet is GET /lotecobv/{id}.
@@ -44,7 +44,7 @@ func (s *Service) handleLoteGet(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return reply(s.getLote(r.Context(), principal(r).CompanyID, id))
+	return replyOK(s.getLote(r.Context(), principal(r).CompanyID, id))
 }
 
 // handleLoteList is GET /lotecobv.
@@ -53,7 +53,7 @@ func (s *Service) handleLoteList(r *http.Request) (*httpx.Reply, error) {
 	if err := lq.err(); err != nil {
 		return nil, err
 	}
-	return reply(s.listLotes(r.Context(), principal(r).CompanyID, lq))
+	return replyOK(s.listLotes(r.Context(), principal(r).CompanyID, lq))
 }
 
 func loteIDOf(r *http.Request) (int64, error) {

@@ -16,7 +16,7 @@ func (s *Service) handlePay(r *http.Request) (*httpx.Reply, error) {
 	if err := httpx.DecodeJSON(r, s.Schemas, "platform/pix.payment", &in); err != nil {
 		return nil, err
 	}
-	return created(s.pay(r.Context(), in))
+	return replyCreated(s.pay(r.Context(), in))
 }
 
 // handleDevolucaoSettle is POST /sandbox/pix/refunds/{e2eid}/{id}
@@ -30,7 +30,7 @@ func (s *Service) handleDevolucaoSettle(r *http.Request) (*httpx.Reply, error) {
 	if err := httpx.DecodeJSON(r, s.Schemas, "platform/pix.refund.settle", &in); err != nil {
 		return nil, err
 	}
-	return reply(s.settleDevolucaoNow(r.Context(), mux.Vars(r)["e2eid"], mux.Vars(r)["id"], in.Status, in.Motivo))
+	return replyOK(s.settleDevolucaoNow(r.Context(), mux.Vars(r)["e2eid"], mux.Vars(r)["id"], in.Status, in.Motivo))
 }
 
 // handleRecPayerAction is POST /sandbox/pix/rec/{idRec}/{aprovar|rejeitar|
@@ -41,7 +41,7 @@ func (s *Service) handleRecPayerAction(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return reply(s.payerActsOnRec(r.Context(), mux.Vars(r)["idRec"], mux.Vars(r)["acao"], codigo))
+	return replyOK(s.payerActsOnRec(r.Context(), mux.Vars(r)["idRec"], mux.Vars(r)["acao"], codigo))
 }
 
 // handleCobRPayerAction is POST /sandbox/pix/cobr/{txid}/{pagar|rejeitar}
@@ -51,7 +51,7 @@ func (s *Service) handleCobRPayerAction(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return reply(s.payerActsOnCobR(r.Context(), mux.Vars(r)["txid"], mux.Vars(r)["acao"], codigo))
+	return replyOK(s.payerActsOnCobR(r.Context(), mux.Vars(r)["txid"], mux.Vars(r)["acao"], codigo))
 }
 
 // codigoOf reads the optional {"codigo"} of the payer's actions.

@@ -10,7 +10,7 @@ import (
 
 // handlePixGet is GET /pix/{e2eid}.
 func (s *Service) handlePixGet(r *http.Request) (*httpx.Reply, error) {
-	return reply(s.getPix(r.Context(), principal(r).CompanyID, mux.Vars(r)["e2eid"]))
+	return replyOK(s.getPix(r.Context(), principal(r).CompanyID, mux.Vars(r)["e2eid"]))
 }
 
 // handlePixList is GET /pix: the Pix received, filtered by txid, presence
@@ -26,5 +26,5 @@ func (s *Service) handlePixList(r *http.Request) (*httpx.Reply, error) {
 	if err := lq.err(); err != nil {
 		return nil, err
 	}
-	return reply(s.listPix(r.Context(), principal(r).CompanyID, lq, f))
+	return replyOK(s.listPix(r.Context(), principal(r).CompanyID, lq, f))
 }

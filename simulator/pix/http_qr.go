@@ -11,7 +11,7 @@ import (
 // handleJWKS is GET /qr/v2/jwks.json: the public key that verifies
 // payloads.
 func (s *Service) handleJWKS(r *http.Request) (*httpx.Reply, error) {
-	return reply(s.jwks(r.Context()))
+	return replyOK(s.jwks(r.Context()))
 }
 
 // handleCobPayload is GET /qr/v2/{token}: the JWS of CobPayload, with

@@ -17,12 +17,12 @@ func (s *Service) handleRecPost(r *http.Request) (*httpx.Reply, error) {
 	if err := decode(r, s.Schemas, "pix/rec.request", "", "RecOperacaoInvalida", &req); err != nil {
 		return nil, err
 	}
-	return created(s.createRec(r.Context(), principal(r), req, r.Header.Get(scenario.Header)))
+	return replyCreated(s.createRec(r.Context(), principal(r), req, r.Header.Get(scenario.Header)))
 }
 
 // handleRecGet is GET /rec/{idRec}.
 func (s *Service) handleRecGet(r *http.Request) (*httpx.Reply, error) {
-	return reply(s.getRec(r.Context(), principal(r).CompanyID, mux.Vars(r)["idRec"]))
+	return replyOK(s.getRec(r.Context(), principal(r).CompanyID, mux.Vars(r)["idRec"]))
 }
 
 // handleRecPatch is PATCH /rec/{idRec} (SUMMARY §3.4 rules): cancellation
@@ -33,7 +33,7 @@ func (s *Service) handleRecPatch(r *http.Request) (*httpx.Reply, error) {
 	if err := decode(r, s.Schemas, "pix/rec.patch", "", "RecOperacaoInvalida", &req); err != nil {
 		return nil, err
 	}
-	return reply(s.patchRec(r.Context(), principal(r).CompanyID, mux.Vars(r)["idRec"], req))
+	return replyOK(s.patchRec(r.Context(), principal(r).CompanyID, mux.Vars(r)["idRec"], req))
 }
 
 // handleRecList is GET /rec.
@@ -46,5 +46,5 @@ func (s *Service) handleRecList(r *http.Request) (*httpx.Reply, error) {
 	if err := lq.err(); err != nil {
 		return nil, err
 	}
-	return reply(s.listRecs(r.Context(), principal(r).CompanyID, lq, f))
+	return replyOK(s.listRecs(r.Context(), principal(r).CompanyID, lq, f))
 }

@@ -17,12 +17,12 @@ func (s *Service) handleSolicRecPost(r *http.Request) (*httpx.Reply, error) {
 	if err := decode(r, s.Schemas, "pix/solicrec.request", "", "SolicRecOperacaoInvalida", &req); err != nil {
 		return nil, err
 	}
-	return created(s.createSolicRec(r.Context(), principal(r), req, r.Header.Get(scenario.Header)))
+	return replyCreated(s.createSolicRec(r.Context(), principal(r), req, r.Header.Get(scenario.Header)))
 }
 
 // handleSolicRecGet is GET /solicrec/{idSolicRec}.
 func (s *Service) handleSolicRecGet(r *http.Request) (*httpx.Reply, error) {
-	return reply(s.getSolicRec(r.Context(), principal(r).CompanyID, mux.Vars(r)["id"]))
+	return replyOK(s.getSolicRec(r.Context(), principal(r).CompanyID, mux.Vars(r)["id"]))
 }
 
 // handleSolicRecPatch is PATCH /solicrec/{idSolicRec} {status: CANCELADA}:
@@ -31,5 +31,5 @@ func (s *Service) handleSolicRecPatch(r *http.Request) (*httpx.Reply, error) {
 	if err := decodeCancel(r, s.Schemas, "pix/solicrec.patch", "SolicRecOperacaoInvalida"); err != nil {
 		return nil, err
 	}
-	return created(s.cancelSolicRec(r.Context(), principal(r).CompanyID, mux.Vars(r)["id"]))
+	return replyCreated(s.cancelSolicRec(r.Context(), principal(r).CompanyID, mux.Vars(r)["id"]))
 }

@@ -18,12 +18,12 @@ func (s *Service) handleWebhookPut(r *http.Request) (*httpx.Reply, error) {
 	if err := decode(r, s.Schemas, "pix/webhook.request", "", "WebhookOperacaoInvalida", &in); err != nil {
 		return nil, err
 	}
-	return status(http.StatusOK, s.setWebhook(r.Context(), principal(r), mux.Vars(r)["chave"], in.WebhookURL))
+	return replyStatus(http.StatusOK, s.setWebhook(r.Context(), principal(r), mux.Vars(r)["chave"], in.WebhookURL))
 }
 
 // handleWebhookGet is GET /webhook/{chave}.
 func (s *Service) handleWebhookGet(r *http.Request) (*httpx.Reply, error) {
-	return reply(s.getWebhook(r.Context(), principal(r), mux.Vars(r)["chave"]))
+	return replyOK(s.getWebhook(r.Context(), principal(r), mux.Vars(r)["chave"]))
 }
 
 // handleWebhookDelete is DELETE /webhook/{chave}: 204.
@@ -40,5 +40,5 @@ func (s *Service) handleWebhookList(r *http.Request) (*httpx.Reply, error) {
 	if err := lq.err(); err != nil {
 		return nil, err
 	}
-	return reply(s.listWebhooks(r.Context(), principal(r), lq))
+	return replyOK(s.listWebhooks(r.Context(), principal(r), lq))
 }

@@ -20,14 +20,14 @@ func (s *Service) handleWebhookRecPut(kind string) httpx.HandlerFunc {
 		if err := decode(r, s.Schemas, "pix/webhook"+kind+".request", "", webhookRecTypes[kind], &in); err != nil {
 			return nil, err
 		}
-		return status(http.StatusOK, s.setWebhookRec(r.Context(), principal(r), kind, in.WebhookURL))
+		return replyStatus(http.StatusOK, s.setWebhookRec(r.Context(), principal(r), kind, in.WebhookURL))
 	}
 }
 
 // handleWebhookRecGet is GET /webhookrec and /webhookcobr.
 func (s *Service) handleWebhookRecGet(kind string) httpx.HandlerFunc {
 	return func(r *http.Request) (*httpx.Reply, error) {
-		return reply(s.getWebhookRec(r.Context(), principal(r).CompanyID, kind))
+		return replyOK(s.getWebhookRec(r.Context(), principal(r).CompanyID, kind))
 	}
 }
 
