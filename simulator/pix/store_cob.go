@@ -55,16 +55,6 @@ func findRevision(ctx context.Context, tx *store.Tx, cobID int64, revisao int) (
 	return queryValue[string](ctx, tx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, cobID, revisao)
 }
 
-// findChargeCompanies lists the companies that have a charge with a txid,
-// of a receiver's CNPJ when cnpj is not "": the simulated payer knows a
-// charge by its txid, which is unique per receiver only.
-func findChargeCompanies(ctx context.Context, tx *store.Tx, txid, cnpj string) ([]string, error) {
-	if cnpj == "" {
-		return queryAll(ctx, tx, scanString, `SELECT company_id FROM pix_cobs WHERE txid = ?`, txid)
-	}
-	return queryAll(ctx, tx, scanString, `SELECT p.company_id FROM pix_cobs p JOIN companies c ON c.id = p.company_id WHERE p.txid = ? AND c.cnpj = ?`, txid, cnpj)
-}
-
 // insertCharge stores a new charge with its first body; it reports false,
 // storing nothing, when the company already has the txid.
 func insertCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string) (bool, error) {

@@ -19,13 +19,6 @@ func findCobR(ctx context.Context, tx *store.Tx, companyID, txid string) (*cobr,
 	return maybe(scanCobR(tx.QueryRowContext(ctx, `SELECT `+cobrColumns+` FROM pix_cobrs WHERE company_id = ? AND txid = ?`, companyID, txid)))
 }
 
-// findCobRByTxid finds a recurring charge by its txid alone, whoever owns
-// it (the first, should receivers share a txid). Only the simulated payer
-// of the control API calls it: it knows the charge by its txid only.
-func findCobRByTxid(ctx context.Context, tx *store.Tx, txid string) (*cobr, error) {
-	return maybe(scanCobR(tx.QueryRowContext(ctx, `SELECT `+cobrColumns+` FROM pix_cobrs WHERE txid = ?`, txid)))
-}
-
 // findOpenCobRs lists the charges of a recurrence not yet settled.
 func findOpenCobRs(ctx context.Context, tx *store.Tx, companyID, idRec string) ([]*cobr, error) {
 	return queryAll(ctx, tx, scanCobR, `SELECT `+cobrColumns+` FROM pix_cobrs WHERE company_id = ? AND id_rec = ? AND status IN (?, ?)`,

@@ -29,10 +29,3 @@ func findKeys(ctx context.Context, tx *store.Tx, appID string) ([]Key, error) {
 func findAppKeys(ctx context.Context, tx *store.Tx, appID string) ([]string, error) {
 	return queryAll(ctx, tx, scanString, `SELECT chave FROM pix_keys WHERE app_id = ?`, appID)
 }
-
-// findKeyReceiver is the app and company that receive on a key; both ""
-// when no receiver has it.
-func findKeyReceiver(ctx context.Context, tx *store.Tx, chave string) (appID, companyID string, err error) {
-	err = tx.QueryRowContext(ctx, `SELECT app_id, company_id FROM pix_keys WHERE chave = ?`, chave).Scan(&appID, &companyID)
-	return appID, companyID, none(err)
-}
