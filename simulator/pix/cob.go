@@ -100,14 +100,6 @@ type chargeFilter struct {
 // errTxidTaken says the company has the txid of a charge being inserted.
 var errTxidTaken = errors.New("txid taken")
 
-// txidRule is the txid a client chooses for a new charge.
-func txidRule(k kindInfo, txid string) error {
-	if !txidCreate.MatchString(txid) {
-		return invalid(k.opInvalida, violation{k.kind + ".txid", "deve ter de 26 a 35 caracteres alfanuméricos ([a-zA-Z0-9]{26,35})", txid})
-	}
-	return nil
-}
-
 // putCharge creates a charge, or replaces an ATIVA one as a new revision;
 // created says which. A new charge is drafted before the write transaction
 // when all it needs is in memory, so that the transaction holds the

@@ -70,7 +70,7 @@ func TestTxidRule(t *testing.T) {
 		"7978c0c97ea847e78e8849634473c1f1abcd": false,
 		"7978c0c97ea847e7-8849634473c1f1":      false,
 	} {
-		if err := txidRule(cobKind, txid); (err == nil) != ok {
+		if err := txidRule("CobOperacaoInvalida", "cob.txid", txid); (err == nil) != ok {
 			t.Errorf("txidRule(%q) = %v, want ok %v", txid, err, ok)
 		}
 	}

@@ -43,6 +43,14 @@ type devolucao struct {
 	Body                         doc
 }
 
+// devolucaoIDRule is the id a client chooses for a refund.
+func devolucaoIDRule(id string) error {
+	if !devolucaoID.MatchString(id) {
+		return invalid("PixDevolucaoInvalida", violation{"id", "deve ter de 1 a 35 caracteres alfanuméricos", id})
+	}
+	return nil
+}
+
 // createDevolucao asks for a refund of a received Pix; its scenario decides
 // what happens next (by default, scenarios/devolucao-padrao.yaml,
 // DEVOLVIDO 5 s later).

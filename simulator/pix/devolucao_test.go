@@ -70,3 +70,11 @@ func TestSettled(t *testing.T) {
 		t.Errorf("NAO_REALIZADO: got %v", d)
 	}
 }
+
+func TestDevolucaoIDRule(t *testing.T) {
+	for id, ok := range map[string]bool{"d1": true, strings.Repeat("a", 35): true, strings.Repeat("a", 36): false, "": false, "d-1": false} {
+		if err := devolucaoIDRule(id); (err == nil) != ok {
+			t.Errorf("devolucaoIDRule(%q) = %v, want ok %v", id, err, ok)
+		}
+	}
+}

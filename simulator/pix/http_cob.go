@@ -42,7 +42,7 @@ func (s *Service) handleChargePut(r *http.Request, k kindInfo, txid string) (*ht
 	in := chargeRequest{k: k, p: principal(r), host: r.Host, txid: txid, named: r.Header.Get(scenario.Header)}
 	if txid == "" {
 		in.txid, in.generated = NewTxID(s.DB.IDs), true
-	} else if err := txidRule(k, txid); err != nil {
+	} else if err := txidRule(k.opInvalida, k.kind+".txid", txid); err != nil {
 		return nil, err
 	}
 	if err := decode(r, s.Schemas, k.request, k.kind, k.opInvalida, &in.req); err != nil {
@@ -55,6 +55,7 @@ func (s *Service) handleChargePut(r *http.Request, k kindInfo, txid string) (*ht
 	return httpx.Created(out), nil
 }
 
+// handleChargePatch is PATCH /cob/{txid} and PATCH /cobv/{txid}.
 func (s *Service) handleChargePatch(r *http.Request, k kindInfo) (*httpx.Reply, error) {
 	var req doc
 	if err := decode(r, s.Schemas, k.patch, k.kind, k.opInvalida, &req); err != nil {
@@ -63,10 +64,12 @@ func (s *Service) handleChargePatch(r *http.Request, k kindInfo) (*httpx.Reply, 
 	return replyOK(s.patchCharge(r.Context(), r.Host, principal(r), k, mux.Vars(r)["txid"], req))
 }
 
+// handleChargeGet is GET /cob/{txid} and GET /cobv/{txid}.
 func (s *Service) handleChargeGet(r *http.Request, k kindInfo) (*httpx.Reply, error) {
 	return replyOK(s.getCharge(r.Context(), principal(r).CompanyID, k, mux.Vars(r)["txid"], query(r).Get("revisao")))
 }
 
+// handleChargeList is GET /cob and GET /cobv; loteCobVId filters cobv only.
 func (s *Service) handleChargeList(r *http.Request, k kindInfo) (*httpx.Reply, error) {
 	lq := listOf(r, k.consultaInvalida, true)
 	f := chargeFilter{lote: -1, loc: lq.boolParam("locationPresente")}

@@ -13,8 +13,8 @@ import (
 // approved recurrence.
 func (s *Service) handleCobRPut(r *http.Request) (*httpx.Reply, error) {
 	txid := mux.Vars(r)["txid"]
-	if !txidCreate.MatchString(txid) {
-		return nil, invalid("CobROperacaoInvalida", violation{"txid", "deve ter de 26 a 35 caracteres alfanuméricos ([a-zA-Z0-9]{26,35})", txid})
+	if err := txidRule("CobROperacaoInvalida", "txid", txid); err != nil {
+		return nil, err
 	}
 	return s.handleCobRCreate(r, txid)
 }
@@ -24,6 +24,8 @@ func (s *Service) handleCobRPost(r *http.Request) (*httpx.Reply, error) {
 	return s.handleCobRCreate(r, NewTxID(s.DB.IDs))
 }
 
+// handleCobRCreate is PUT /cobr/{txid} and POST /cobr once the txid is
+// known.
 func (s *Service) handleCobRCreate(r *http.Request, txid string) (*httpx.Reply, error) {
 	var req doc
 	if err := decode(r, s.Schemas, "pix/cobr.request", "", "CobROperacaoInvalida", &req); err != nil {

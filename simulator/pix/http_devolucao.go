@@ -12,8 +12,8 @@ import (
 // handleDevolucaoPut is PUT /pix/{e2eid}/devolucao/{id}.
 func (s *Service) handleDevolucaoPut(r *http.Request) (*httpx.Reply, error) {
 	in := devolucaoRequest{E2EID: mux.Vars(r)["e2eid"], ID: mux.Vars(r)["id"], Named: r.Header.Get(scenario.Header)}
-	if !devolucaoID.MatchString(in.ID) {
-		return nil, invalid("PixDevolucaoInvalida", violation{"id", "deve ter de 1 a 35 caracteres alfanuméricos", in.ID})
+	if err := devolucaoIDRule(in.ID); err != nil {
+		return nil, err
 	}
 	if err := decode(r, s.Schemas, "pix/devolucao.request", "", "PixDevolucaoInvalida", &in); err != nil {
 		return nil, err

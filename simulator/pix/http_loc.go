@@ -52,6 +52,7 @@ func (s *Service) handleLocList(r *http.Request) (*httpx.Reply, error) {
 	return replyOK(s.listLocs(r.Context(), principal(r).CompanyID, lq, f))
 }
 
+// locIDOf reads the id of /loc/{id}; one that is no id names no location.
 func locIDOf(r *http.Request) (int64, error) {
 	v := mux.Vars(r)["id"]
 	id, err := strconv.ParseInt(v, 10, 64)

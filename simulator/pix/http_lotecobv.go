@@ -56,6 +56,7 @@ func (s *Service) handleLoteList(r *http.Request) (*httpx.Reply, error) {
 	return replyOK(s.listLotes(r.Context(), principal(r).CompanyID, lq))
 }
 
+// loteIDOf reads the id of /lotecobv/{id}, an int64 the receiver chose.
 func loteIDOf(r *http.Request) (int64, error) {
 	v := mux.Vars(r)["id"]
 	if !loteIDRE.MatchString(v) {

@@ -27,6 +27,15 @@ const (
 	PayerISPB = "99999009"
 )
 
+// txidRule is the txid a client chooses for a new charge (cob, cobv,
+// cobr): typ and field name the violation.
+func txidRule(typ, field, txid string) error {
+	if !txidCreate.MatchString(txid) {
+		return invalid(typ, violation{field, "deve ter de 26 a 35 caracteres alfanuméricos ([a-zA-Z0-9]{26,35})", txid})
+	}
+	return nil
+}
+
 const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 // randomAlnum draws from the sandbox's id source, so a deterministic
