@@ -158,7 +158,7 @@ func (s *Service) createCobR(ctx context.Context, p auth.Principal, txid string,
 		now := s.Clock.Now()
 		venc, v := validateCobR(rc, req, today(now))
 		if v == nil {
-			taken, err := findCobRVencimentos(ctx, tx, rc.ID)
+			taken, err := findCobRVencimentos(ctx, tx, rc.CompanyID, rc.ID)
 			if err != nil {
 				return nil, err
 			}

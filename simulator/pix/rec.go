@@ -216,7 +216,7 @@ func (s *Service) getRec(ctx context.Context, companyID, id string) (doc, error)
 // journey (dadosQR).
 func (s *Service) recCompleta(ctx context.Context, tx *store.Tx, rc *rec) (doc, error) {
 	out := clone(rc.Body)
-	sols, err := findSolicRecBodies(ctx, tx, rc.ID)
+	sols, err := findSolicRecBodies(ctx, tx, rc.CompanyID, rc.ID)
 	if err != nil {
 		return nil, err
 	}

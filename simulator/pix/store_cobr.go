@@ -25,10 +25,11 @@ func findOpenCobRs(ctx context.Context, tx *store.Tx, companyID, idRec string) (
 		companyID, idRec, CobRCriada, CobRAtiva)
 }
 
-// findCobRVencimentos lists the due dates of a recurrence's charges that
-// were not rejected or cancelled.
-func findCobRVencimentos(ctx context.Context, tx *store.Tx, idRec string) ([]string, error) {
-	return queryAll(ctx, tx, scanString, `SELECT vencimento FROM pix_cobrs WHERE id_rec = ? AND status NOT IN (?, ?)`, idRec, CobRRejeitada, CobRCancelada)
+// findCobRVencimentos lists the due dates of a company's recurrence's
+// charges that were not rejected or cancelled.
+func findCobRVencimentos(ctx context.Context, tx *store.Tx, companyID, idRec string) ([]string, error) {
+	return queryAll(ctx, tx, scanString, `SELECT vencimento FROM pix_cobrs WHERE company_id = ? AND id_rec = ? AND status NOT IN (?, ?)`,
+		companyID, idRec, CobRRejeitada, CobRCancelada)
 }
 
 func insertCobR(ctx context.Context, tx *store.Tx, c *cobr, now time.Time) error {

@@ -34,9 +34,10 @@ func findLiveSolicRecs(ctx context.Context, tx *store.Tx, companyID, idRec strin
 		ORDER BY created_at, id_solic_rec`, companyID, idRec, solicRecLive[0], solicRecLive[1], solicRecLive[2])
 }
 
-// findSolicRecBodies lists the requests of a recurrence as answered.
-func findSolicRecBodies(ctx context.Context, tx *store.Tx, idRec string) ([]json.RawMessage, error) {
-	out, err := queryAll(ctx, tx, scanJSON, `SELECT body FROM pix_solicrecs WHERE id_rec = ? ORDER BY created_at, id_solic_rec`, idRec)
+// findSolicRecBodies lists the requests of a company's recurrence as
+// answered.
+func findSolicRecBodies(ctx context.Context, tx *store.Tx, companyID, idRec string) ([]json.RawMessage, error) {
+	out, err := queryAll(ctx, tx, scanJSON, `SELECT body FROM pix_solicrecs WHERE company_id = ? AND id_rec = ? ORDER BY created_at, id_solic_rec`, companyID, idRec)
 	if out == nil {
 		out = []json.RawMessage{}
 	}
