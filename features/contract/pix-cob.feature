@@ -272,7 +272,7 @@ Feature: Pix immediate charges (cob), locations, received Pix, refunds and webho
       {"txid": "8978c0c97ea847e78e8849634473c1f1"}
       """
     Then the response status is 422
-    And the response body contains "expired"
+    And the response body contains "expirou"
     When I send "GET" to "/pix/v2/cob/8978c0c97ea847e78e8849634473c1f1"
     Then the response field "status" is "ATIVA"
 

@@ -97,7 +97,7 @@ Feature: Pix due-date charges (cobv): what is owed early, on time, late and afte
       | paid at              | status | text                     |
       | 2026-02-16T15:00:00Z | 201    | 100.00                   |
       | 2026-02-18T15:00:00Z | 201    | 100.00                   |
-      | 2026-02-19T15:00:00Z | 422    | payable until 2026-02-18 |
+      | 2026-02-19T15:00:00Z | 422    | paga até 2026-02-18      |
 
   Scenario: The payload computes the amount for the payment date it is asked for
     When I send "PUT" to "/pix/v2/cobv/7978c0c97ea847e78e8849634473c1f1" with JSON:

@@ -107,7 +107,7 @@ Feature: Scenarios drive resources through their states and inject faults
     And I obtain a token
     And I send "GET" to "/sandbox/scenarios/bindings?kind=cob"
     Then the response field "bindings.0.status" is "stopped"
-    And the response field "bindings.0.log.0.outcome" matches "^stopped: charge cenarioparadocenarioparado001 is REMOVIDA_PELO_USUARIO_RECEBEDOR"
+    And the response field "bindings.0.log.0.outcome" matches "^stopped: a cobrança cenarioparadocenarioparado001 está REMOVIDA_PELO_USUARIO_RECEBEDOR"
 
   Scenario: Pay with a divergent amount, then a second Pix on the key: steps pay and create
     When I send "PUT" to "/pix/v2/cob/cenariodivergentecenariodiv1" with JSON:

@@ -6,17 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
-
-	"github.com/gorilla/mux"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/events"
-	"homologa/simulator/httpx"
+	"homologa/simulator/money"
+	"homologa/simulator/pix/brcode"
 	"homologa/simulator/scenario"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
@@ -37,17 +34,9 @@ const (
 // is final. Its events go to the stream only; partners hear about Pix
 // through the official /pix callback.
 func chargeMachine(kind string) *statemachine.Machine {
-	ev := func(to string) statemachine.Edge {
-		return statemachine.Edge{To: to, Type: "pix." + kind + ".status", Name: "Status de Cobrança"}
-	}
-	return &statemachine.Machine{
-		Resource: kind,
-		Table:    "pix_cobs",
-		Initial:  Ativa,
-		Edges: map[string][]statemachine.Edge{
-			Ativa: {ev(Concluida), ev(RemovidaUsuario), ev(RemovidaPeloPSP)},
-		},
-	}
+	return &statemachine.Machine{Resource: kind, Table: "pix_cobs", Initial: Ativa, Edges: map[string][]statemachine.Edge{
+		Ativa: edges("pix."+kind+".status", "Status de Cobrança", Concluida, RemovidaUsuario, RemovidaPeloPSP),
+	}}
 }
 
 var machines = map[string]*statemachine.Machine{"cob": chargeMachine("cob"), "cobv": chargeMachine("cobv")}
@@ -80,214 +69,190 @@ type charge struct {
 	raw       string // Body as stored
 }
 
-func principal(r *http.Request) auth.Principal {
-	p, _ := auth.PrincipalOf(r.Context())
-	return p
+// chargeRequest is a PUT or POST of a charge, as its handler read it.
+type chargeRequest struct {
+	k         kindInfo
+	p         auth.Principal
+	host      string
+	txid      string
+	generated bool // the PSP chose the txid (POST /cob)
+	req       doc
+	named     string // the scenario the partner named
+	loteID    int64  // the batch that creates the charge, 0 for none
 }
 
-func loadCharge(ctx context.Context, tx *store.Tx, companyID, txid string) (*charge, error) {
-	var c charge
-	var body string
-	var created int64
-	err := tx.QueryRowContext(ctx, `SELECT id, company_id, app_id, kind, txid, status, revisao, loc_id, lote_id, created_at, body
-		FROM pix_cobs WHERE company_id = ? AND txid = ?`, companyID, txid).
-		Scan(&c.ID, &c.CompanyID, &c.AppID, &c.Kind, &c.TxID, &c.Status, &c.Revisao, &c.LocID, &c.LoteID, &created, &body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	c.CreatedAt = time.Unix(0, created).UTC()
-	c.raw = body
-	if err := json.Unmarshal([]byte(body), &c.Body); err != nil {
-		return nil, err
-	}
-	return &c, nil
+// chargeDraft is a new charge validated and rendered, ready to store.
+type chargeDraft struct {
+	c       *charge
+	fresh   bool // c.loc is new and is stored with the charge
+	body    doc
+	encoded string
 }
 
-// putCob is PUT /cob/{txid} (and the seed's POST /cob/{txid}): creates the
-// charge, or replaces an ATIVA one as a new revision.
-func (s *Service) putCob(r *http.Request) (*httpx.Reply, error) {
-	return s.putCharge(r, cobKind, mux.Vars(r)["txid"])
+// chargeFilter is what GET /cob and GET /cobv filter by, beyond the common
+// parameters.
+type chargeFilter struct {
+	status string
+	lote   int64 // loteCobVId, -1 for any
+	loc    *bool
 }
 
-// postCob is POST /cob: the PSP chooses the txid.
-func (s *Service) postCob(r *http.Request) (*httpx.Reply, error) {
-	return s.putCharge(r, cobKind, "")
-}
+// errTxidTaken says the company has the txid of a charge being inserted.
+var errTxidTaken = errors.New("txid taken")
 
-func (s *Service) putCharge(r *http.Request, k kindInfo, txid string) (*httpx.Reply, error) {
-	ctx := r.Context()
-	p := principal(r)
-	generated := txid == ""
-	if generated {
-		txid = NewTxID(s.DB.IDs)
-	} else if !txidCreate.MatchString(txid) {
-		return nil, invalid(k.opInvalida, violation{k.kind + ".txid", "deve ter de 26 a 35 caracteres alfanuméricos ([a-zA-Z0-9]{26,35})", txid})
+// putCharge creates a charge, or replaces an ATIVA one as a new revision;
+// created says which. A new charge is drafted before the write transaction
+// when all it needs is in memory, so that the transaction holds the
+// database for the inserts only: at 32 concurrent creators the transaction
+// is the queue. Otherwise, or when the txid turns out taken, it is drafted
+// inside, which gives the precise answer (revision, conflict, violation).
+func (s *Service) putCharge(ctx context.Context, in chargeRequest) (out doc, created bool, err error) {
+	if d := s.draftInMemory(ctx, in); d != nil {
+		err := s.DB.Tx(ctx, func(tx *store.Tx) error { return s.insertDraft(ctx, tx, in, d) })
+		if !errors.Is(err, errTxidTaken) {
+			return d.body, true, err
+		}
 	}
-	var req doc
-	if err := decode(r, s.Schemas, k.request, k.kind, k.opInvalida, &req); err != nil {
-		return nil, err
-	}
-	named := r.Header.Get(scenario.Header)
-	if out, ok, err := s.createFast(ctx, r.Host, k, p, txid, req, named); err != nil {
-		return nil, err
-	} else if ok {
-		return httpx.Created(out), nil
-	}
-	var out doc
-	created := false
-	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		prev, err := loadCharge(ctx, tx, p.CompanyID, txid)
-		if err != nil {
+	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+		prev, err := findCharge(ctx, tx, in.p.CompanyID, in.txid)
+		switch {
+		case err != nil:
+			return err
+		case prev != nil && in.generated:
+			return fmt.Errorf("generated txid %s collides", in.txid)
+		case prev != nil && prev.Kind != in.k.kind:
+			return invalid(in.k.opInvalida, violation{in.k.kind + ".txid", "o txid já identifica uma cobrança do tipo " + prev.Kind, in.txid})
+		case prev != nil:
+			out, err = s.revise(ctx, tx, in.host, in.p, in.k, prev, in.req, true)
 			return err
 		}
-		if prev != nil && generated {
-			return fmt.Errorf("generated txid %s collides", txid)
-		}
-		if prev != nil {
-			if prev.Kind != k.kind {
-				return invalid(k.opInvalida, violation{k.kind + ".txid", "o txid já identifica uma cobrança do tipo " + prev.Kind, txid})
-			}
-			out, err = s.revise(ctx, tx, r.Host, p, k, prev, req, true)
+		if err := s.loteTxidRule(ctx, tx, in); err != nil {
 			return err
-		}
-		if has, err := s.hasLotes(ctx, tx, p.CompanyID); err != nil {
-			return err
-		} else if has {
-			var item string
-			err = tx.QueryRowContext(ctx, `SELECT status FROM pix_lote_items WHERE company_id = ? AND txid = ?`, p.CompanyID, txid).Scan(&item)
-			if err == nil {
-				return invalid(k.opInvalida, violation{k.kind + ".txid", "o txid pertence a um lote em que está " + item, txid})
-			}
-			if !errors.Is(err, sql.ErrNoRows) {
-				return err
-			}
 		}
 		created = true
-		out, err = s.create(ctx, tx, r.Host, k, p, txid, req, 0, named)
+		out, err = s.createCharge(ctx, tx, in)
 		return err
 	})
+	return out, created, err
+}
+
+// loteTxidRule refuses a txid that a batch item holds.
+func (s *Service) loteTxidRule(ctx context.Context, tx *store.Tx, in chargeRequest) error {
+	if has, err := s.hasLotes(ctx, tx, in.p.CompanyID); err != nil || !has {
+		return err
+	}
+	item, err := findLoteItem(ctx, tx, in.p.CompanyID, in.txid)
+	if err != nil || item == nil {
+		return err
+	}
+	return invalid(in.k.opInvalida, violation{in.k.kind + ".txid", "o txid pertence a um lote em que está " + item.Status, in.txid})
+}
+
+// createCharge stores a new charge from a validated request.
+func (s *Service) createCharge(ctx context.Context, tx *store.Tx, in chargeRequest) (doc, error) {
+	d, err := s.draftCharge(ctx, tx, in)
 	if err != nil {
 		return nil, err
 	}
-	if created {
-		return httpx.Created(out), nil
+	err = s.insertDraft(ctx, tx, in, d)
+	if errors.Is(err, errTxidTaken) { // a batch item whose txid a PUT took meanwhile
+		return nil, invalid(in.k.opInvalida, violation{in.k.kind + ".txid", "o txid já identifica outra cobrança", in.txid})
 	}
-	return httpx.OK(out), nil
+	return d.body, err
 }
 
-// create stores a new charge from a validated request.
-func (s *Service) create(ctx context.Context, tx *store.Tx, host string, k kindInfo, p auth.Principal, txid string, req doc, loteID int64, named string) (doc, error) {
+// draftInMemory drafts a new charge without the database, or returns nil
+// when it cannot: something its rules or its body read is not in memory
+// (the app's keys, the company, whether it has batches, the next ids), the
+// request names a location, or a rule is broken.
+func (s *Service) draftInMemory(ctx context.Context, in chargeRequest) *chargeDraft {
+	_, keys := s.keys.Load(in.p.AppID)
+	_, co := s.companies.Load(in.p.CompanyID)
+	lotes, known := s.lotes.Load(in.p.CompanyID)
+	if !keys || !co || !known || lotes.(bool) || sub(in.req, "loc") != nil || !s.locIDs.ready.Load() || !s.cobIDs.ready.Load() {
+		return nil
+	}
+	d, err := s.draftCharge(ctx, nil, in)
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
+// draftCharge validates a new charge, chooses its location and renders
+// its first body; tx is nil when everything is in memory.
+func (s *Service) draftCharge(ctx context.Context, tx *store.Tx, in chargeRequest) (*chargeDraft, error) {
 	now := s.Clock.Now()
-	d := clone(req)
-	if vs := s.rules(ctx, tx, k, p, d, now); len(vs) > 0 {
-		return nil, invalid(k.opInvalida, vs...)
+	d := clone(in.req)
+	owned, err := s.ownsKey(ctx, tx, in.p.AppID, str(d, "chave"))
+	if vs := validateCharge(in.k.kind, d, now, owned && err == nil); len(vs) > 0 {
+		return nil, invalid(in.k.opInvalida, vs...)
 	}
 	id, err := s.cobIDs.next(ctx, tx, "pix_cobs")
 	if err != nil {
 		return nil, err
 	}
-	c := &charge{ID: id, CompanyID: p.CompanyID, AppID: p.AppID, Kind: k.kind, TxID: txid, Status: Ativa, CreatedAt: now}
-	if loteID > 0 {
-		c.LoteID = sql.NullInt64{Int64: loteID, Valid: true}
+	c := &charge{ID: id, CompanyID: in.p.CompanyID, AppID: in.p.AppID, Kind: in.k.kind, TxID: in.txid, Status: Ativa, CreatedAt: now}
+	if in.loteID > 0 {
+		c.LoteID = sql.NullInt64{Int64: in.loteID, Valid: true}
 	}
-	if err := s.attachLoc(ctx, tx, host, k, c, d); err != nil {
+	l, fresh, err := s.locFor(ctx, tx, in.host, in.k, c, d, now)
+	if err != nil {
 		return nil, err
 	}
+	c.LocID, c.loc = sql.NullInt64{Int64: l.ID, Valid: true}, l
+	d["loc"] = doc{"id": l.ID}
 	body, err := s.render(ctx, tx, c, d)
 	if err != nil {
 		return nil, err
 	}
-	encoded := marshal(body)
-	if inserted, err := insertCharge(ctx, tx, c, body, encoded); err != nil {
-		return nil, err
-	} else if !inserted { // a batch item whose txid a PUT took meanwhile
-		return nil, invalid(k.opInvalida, violation{k.kind + ".txid", "o txid já identifica outra cobrança", txid})
-	}
-	if err := s.bind(ctx, tx, scenario.Resource{Kind: k.kind, Key: chargeKey(c.CompanyID, txid), Ref: txid, AppID: c.AppID, Named: named, Body: req}); err != nil {
-		return nil, err
-	}
-	return body, s.emitCreated(ctx, tx, p, c, encoded)
+	return &chargeDraft{c: c, fresh: fresh, body: body, encoded: marshal(body)}, nil
 }
 
-// errTxidTaken sends createFast's caller to the general path.
-var errTxidTaken = errors.New("txid taken")
+// insertDraft stores a drafted charge with its location, starts its
+// scenario and tells the stream; errTxidTaken when the company has the
+// txid already.
+func (s *Service) insertDraft(ctx context.Context, tx *store.Tx, in chargeRequest, d *chargeDraft) error {
+	if err := attachLoc(ctx, tx, d.c, d.c.loc, d.fresh); err != nil {
+		return err
+	}
+	if inserted, err := insertCharge(ctx, tx, d.c, d.body, d.encoded); err != nil {
+		return err
+	} else if !inserted {
+		return errTxidTaken
+	}
+	if err := s.bind(ctx, tx, scenario.Resource{Kind: in.k.kind, Key: chargeKey(in.p.CompanyID, in.txid), Ref: in.txid, AppID: in.p.AppID,
+		Named: in.named, Body: in.req}); err != nil {
+		return err
+	}
+	return s.chargeEvent(ctx, tx, in.p.CNPJ, d.c, "criada", "Cobrança Criada", json.RawMessage(d.encoded))
+}
 
-// createFast creates a charge doing everything but the inserts before the
-// write transaction, which then holds the database for three statements and
-// no JSON work: at 32 concurrent creators the transaction is the queue. It
-// applies when all the rules read is in memory (the app's keys, the
-// company, no batches), no location is named, and the txid is new;
-// otherwise it reports false and putCharge takes the general path, which
-// gives the precise answer (revision, conflict, violation).
-func (s *Service) createFast(ctx context.Context, host string, k kindInfo, p auth.Principal, txid string, req doc, named string) (doc, bool, error) {
-	_, keys := s.keys.Load(p.AppID)
-	_, co := s.companies.Load(p.CompanyID)
-	lotes, known := s.lotes.Load(p.CompanyID)
-	if !keys || !co || !known || lotes.(bool) || sub(req, "loc") != nil {
+// chargeEvent tells the stream that a charge was created or revised.
+func (s *Service) chargeEvent(ctx context.Context, tx *store.Tx, cnpj string, c *charge, what, name string, data json.RawMessage) error {
+	_, err := s.Bus.Emit(ctx, tx, events.Event{
+		AppID: c.AppID, CNPJ: cnpj, Type: "pix." + c.Kind + "." + what, Name: name,
+		Subject: doc{"txid": c.TxID}, SubjectKey: "txid:" + c.TxID, Data: data, Targets: []events.Target{},
+	})
+	return err
+}
+
+// locFor is the location a charge gets: the one its request names, checked
+// by locRule; a new one, not stored yet (fresh), when it names none and
+// has none; nil when it keeps the one it has.
+func (s *Service) locFor(ctx context.Context, tx *store.Tx, host string, k kindInfo, c *charge, d doc, now time.Time) (*loc, bool, error) {
+	if ld := sub(d, "loc"); ld != nil {
+		l, err := namedLoc(ctx, tx, k, c, ld)
+		return l, false, err
+	}
+	if c.LocID.Valid {
 		return nil, false, nil
 	}
-	now := s.Clock.Now()
-	d := clone(req)
-	if vs := s.rules(ctx, nil, k, p, d, now); len(vs) > 0 {
-		return nil, false, nil
-	}
-	locID, ok1 := s.locIDs.tryNext()
-	cobID, ok2 := s.cobIDs.tryNext()
-	if !ok1 || !ok2 {
-		return nil, false, nil
-	}
-	l := makeLoc(s.DB.IDs, locID, host, p.CompanyID, p.AppID, k.kind, now, sql.NullInt64{Int64: cobID, Valid: true})
-	c := &charge{ID: cobID, CompanyID: p.CompanyID, AppID: p.AppID, Kind: k.kind, TxID: txid, Status: Ativa, CreatedAt: now,
-		LocID: sql.NullInt64{Int64: locID, Valid: true}, loc: l}
-	d["loc"] = doc{"id": locID}
-	body, err := s.render(ctx, nil, c, d)
+	id, err := s.locIDs.next(ctx, tx, "pix_locs")
 	if err != nil {
 		return nil, false, err
 	}
-	encoded := marshal(body)
-	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
-		if err := insertLoc(ctx, tx, l); err != nil {
-			return err
-		}
-		if inserted, err := insertCharge(ctx, tx, c, body, encoded); err != nil {
-			return err
-		} else if !inserted {
-			return errTxidTaken
-		}
-		if err := s.bind(ctx, tx, scenario.Resource{Kind: k.kind, Key: chargeKey(c.CompanyID, txid), Ref: txid, AppID: c.AppID, Named: named, Body: req}); err != nil {
-			return err
-		}
-		return s.emitCreated(ctx, tx, p, c, encoded)
-	})
-	if errors.Is(err, errTxidTaken) {
-		return nil, false, nil
-	}
-	return body, err == nil, err
-}
-
-// insertCharge stores a new charge with its first body; it reports false,
-// storing nothing, when the company already has the txid.
-func insertCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string) (bool, error) {
-	res, err := tx.ExecContext(ctx, `INSERT INTO pix_cobs (id, company_id, app_id, kind, txid, status, revisao, loc_id, devedor_cpf, devedor_cnpj, created_at, updated_at, body, lote_id)
-		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (company_id, txid) DO NOTHING`,
-		c.ID, c.CompanyID, c.AppID, c.Kind, c.TxID, c.Status, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"),
-		c.CreatedAt.UnixNano(), c.CreatedAt.UnixNano(), encoded, c.LoteID)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
-}
-
-func (s *Service) emitCreated(ctx context.Context, tx *store.Tx, p auth.Principal, c *charge, encoded string) error {
-	_, err := s.Bus.Emit(ctx, tx, events.Event{
-		AppID: c.AppID, CNPJ: p.CNPJ, Type: "pix." + c.Kind + ".criada", Name: "Cobrança Criada",
-		Subject: doc{"txid": c.TxID}, SubjectKey: "txid:" + c.TxID, Data: json.RawMessage(encoded), Targets: []events.Target{},
-	})
-	return err
+	return makeLoc(s.DB.IDs, id, host, c.CompanyID, c.AppID, k.kind, now, sql.NullInt64{Int64: c.ID, Valid: true}), true, nil
 }
 
 // revise applies a PUT (replace) or PATCH (merge) to an ATIVA charge.
@@ -296,30 +261,22 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 	if c.Status != Ativa {
 		return nil, invalid(k.opInvalida, violation{k.kind + ".status", "a cobrança está " + c.Status + " e não pode ser alterada", c.Status})
 	}
-	old := requestPart(c.Body, k)
-	next := clone(old)
-	if replace {
-		next = clone(req)
-	} else {
-		merge(next, req)
-	}
-	if vs := s.rules(ctx, tx, k, p, next, c.CreatedAt); len(vs) > 0 {
+	old := requestPart(c.Body)
+	next := revised(old, req, replace)
+	owned, err := s.ownsKey(ctx, tx, p.AppID, str(next, "chave"))
+	if vs := validateCharge(k.kind, next, c.CreatedAt, owned && err == nil); len(vs) > 0 {
 		return nil, invalid(k.opInvalida, vs...)
 	}
 	// The stored part carries the defaults the answer showed; a request
 	// that leaves them out asks for the same thing (a partner retrying an
 	// identical PUT makes no new revision).
-	withDefaults(next, k)
-	oldLoc, newLoc := sub(old, "loc"), sub(next, "loc")
-	delete(old, "loc")
-	withoutLoc := clone(next)
-	delete(withoutLoc, "loc")
+	withDefaults(next, k.kind)
 	oldRevisao := c.Revisao
-	if !reflect.DeepEqual(old, withoutLoc) {
+	if revisionChanged(old, next) {
 		c.Revisao++
 	}
-	if !reflect.DeepEqual(oldLoc, newLoc) {
-		if err := s.attachLoc(ctx, tx, host, k, c, next); err != nil {
+	if !reflect.DeepEqual(sub(old, "loc"), sub(next, "loc")) {
+		if err := s.moveLoc(ctx, tx, host, k, c, next); err != nil {
 			return nil, err
 		}
 	}
@@ -331,24 +288,52 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 	if err != nil {
 		return nil, err
 	}
-	_, err = s.Bus.Emit(ctx, tx, events.Event{
-		AppID: c.AppID, CNPJ: p.CNPJ, Type: "pix." + k.kind + ".revisada", Name: "Cobrança Revisada",
-		Subject: doc{"txid": c.TxID}, SubjectKey: "txid:" + c.TxID, Data: encoded, Targets: []events.Target{},
-	})
-	if err != nil {
+	if err := s.chargeEvent(ctx, tx, p.CNPJ, c, "revisada", "Cobrança Revisada", encoded); err != nil {
 		return nil, err
 	}
 	return body, s.trigger(ctx, tx, c, "revised")
 }
 
-// withDefaults fills in the calendario defaults render would show.
-func withDefaults(d doc, k kindInfo) {
+// moveLoc gives a revised charge the location its request asks for.
+func (s *Service) moveLoc(ctx context.Context, tx *store.Tx, host string, k kindInfo, c *charge, next doc) error {
+	l, fresh, err := s.locFor(ctx, tx, host, k, c, next, s.Clock.Now())
+	if err != nil || l == nil {
+		return err
+	}
+	if err := attachLoc(ctx, tx, c, l, fresh); err != nil {
+		return err
+	}
+	next["loc"] = doc{"id": l.ID}
+	return nil
+}
+
+// revised is the request part a PUT (replace) or PATCH (merge) makes of
+// the current one.
+func revised(old, req doc, replace bool) doc {
+	if replace {
+		return clone(req)
+	}
+	next := clone(old)
+	merge(next, req)
+	return next
+}
+
+// revisionChanged reports whether a revision changes more than the loc.
+func revisionChanged(old, next doc) bool {
+	a, b := clone(old), clone(next)
+	delete(a, "loc")
+	delete(b, "loc")
+	return !reflect.DeepEqual(a, b)
+}
+
+// withDefaults fills in the calendario defaults an answer shows.
+func withDefaults(d doc, kind string) {
 	cal := sub(d, "calendario")
 	if cal == nil {
 		cal = doc{}
 		d["calendario"] = cal
 	}
-	if k.kind == "cob" {
+	if kind == "cob" {
 		if _, ok := cal["expiracao"]; !ok {
 			cal["expiracao"] = float64(defaultExpiracao)
 		}
@@ -358,21 +343,14 @@ func withDefaults(d doc, k kindInfo) {
 }
 
 // requestPart extracts from a stored answer what the partner controls.
-func requestPart(body doc, k kindInfo) doc {
-	d := doc{}
-	for _, f := range []string{"calendario", "devedor", "valor", "chave", "solicitacaoPagador", "infoAdicionais", "loc", "recebedor"} {
-		if v, ok := body[f]; ok {
-			d[f] = v
-		}
-	}
-	d = clone(d)
+func requestPart(body doc) doc {
+	d := clone(copyFields(doc{}, body, "calendario", "devedor", "valor", "chave", "solicitacaoPagador", "infoAdicionais", "loc"))
 	if cal := sub(d, "calendario"); cal != nil {
 		delete(cal, "criacao")
 	}
 	if loc := sub(d, "loc"); loc != nil {
 		d["loc"] = doc{"id": loc["id"]}
 	}
-	delete(d, "recebedor")
 	return d
 }
 
@@ -396,14 +374,11 @@ func merge(dst, patch doc) {
 // revision, the last body of the old one is archived for GET ?revisao=.
 func (s *Service) save(ctx context.Context, tx *store.Tx, c *charge, body doc, oldRevisao int) (json.RawMessage, error) {
 	b := marshal(body)
-	cpf, cnpj := str(body, "devedor", "cpf"), str(body, "devedor", "cnpj")
-	_, err := tx.ExecContext(ctx, `UPDATE pix_cobs SET status = ?, revisao = ?, loc_id = ?, devedor_cpf = ?, devedor_cnpj = ?, updated_at = ?, body = ? WHERE id = ?`,
-		c.Status, c.Revisao, c.LocID, cpf, cnpj, s.Clock.Now().UnixNano(), b, c.ID)
-	if err != nil {
+	if err := updateCharge(ctx, tx, c, body, b, s.Clock.Now()); err != nil {
 		return nil, err
 	}
 	if c.Revisao != oldRevisao && c.raw != "" {
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO pix_cob_revisions (cob_id, revisao, body) VALUES (?, ?, ?)`, c.ID, oldRevisao, c.raw); err != nil {
+		if err := archiveRevision(ctx, tx, c.ID, oldRevisao, c.raw); err != nil {
 			return nil, err
 		}
 	}
@@ -414,30 +389,17 @@ func (s *Service) save(ctx context.Context, tx *store.Tx, c *charge, body doc, o
 // render builds the answer (CobGerada / CobVGerada) from the request part.
 func (s *Service) render(ctx context.Context, tx *store.Tx, c *charge, d doc) (doc, error) {
 	body := clone(d)
-	cal := sub(body, "calendario")
-	if cal == nil {
-		cal = doc{}
-	}
-	cal["criacao"] = rfc3339(c.CreatedAt)
-	if c.Kind == "cob" {
-		if _, ok := cal["expiracao"]; !ok {
-			cal["expiracao"] = defaultExpiracao
-		}
-	} else if _, ok := cal["validadeAposVencimento"]; !ok {
-		cal["validadeAposVencimento"] = 30
-	}
-	body["calendario"] = cal
+	withDefaults(body, c.Kind)
+	sub(body, "calendario")["criacao"] = rfc3339(c.CreatedAt)
 	body["txid"] = c.TxID
 	body["revisao"] = c.Revisao
 	body["status"] = c.Status
-	delete(body, "loc")
-	delete(body, "location")
-	delete(body, "pixCopiaECola")
+	withoutLoc(body)
 	if c.LocID.Valid {
 		l := c.loc
 		if l == nil || l.ID != c.LocID.Int64 {
 			var err error
-			if l, err = loadLoc(ctx, tx, c.CompanyID, c.LocID.Int64); err != nil {
+			if l, err = findLoc(ctx, tx, c.CompanyID, c.LocID.Int64); err != nil {
 				return nil, err
 			}
 		}
@@ -459,150 +421,167 @@ func (s *Service) render(ctx context.Context, tx *store.Tx, c *charge, d doc) (d
 	return body, nil
 }
 
-// rules checks what the schema cannot: the business rules of
-// CobOperacaoInvalida / CobVOperacaoInvalida (SUMMARY §6, §7).
-func (s *Service) rules(ctx context.Context, tx *store.Tx, k kindInfo, p auth.Principal, d doc, created time.Time) []violation {
+// brCode renders the charge's pixCopiaECola. An immediate charge carries its
+// amount unless the payer may change it; a due-date charge's amount depends
+// on the payment date, so the payer's app reads it from the location.
+func (s *Service) brCode(ctx context.Context, tx *store.Tx, c *charge, body doc, location string) (string, error) {
+	co, err := s.company(ctx, tx, c.CompanyID)
+	if err != nil {
+		return "", err
+	}
+	p := brcode.Payload{URL: location, MerchantName: co.Name, MerchantCity: str(sandboxAddress, "cidade"), PostalCode: str(sandboxAddress, "cep")}
+	valor := sub(body, "valor")
+	if c.Kind == "cob" && valor["modalidadeAlteracao"] != float64(1) && sub(valor, "retirada") == nil {
+		p.Amount = str(valor, "original")
+	}
+	return brcode.Encode(p)
+}
+
+// validateCharge checks what the schema cannot: the business rules of
+// CobOperacaoInvalida / CobVOperacaoInvalida (SUMMARY §6, §7). keyOwned
+// says whether the receiver owns the request's chave.
+func validateCharge(kind string, d doc, created time.Time, keyOwned bool) []violation {
 	var vs []violation
-	e := k.kind
-	if k.kind == "cob" {
+	if kind == "cob" {
 		if exp, ok := sub(d, "calendario")["expiracao"].(float64); ok && exp <= 0 {
-			vs = append(vs, violation{e + ".calendario.expiracao", "deve ser maior que zero", strconv.FormatFloat(exp, 'f', -1, 64)})
+			vs = append(vs, violation{kind + ".calendario.expiracao", "deve ser maior que zero", strconv.FormatFloat(exp, 'f', -1, 64)})
 		}
 	}
-	valor := sub(d, "valor")
-	original, _ := parseCents(str(valor, "original"))
-	ret := sub(valor, "retirada")
-	saque, troco := sub(ret, "saque"), sub(ret, "troco")
-	switch {
-	case saque != nil && original != 0:
-		vs = append(vs, violation{e + ".valor.original", "deve ser 0.00 em um Pix Saque", str(valor, "original")})
-	case saque == nil && original == 0:
-		vs = append(vs, violation{e + ".valor.original", "deve ser maior que zero", str(valor, "original")})
+	vs = append(vs, valorRules(kind, sub(d, "valor"))...)
+	vs = append(vs, devedorRules(kind+".devedor", sub(d, "devedor"))...)
+	if !keyOwned {
+		vs = append(vs, violation{kind + ".chave", "a chave não pertence ao usuário recebedor (cadastre-a no portal)", str(d, "chave")})
 	}
-	if troco != nil && str(troco, "modalidadeAgente") == "AGPSS" {
-		vs = append(vs, violation{e + ".valor.retirada.troco.modalidadeAgente", "um Pix Troco admite apenas AGTEC ou AGTOT", "AGPSS"})
-	}
-	if ret != nil {
-		if m, ok := valor["modalidadeAlteracao"].(float64); ok && m != 0 {
-			vs = append(vs, violation{e + ".valor.modalidadeAlteracao", "deve ser 0 quando há saque ou troco", "1"})
-		}
-	}
-	if dev := sub(d, "devedor"); dev != nil {
-		if cpf := str(dev, "cpf"); cpf != "" {
-			if err := taxid.CheckCPF(cpf); err != nil {
-				vs = append(vs, violation{e + ".devedor.cpf", "CPF inválido: " + err.Error(), cpf})
-			}
-		}
-		if cnpj := str(dev, "cnpj"); cnpj != "" {
-			if err := taxid.CheckCNPJ(cnpj); err != nil {
-				vs = append(vs, violation{e + ".devedor.cnpj", "CNPJ inválido: " + err.Error(), cnpj})
-			}
-		}
-	}
-	chave := str(d, "chave")
-	if ok, err := s.ownsKey(ctx, tx, p.AppID, chave); err != nil || !ok {
-		vs = append(vs, violation{e + ".chave", "a chave não pertence ao usuário recebedor (cadastre-a no portal)", chave})
-	}
-	if k.kind == "cobv" {
-		vs = append(vs, s.cobvRules(d, created)...)
+	if kind == "cobv" {
+		vs = append(vs, validateCobV(d, created)...)
 	}
 	return vs
 }
 
-// getCob is GET /cob/{txid}[?revisao=n]: CobCompleta, with pix[].
-func (s *Service) getCob(r *http.Request) (*httpx.Reply, error) {
-	return s.getCharge(r, cobKind)
+// valorRules are the rules of a charge's valor: a positive original but
+// for a Pix Saque (zero), no AGPSS troco, no modalidadeAlteracao with a
+// saque or troco.
+func valorRules(kind string, valor doc) []violation {
+	var vs []violation
+	original, _ := money.Parse(str(valor, "original"))
+	ret := sub(valor, "retirada")
+	saque, troco := sub(ret, "saque"), sub(ret, "troco")
+	switch {
+	case saque != nil && original != 0:
+		vs = append(vs, violation{kind + ".valor.original", "deve ser 0.00 em um Pix Saque", str(valor, "original")})
+	case saque == nil && original == 0:
+		vs = append(vs, violation{kind + ".valor.original", "deve ser maior que zero", str(valor, "original")})
+	}
+	if troco != nil && str(troco, "modalidadeAgente") == "AGPSS" {
+		vs = append(vs, violation{kind + ".valor.retirada.troco.modalidadeAgente", "um Pix Troco admite apenas AGTEC ou AGTOT", "AGPSS"})
+	}
+	if ret != nil {
+		if m, ok := valor["modalidadeAlteracao"].(float64); ok && m != 0 {
+			vs = append(vs, violation{kind + ".valor.modalidadeAlteracao", "deve ser 0 quando há saque ou troco", "1"})
+		}
+	}
+	return vs
 }
 
-func (s *Service) getCharge(r *http.Request, k kindInfo) (*httpx.Reply, error) {
-	ctx := r.Context()
-	p := principal(r)
-	txid := mux.Vars(r)["txid"]
+// devedorRules check the CPF or CNPJ of a debtor at field.
+func devedorRules(field string, dev doc) []violation {
+	var vs []violation
+	if cpf := str(dev, "cpf"); cpf != "" {
+		if err := taxid.CheckCPF(cpf); err != nil {
+			vs = append(vs, violation{field + ".cpf", "CPF inválido: " + err.Error(), cpf})
+		}
+	}
+	if cnpj := str(dev, "cnpj"); cnpj != "" {
+		if err := taxid.CheckCNPJ(cnpj); err != nil {
+			vs = append(vs, violation{field + ".cnpj", "CNPJ inválido: " + err.Error(), cnpj})
+		}
+	}
+	return vs
+}
+
+// loadCharge finds a company's charge of a kind, or answers its
+// NaoEncontrado.
+func loadCharge(ctx context.Context, tx *store.Tx, k kindInfo, companyID, txid string) (*charge, error) {
+	c, err := findCharge(ctx, tx, companyID, txid)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil || c.Kind != k.kind {
+		return nil, notFound(k.naoEncontrado, "nenhuma %s com txid %s", k.kind, txid)
+	}
+	return c, nil
+}
+
+// getCharge is a charge as GET answers it (CobCompleta, CobVCompleta): its
+// current body, or an earlier revision's, with the Pix that paid it.
+func (s *Service) getCharge(ctx context.Context, companyID string, k kindInfo, txid, revisao string) (any, error) {
 	var body string
 	var pix []doc
 	// Only the reads happen inside; decoding and encoding JSON happen
 	// after, so the database is held as briefly as possible.
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var id int64
-		var kind string
-		var revisao int
-		err := tx.QueryRowContext(ctx, `SELECT id, kind, revisao, body FROM pix_cobs WHERE company_id = ? AND txid = ?`, p.CompanyID, txid).
-			Scan(&id, &kind, &revisao, &body)
-		if errors.Is(err, sql.ErrNoRows) || (err == nil && kind != k.kind) {
-			return notFound(k.naoEncontrado, "nenhuma %s com txid %s", k.kind, txid)
-		}
+		c, err := findStoredCharge(ctx, tx, companyID, txid)
 		if err != nil {
 			return err
 		}
-		if v := r.URL.Query().Get("revisao"); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 || n > revisao {
-				return invalid(k.consultaInvalida, violation{"revisao", fmt.Sprintf("a revisão deve ser um inteiro de 0 a %d", revisao), v})
+		if c == nil || c.kind != k.kind {
+			return notFound(k.naoEncontrado, "nenhuma %s com txid %s", k.kind, txid)
+		}
+		body = c.body
+		if revisao != "" {
+			n, err := strconv.Atoi(revisao)
+			if err != nil || n < 0 || n > c.revisao {
+				return invalid(k.consultaInvalida, violation{"revisao", fmt.Sprintf("a revisão deve ser um inteiro de 0 a %d", c.revisao), revisao})
 			}
-			if n < revisao {
-				if err := tx.QueryRowContext(ctx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, id, n).Scan(&body); err != nil {
+			if n < c.revisao {
+				if body, err = findRevision(ctx, tx, c.id, n); err != nil {
 					return err
 				}
 			}
 		}
-		pix, err = pixOfCharge(ctx, tx, id)
+		pix, err = pixOfCharge(ctx, tx, c.id)
 		return err
 	})
-	if err != nil {
-		return nil, err
+	if err != nil || len(pix) == 0 {
+		return json.RawMessage(body), err
 	}
-	if len(pix) == 0 {
-		return httpx.OK(json.RawMessage(body)), nil
-	}
-	var out doc
-	if err := json.Unmarshal([]byte(body), &out); err != nil {
-		return nil, err
-	}
+	out := unmarshal(body)
 	out["pix"] = pix
-	return httpx.OK(out), nil
+	return out, nil
 }
 
-// patchCob is PATCH /cob/{txid}.
-func (s *Service) patchCob(r *http.Request) (*httpx.Reply, error) {
-	return s.patchCharge(r, cobKind)
-}
-
-func (s *Service) patchCharge(r *http.Request, k kindInfo) (*httpx.Reply, error) {
-	ctx := r.Context()
-	p := principal(r)
-	txid := mux.Vars(r)["txid"]
-	var req doc
-	if err := decode(r, s.Schemas, k.patch, k.kind, k.opInvalida, &req); err != nil {
-		return nil, err
-	}
-	var out doc
-	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		c, err := loadCharge(ctx, tx, p.CompanyID, txid)
+// patchCharge revises a charge, or removes it when the PATCH says status.
+func (s *Service) patchCharge(ctx context.Context, host string, p auth.Principal, k kindInfo, txid string, req doc) (doc, error) {
+	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
+		c, err := loadCharge(ctx, tx, k, p.CompanyID, txid)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if c == nil || c.Kind != k.kind {
-			return notFound(k.naoEncontrado, "nenhuma %s com txid %s", k.kind, txid)
+		status, ok := req["status"].(string)
+		if !ok {
+			return s.revise(ctx, tx, host, p, k, c, req, false)
 		}
-		if status, ok := req["status"].(string); ok {
-			if len(req) > 1 {
-				return invalid(k.opInvalida, violation{k.kind + ".status", "a remoção deve ser o único campo da revisão", status})
-			}
-			if c.Status != Ativa {
-				return invalid(k.opInvalida, violation{k.kind + ".status", "a cobrança está " + c.Status + " e não pode ser alterada", c.Status})
-			}
-			if out, err = s.move(ctx, tx, c, status, true); err != nil {
-				return err
-			}
-			return s.trigger(ctx, tx, c, "removed")
+		if v := removalRule(k.kind, c.Status, req); v != nil {
+			return nil, invalid(k.opInvalida, *v)
 		}
-		out, err = s.revise(ctx, tx, r.Host, p, k, c, req, false)
-		return err
+		out, err := s.move(ctx, tx, c, status, true)
+		if err != nil {
+			return nil, err
+		}
+		return out, s.trigger(ctx, tx, c, "removed")
 	})
-	if err != nil {
-		return nil, err
+}
+
+// removalRule: a PATCH that removes a charge says nothing else, and only
+// an ATIVA charge can be removed.
+func removalRule(kind, current string, req doc) *violation {
+	if len(req) > 1 {
+		return &violation{kind + ".status", "a remoção deve ser o único campo da revisão", str(req, "status")}
 	}
-	return httpx.OK(out), nil
+	if current != Ativa {
+		return &violation{kind + ".status", "a cobrança está " + current + " e não pode ser alterada", current}
+	}
+	return nil
 }
 
 // move changes a charge's status through its machine; byUser marks a
@@ -637,107 +616,57 @@ func (s *Service) move(ctx context.Context, tx *store.Tx, c *charge, to string, 
 	return body, nil
 }
 
-// listCobs is GET /cob.
-func (s *Service) listCobs(r *http.Request) (*httpx.Reply, error) {
-	return s.listCharges(r, cobKind)
-}
-
-func (s *Service) listCharges(r *http.Request, k kindInfo) (*httpx.Reply, error) {
-	ctx := r.Context()
-	p := principal(r)
-	lq := parseList(r, k.consultaInvalida, true)
-	loc := lq.boolParam(r, "locationPresente")
-	status := r.URL.Query().Get("status")
-	if status != "" {
-		switch status {
-		case Ativa, Concluida, RemovidaUsuario, RemovidaPeloPSP:
-			lq.params["status"] = status
-		default:
-			lq.bad("status", "deve ser ATIVA, CONCLUIDA, REMOVIDA_PELO_USUARIO_RECEBEDOR ou REMOVIDA_PELO_PSP", status)
-		}
-	}
-	var lote int64 = -1
-	if k.kind == "cobv" {
-		if v := r.URL.Query().Get("loteCobVId"); v != "" {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 0 {
-				lq.bad("loteCobVId", "deve ser um inteiro", v)
-			} else {
-				lote = n
-				lq.params["loteCobVId"] = n
-			}
-		}
-	}
-	if err := lq.err(); err != nil {
-		return nil, err
-	}
-	where := `company_id = ? AND kind = ? AND created_at >= ? AND created_at <= ? AND (? = '' OR devedor_cpf = ?) AND (? = '' OR devedor_cnpj = ?)
-		AND (? = '' OR status = ?) AND (? < 0 OR lote_id = ?)`
-	args := []any{p.CompanyID, k.kind, lq.Inicio.UnixNano(), lq.Fim.UnixNano(), lq.CPF, lq.CPF, lq.CNPJ, lq.CNPJ, status, status, lote, lote}
-	if loc != nil {
-		if *loc {
-			where += " AND loc_id IS NOT NULL"
-		} else {
-			where += " AND loc_id IS NULL"
-		}
-	}
-	var out doc
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		params, rows, err := lq.pageRows(ctx, tx, "pix_cobs", "id, body", where, "created_at, id", args)
-		if err != nil {
-			return err
-		}
-		cobs := []doc{}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			var b string
-			if err := rows.Scan(&id, &b); err != nil {
-				rows.Close()
-				return err
-			}
-			var d doc
-			json.Unmarshal([]byte(b), &d)
-			cobs = append(cobs, d)
-			ids = append(ids, id)
-		}
-		rows.Close()
-		for i, id := range ids {
-			pix, err := pixOfCharge(ctx, tx, id)
-			if err != nil {
-				return err
-			}
+// listCharges is GET /cob's and GET /cobv's answer: each charge with the
+// Pix that paid it.
+func (s *Service) listCharges(ctx context.Context, companyID string, k kindInfo, lq *listQuery, f chargeFilter) (doc, error) {
+	return list(ctx, s.DB, lq, chargeListing(companyID, k.kind, lq, f), "cobs", scanListedCharge,
+		func(ctx context.Context, tx *store.Tx, c listedCharge) (any, error) {
+			pix, err := pixOfCharge(ctx, tx, c.id)
 			if len(pix) > 0 {
-				cobs[i]["pix"] = pix
+				c.body["pix"] = pix
+			}
+			return c.body, err
+		})
+}
+
+// expiry is when an immediate charge stops accepting payment: criacao
+// plus calendario.expiracao.
+func expiry(c *charge) time.Time {
+	exp, ok := sub(c.Body, "calendario")["expiracao"].(float64)
+	if !ok {
+		exp = defaultExpiracao
+	}
+	return c.CreatedAt.Add(time.Duration(exp) * time.Second)
+}
+
+// owed is what a charge asks on a payment at now, with the Pix's
+// componentesValor; an error says why it cannot be paid.
+func owed(c *charge, now time.Time) (money.Cents, doc, error) {
+	if c.Kind == "cob" {
+		return owedCob(c, now)
+	}
+	return owedCobV(c, now)
+}
+
+// owedCob is what an immediate charge asks: its original value (plus a
+// saque or troco), refused once calendario.expiracao has passed.
+func owedCob(c *charge, now time.Time) (money.Cents, doc, error) {
+	if deadline := expiry(c); now.After(deadline) {
+		exp := int64(deadline.Sub(c.CreatedAt) / time.Second)
+		return 0, nil, fmt.Errorf("expirou em %s (calendario.expiracao %d s)", rfc3339(deadline), exp)
+	}
+	valor := sub(c.Body, "valor")
+	original, _ := money.Parse(str(valor, "original"))
+	components := doc{"original": doc{"valor": original.String()}}
+	total := original
+	if ret := sub(valor, "retirada"); ret != nil {
+		for _, kind := range []string{"saque", "troco"} {
+			if r := sub(ret, kind); r != nil {
+				v, _ := money.Parse(str(r, "valor"))
+				total += v
+				components[kind] = doc{"valor": v.String(), "modalidadeAgente": r["modalidadeAgente"], "prestadorDoServicoDeSaque": r["prestadorDoServicoDeSaque"]}
 			}
 		}
-		out = doc{"parametros": params, "cobs": cobs}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
 	}
-	return httpx.OK(out), nil
-}
-
-// parseCents reads a money string "123.45" into cents.
-func parseCents(s string) (int64, error) {
-	whole, frac, ok := strings.Cut(s, ".")
-	if !ok || len(frac) != 2 || whole == "" {
-		return 0, fmt.Errorf("money %q: want digits, a point and two decimals", s)
-	}
-	w, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	f, err := strconv.ParseInt(frac, 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	return w*100 + f, nil
-}
-
-// formatCents writes cents as the spec's money string.
-func formatCents(c int64) string {
-	return fmt.Sprintf("%d.%02d", c/100, c%100)
+	return total, components, nil
 }

@@ -1,14 +1,13 @@
 package pix
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"homologa/simulator/errs"
-	"homologa/simulator/httpx"
-	"homologa/simulator/schema"
+	"homologa/simulator/store"
 )
 
 // violation is one broken rule, with the property path the spec's
@@ -39,19 +38,76 @@ func notFound(typ, format string, args ...any) *errs.Error {
 	return problem(errs.NotFound, typ, fmt.Sprintf(format, args...))
 }
 
-// decode reads a request body validated against a schema of schemas/pix/.
-// Schema violations become the operation's own type (CobOperacaoInvalida…)
+// absent is how a resource answers an id it does not hold: its Pix
+// NaoEncontrado type and a message with a %v for the id.
+type absent struct{ typ, format string }
+
+func (a absent) err(id any) *errs.Error { return notFound(a.typ, a.format, id) }
+
+// load finds one resource of a company with a store finder, or answers
+// the resource's NaoEncontrado.
+func load[K, T any](ctx context.Context, tx *store.Tx, find func(context.Context, *store.Tx, string, K) (*T, error), companyID string, id K, a absent) (*T, error) {
+	v, err := find(ctx, tx, companyID, id)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, a.err(id)
+	}
+	return v, nil
+}
+
+// view loads one resource of a company in a read transaction and renders
+// it with fn.
+func view[K, T any](ctx context.Context, db *store.DB, find func(context.Context, *store.Tx, string, K) (*T, error), companyID string, id K, a absent,
+	fn func(tx *store.Tx, v *T) (doc, error)) (doc, error) {
+	return read(ctx, db, loaded(ctx, find, companyID, id, a, fn))
+}
+
+// change loads one resource of a company in a write transaction and
+// changes it with fn, which answers its new body.
+func change[K, T any](ctx context.Context, db *store.DB, find func(context.Context, *store.Tx, string, K) (*T, error), companyID string, id K, a absent,
+	fn func(tx *store.Tx, v *T) (doc, error)) (doc, error) {
+	return write(ctx, db, loaded(ctx, find, companyID, id, a, fn))
+}
+
+// loaded is fn applied to the resource load finds.
+func loaded[K, T any](ctx context.Context, find func(context.Context, *store.Tx, string, K) (*T, error), companyID string, id K, a absent,
+	fn func(tx *store.Tx, v *T) (doc, error)) func(tx *store.Tx) (doc, error) {
+	return func(tx *store.Tx) (doc, error) {
+		v, err := load(ctx, tx, find, companyID, id, a)
+		if err != nil {
+			return nil, err
+		}
+		return fn(tx, v)
+	}
+}
+
+// remove deletes one resource of a company in a write transaction with a
+// store function that says how many rows it deleted; none is the
+// resource's NaoEncontrado.
+func remove(ctx context.Context, db *store.DB, del func(context.Context, *store.Tx, string, string) (int64, error), companyID, id string, a absent) error {
+	return db.Tx(ctx, func(tx *store.Tx) error {
+		n, err := del(ctx, tx, companyID, id)
+		if err == nil && n == 0 {
+			return a.err(id)
+		}
+		return err
+	})
+}
+
+// cancelOnly is the rule of a PATCH that can only cancel: its status must
+// be CANCELADA.
+func cancelOnly(typ string, req doc) error {
+	if st := str(req, "status"); st != "CANCELADA" {
+		return invalid(typ, violation{"status", "o status só pode ser alterado para CANCELADA", st})
+	}
+	return nil
+}
+
+// retype gives a schema error the operation's own type (CobOperacaoInvalida…)
 // with properties prefixed by the entity ("cob."), as the spec's examples
 // show; malformed JSON stays RequisicaoInvalida.
-func decode(r *http.Request, reg *schema.Registry, schemaName, entity, typ string, v any) error {
-	err := httpx.DecodeJSON(r, reg, schemaName, v)
-	return retype(err, entity, typ)
-}
-
-func decodeBytes(body []byte, reg *schema.Registry, schemaName, entity, typ string, v any) error {
-	return retype(httpx.DecodeJSONBytes(body, reg, schemaName, v), entity, typ)
-}
-
 func retype(err error, entity, typ string) error {
 	var e *errs.Error
 	if err == nil || !errors.As(err, &e) || e.Code != errs.Invalid || len(e.Violations) == 0 {

@@ -14,10 +14,9 @@ import (
 
 // The identifier patterns of the spec, anchored (the published ones are not).
 var (
-	txidCreate = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
-	txidAny    = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
-	e2eidRE    = regexp.MustCompile(`^[a-zA-Z0-9]{32}$`)
-	refundID   = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
+	txidCreate  = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
+	txidAny     = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
+	devolucaoID = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
 )
 
 // ISPB is the sandbox's ISPB as a receiving PSP; PayerISPB the default one of
@@ -27,6 +26,15 @@ const (
 	ISPB      = "99999008"
 	PayerISPB = "99999009"
 )
+
+// txidRule is the txid a client chooses for a new charge (cob, cobv,
+// cobr): typ and field name the violation.
+func txidRule(typ, field, txid string) error {
+	if !txidCreate.MatchString(txid) {
+		return invalid(typ, violation{field, "deve ter de 26 a 35 caracteres alfanuméricos ([a-zA-Z0-9]{26,35})", txid})
+	}
+	return nil
+}
 
 const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 

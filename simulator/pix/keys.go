@@ -3,16 +3,11 @@ package pix
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"regexp"
-	"strings"
 	"time"
-
-	"github.com/gorilla/mux"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/errs"
-	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
 )
@@ -46,7 +41,7 @@ var (
 func KeyType(chave string) (string, error) {
 	switch {
 	case len(chave) == 0 || len(chave) > 77:
-		return "", fmt.Errorf("a key has 1 to 77 characters")
+		return "", fmt.Errorf("uma chave tem de 1 a 77 caracteres")
 	case taxid.CheckCPF(chave) == nil:
 		return KeyCPF, nil
 	case len(chave) == 14 && taxid.CheckCNPJ(chave) == nil:
@@ -58,7 +53,7 @@ func KeyType(chave string) (string, error) {
 	case emailKey.MatchString(chave):
 		return KeyEmail, nil
 	}
-	return "", fmt.Errorf("%q is not a DICT key: use a CPF or CNPJ (digits), +55… phone, lower-case e-mail or a random key (UUID v4)", chave)
+	return "", fmt.Errorf("%q não é uma chave do DICT: use um CPF ou CNPJ (dígitos), um telefone +55…, um e-mail em minúsculas ou uma chave aleatória (UUID v4)", chave)
 }
 
 // DemoKeys are the demo app's keys, one of each DICT type; fixed so that
@@ -78,19 +73,17 @@ func (s *Service) AddKey(ctx context.Context, appID, chave string) (Key, error) 
 			return err
 		}
 		k.AppID = a.ID
-		var owner string
-		// A key has one owner within a namespace, as DICT gives it one.
-		err = tx.QueryRowContext(ctx, `SELECT app_id FROM pix_keys WHERE namespace = ? AND chave = ?`, a.Namespace, chave).Scan(&owner)
-		if err == nil {
-			if owner == a.ID {
-				return nil
-			}
-			return errs.Errorf(errs.Conflict, "key %s belongs to another app", chave)
+		owner, err := findKeyOwner(ctx, tx, a.Namespace, chave)
+		switch {
+		case err != nil:
+			return err
+		case owner == a.ID:
+			return nil
+		case owner != "":
+			return errs.Errorf(errs.Conflict, "a chave %s pertence a outro aplicativo", chave)
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO pix_keys (chave, tipo, app_id, company_id, namespace, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			chave, tipo, a.ID, a.CompanyID, a.Namespace, k.CreatedAt.UnixNano())
 		tx.AfterCommit(func() { s.keys.Delete(a.ID) })
-		return err
+		return insertKey(ctx, tx, k, a.CompanyID, a.Namespace)
 	})
 	if err != nil {
 		return Key{}, fmt.Errorf("add key: %w", err)
@@ -100,25 +93,13 @@ func (s *Service) AddKey(ctx context.Context, appID, chave string) (Key, error) 
 
 // Keys lists an app's keys.
 func (s *Service) Keys(ctx context.Context, appID string) ([]Key, error) {
-	keys := []Key{}
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT chave, tipo, app_id, created_at FROM pix_keys WHERE app_id = ? ORDER BY created_at, chave`, appID)
-		if err != nil {
-			return err
+	return read(ctx, s.DB, func(tx *store.Tx) ([]Key, error) {
+		keys, err := findKeys(ctx, tx, appID)
+		if keys == nil {
+			keys = []Key{}
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var k Key
-			var at int64
-			if err := rows.Scan(&k.Chave, &k.Tipo, &k.AppID, &at); err != nil {
-				return err
-			}
-			k.CreatedAt = time.Unix(0, at).UTC()
-			keys = append(keys, k)
-		}
-		return rows.Err()
+		return keys, err
 	})
-	return keys, err
 }
 
 // ownsKey reports whether chave is a key of the app. Every charge asks, so
@@ -127,54 +108,14 @@ func (s *Service) ownsKey(ctx context.Context, tx *store.Tx, appID, chave string
 	if keys, ok := s.keys.Load(appID); ok {
 		return keys.(map[string]bool)[chave], nil
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT chave FROM pix_keys WHERE app_id = ?`, appID)
+	list, err := findAppKeys(ctx, tx, appID)
 	if err != nil {
 		return false, err
 	}
-	defer rows.Close()
 	keys := map[string]bool{}
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return false, err
-		}
+	for _, k := range list {
 		keys[k] = true
-	}
-	if err := rows.Err(); err != nil {
-		return false, err
 	}
 	s.keys.Store(appID, keys)
 	return keys[chave], nil
-}
-
-// listKeysHandler is GET /portal/apps/{id}/pix-keys.
-func (s *Service) listKeysHandler(r *http.Request) (*httpx.Reply, error) {
-	a, err := s.Auth.App(r.Context(), mux.Vars(r)["id"])
-	if err != nil {
-		return nil, err
-	}
-	keys, err := s.Keys(r.Context(), a.ID)
-	if err != nil {
-		return nil, err
-	}
-	return httpx.OK(map[string]any{"chaves": keys}), nil
-}
-
-// addKeyHandler is POST /portal/apps/{id}/pix-keys.
-func (s *Service) addKeyHandler(r *http.Request) (*httpx.Reply, error) {
-	var in struct {
-		Chave string `json:"chave"`
-	}
-	if err := httpx.DecodeJSON(r, s.Schemas, "platform/pixkey.create", &in); err != nil {
-		return nil, err
-	}
-	a, err := s.Auth.App(r.Context(), mux.Vars(r)["id"])
-	if err != nil {
-		return nil, err
-	}
-	k, err := s.AddKey(r.Context(), a.ID, strings.TrimSpace(in.Chave))
-	if err != nil {
-		return nil, err
-	}
-	return httpx.Created(k), nil
 }

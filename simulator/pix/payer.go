@@ -3,14 +3,12 @@ package pix
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
 	"homologa/simulator/errs"
-	"homologa/simulator/httpx"
+	"homologa/simulator/money"
+	"homologa/simulator/scenario"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
 	"homologa/simulator/tenant"
@@ -37,129 +35,96 @@ type Payment struct {
 	ISPB            string `json:"ispb"`
 }
 
-// pay is POST /sandbox/pix/payments.
-func (s *Service) pay(r *http.Request) (*httpx.Reply, error) {
-	ctx := r.Context()
-	var in Payment
-	if err := httpx.DecodeJSON(r, s.Schemas, "platform/pix.payment", &in); err != nil {
-		return nil, err
+// paymentRule checks the payer's CPF or CNPJ.
+func paymentRule(in Payment) error {
+	if in.Pagador == nil {
+		return nil
 	}
+	if in.Pagador.CPF != "" {
+		if err := taxid.CheckCPF(in.Pagador.CPF); err != nil {
+			return errs.Invalidf("pagador.cpf", "CPF inválido: %v", err)
+		}
+	}
+	if in.Pagador.CNPJ != "" {
+		if err := taxid.CheckCNPJ(in.Pagador.CNPJ); err != nil {
+			return errs.Invalidf("pagador.cnpj", "CNPJ inválido: %v", err)
+		}
+	}
+	return nil
+}
+
+// pay pays a charge, or credits a key when the payment names no charge.
+func (s *Service) pay(ctx context.Context, in Payment) (doc, error) {
 	if in.ISPB == "" {
 		in.ISPB = PayerISPB
 	}
-	if in.Pagador != nil {
-		if in.Pagador.CPF != "" {
-			if err := taxid.CheckCPF(in.Pagador.CPF); err != nil {
-				return nil, errs.Invalidf("pagador.cpf", "%v", err)
-			}
-		}
-		if in.Pagador.CNPJ != "" {
-			if err := taxid.CheckCNPJ(in.Pagador.CNPJ); err != nil {
-				return nil, errs.Invalidf("pagador.cnpj", "%v", err)
-			}
-		}
-	}
-	var out doc
-	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		var err error
-		if in.TxID == "" && in.Location == "" {
-			out, err = s.credit(ctx, tx, in)
-		} else {
-			out, err = s.payCharge(ctx, tx, in)
-		}
-		return err
-	})
-	if err != nil {
+	if err := paymentRule(in); err != nil {
 		return nil, err
 	}
-	return httpx.Created(out), nil
-}
-
-func (s *Service) findCharge(ctx context.Context, tx *store.Tx, in Payment) (*charge, error) {
-	if in.Location != "" {
-		token := in.Location[strings.LastIndex(in.Location, "/")+1:]
-		var companyID string
-		var cobID sql.NullInt64
-		err := tx.QueryRowContext(ctx, `SELECT company_id, cob_id FROM pix_locs WHERE token = ?`, token).Scan(&companyID, &cobID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, errs.Invalidf("location", "no location %q", in.Location)
+	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
+		if in.TxID == "" && in.Location == "" {
+			return s.credit(ctx, tx, in)
 		}
+		c, err := chargeToPay(ctx, tx, in)
 		if err != nil {
 			return nil, err
 		}
-		if !cobID.Valid {
-			return nil, errs.Errorf(errs.Unprocessable, "location %s serves no charge (it was never linked or was unlinked)", in.Location)
+		if c == nil {
+			return nil, errs.Invalidf("txid", "nenhuma cobrança com txid %q", in.TxID)
 		}
-		var txid string
-		if err := tx.QueryRowContext(ctx, `SELECT txid FROM pix_cobs WHERE id = ?`, cobID.Int64).Scan(&txid); err != nil {
+		return s.payLoaded(ctx, tx, c, in)
+	})
+}
+
+// chargeToPay is the charge a payment names, by its location or its txid
+// (with the receiver's CNPJ when receivers share the txid): the payer reads
+// a QR code, which names no receiver.
+func chargeToPay(ctx context.Context, tx *store.Tx, in Payment) (*charge, error) {
+	if in.Location != "" {
+		l, err := findLocByToken(ctx, tx, in.Location[strings.LastIndex(in.Location, "/")+1:])
+		if err != nil {
 			return nil, err
 		}
-		return loadCharge(ctx, tx, companyID, txid)
+		if l == nil {
+			return nil, errs.Invalidf("location", "nenhuma location %q", in.Location)
+		}
+		if !l.CobID.Valid {
+			return nil, errs.Errorf(errs.Unprocessable, "a location %s não serve a nenhuma cobrança (nunca foi vinculada ou foi desvinculada)", in.Location)
+		}
+		return findChargeByID(ctx, tx, l.CompanyID, l.CobID.Int64)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT p.company_id FROM pix_cobs p JOIN companies c ON c.id = p.company_id WHERE p.txid = ? AND (? = '' OR c.cnpj = ?)`,
-		in.TxID, in.CNPJ, in.CNPJ)
+	companies, err := findChargeCompanies(ctx, tx, in.TxID, in.CNPJ)
 	if err != nil {
 		return nil, err
 	}
-	var companies []string
-	for rows.Next() {
-		var id string
-		rows.Scan(&id)
-		companies = append(companies, id)
-	}
-	rows.Close()
 	switch len(companies) {
 	case 0:
-		return nil, errs.Invalidf("txid", "no charge with txid %q", in.TxID)
+		return nil, errs.Invalidf("txid", "nenhuma cobrança com txid %q", in.TxID)
 	case 1:
-		return loadCharge(ctx, tx, companies[0], in.TxID)
+		return findCharge(ctx, tx, companies[0], in.TxID)
 	}
-	return nil, errs.Invalidf("cnpj", "txid %s is used by %d receivers; name the receiver's CNPJ", in.TxID, len(companies))
+	return nil, errs.Invalidf("cnpj", "o txid %s é usado por %d recebedores; informe o CNPJ do recebedor", in.TxID, len(companies))
 }
 
-// payCharge pays a charge as a payer's bank would: it must be ATIVA, not
+// payLoaded pays a charge as a payer's bank would: it must be ATIVA, not
 // expired, and paid the amount it asks unless it lets the payer change it.
-func (s *Service) payCharge(ctx context.Context, tx *store.Tx, in Payment) (doc, error) {
-	c, err := s.findCharge(ctx, tx, in)
-	if err != nil {
-		return nil, err
-	}
-	if c == nil {
-		return nil, errs.Invalidf("txid", "no charge with txid %q", in.TxID)
-	}
-	return s.payLoaded(ctx, tx, c, in)
-}
-
-// payLoaded pays a charge already found: the control API's payer and the
-// scenario steps pay the same way.
+// The control API's payer and the scenario steps pay the same way.
 func (s *Service) payLoaded(ctx context.Context, tx *store.Tx, c *charge, in Payment) (doc, error) {
 	if c.Status != Ativa {
-		return nil, errs.Errorf(errs.Unprocessable, "charge %s is %s: it accepts no payment", c.TxID, c.Status)
+		return nil, errs.Errorf(errs.Unprocessable, "a cobrança %s está %s: não aceita pagamento", c.TxID, c.Status)
 	}
 	now := s.Clock.Now()
-	owed, components, err := s.owed(c, now)
+	valor, components, err := owed(c, now)
 	if err != nil {
-		return nil, errs.Errorf(errs.Unprocessable, "charge %s cannot be paid: %v", c.TxID, err)
+		return nil, errs.Errorf(errs.Unprocessable, "a cobrança %s não pode ser paga: %v", c.TxID, err)
 	}
-	valor := owed
 	if in.Valor != "" {
-		paid, err := parseCents(in.Valor)
-		if err != nil {
-			return nil, errs.Invalidf("valor", "%v", err)
-		}
-		alterable := sub(c.Body, "valor")["modalidadeAlteracao"] == float64(1)
-		if paid != owed && !alterable && !in.ValorDivergente {
-			return nil, errs.Errorf(errs.Unprocessable, "charge %s asks %s and does not let the payer change it; send valorDivergente: true to pay %s anyway",
-				c.TxID, formatCents(owed), in.Valor)
-		}
-		if paid != owed {
-			valor = paid
-			components = doc{"original": doc{"valor": formatCents(paid)}}
+		if valor, components, err = paidAmount(c, in, valor, components); err != nil {
+			return nil, err
 		}
 	}
-	chave := str(c.Body, "chave")
-	p, err := s.insertReceived(ctx, tx, in, c.CompanyID, c.AppID, chave, c, valor, components, now)
-	if err != nil {
+	p := s.newPix(in, c.CompanyID, c.AppID, str(c.Body, "chave"), c, valor, components, now)
+	if err := insertPix(ctx, tx, p, in); err != nil {
 		return nil, err
 	}
 	if _, err := s.move(ctx, tx, c, Concluida, false); err != nil {
@@ -173,10 +138,26 @@ func (s *Service) payLoaded(ctx context.Context, tx *store.Tx, c *charge, in Pay
 	}
 	// A composite QR (journeys 3 and 4): paying the charge authorises the
 	// recurrence that names it.
-	if err := s.approveByPayment(ctx, tx, c, in); err != nil {
-		return nil, err
+	return p.Body, s.approveByPayment(ctx, tx, c, in)
+}
+
+// paidAmount is what a payment that names its valor pays: what the charge
+// owes, or another amount where the charge lets the payer change it or
+// the payer means to pay wrong (valorDivergente).
+func paidAmount(c *charge, in Payment, owed money.Cents, components doc) (money.Cents, doc, error) {
+	paid, err := money.Parse(in.Valor)
+	if err != nil {
+		return 0, nil, errs.Invalidf("valor", "%q %s", in.Valor, moneyReason)
 	}
-	return p.Body, nil
+	if paid == owed {
+		return owed, components, nil
+	}
+	alterable := sub(c.Body, "valor")["modalidadeAlteracao"] == float64(1)
+	if !alterable && !in.ValorDivergente {
+		return 0, nil, errs.Errorf(errs.Unprocessable, "a cobrança %s pede %s e não deixa o pagador alterar o valor; envie valorDivergente: true para pagar %s mesmo assim",
+			c.TxID, owed, in.Valor)
+	}
+	return paid, doc{"original": doc{"valor": paid.String()}}, nil
 }
 
 // credit receives a Pix on a key without a charge (no txid): the case of a
@@ -184,36 +165,33 @@ func (s *Service) payLoaded(ctx context.Context, tx *store.Tx, c *charge, in Pay
 // txid, not notified by the /pix callback.
 func (s *Service) credit(ctx context.Context, tx *store.Tx, in Payment) (doc, error) {
 	if in.Chave == "" {
-		return nil, errs.Invalidf("txid", "name what is paid: txid, location, or chave with valor for a Pix without a charge")
+		return nil, errs.Invalidf("txid", "diga o que é pago: txid, location, ou chave com valor para um Pix sem cobrança")
 	}
 	if in.Valor == "" {
-		return nil, errs.Invalidf("valor", "a Pix without a charge needs a valor")
+		return nil, errs.Invalidf("valor", "um Pix sem cobrança precisa de valor")
 	}
-	valor, err := parseCents(in.Valor)
+	valor, err := money.Parse(in.Valor)
 	if err != nil || valor <= 0 {
-		return nil, errs.Invalidf("valor", "want a positive amount such as 10.00")
+		return nil, errs.Invalidf("valor", "deve ser um valor positivo, como 10.00")
 	}
-	var appID, companyID string
-	err = tx.QueryRowContext(ctx, `SELECT app_id, company_id FROM pix_keys WHERE namespace = ? AND chave = ?`, tenant.Namespace(ctx), in.Chave).Scan(&appID, &companyID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errs.Invalidf("chave", "no receiver has the key %q in this sandbox", in.Chave)
-	}
+	appID, companyID, err := findKeyReceiver(ctx, tx, tenant.Namespace(ctx), in.Chave)
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.insertReceived(ctx, tx, in, companyID, appID, in.Chave, nil, valor, doc{"original": doc{"valor": formatCents(valor)}}, s.Clock.Now())
-	if err != nil {
+	if appID == "" {
+		return nil, errs.Invalidf("chave", "nenhum recebedor tem a chave %q neste sandbox", in.Chave)
+	}
+	p := s.newPix(in, companyID, appID, in.Chave, nil, valor, doc{"original": doc{"valor": valor.String()}}, s.Clock.Now())
+	if err := insertPix(ctx, tx, p, in); err != nil {
 		return nil, err
 	}
-	if err := s.notify(ctx, tx, p, "pix.recebido", "Pix Recebido", nil); err != nil {
-		return nil, err
-	}
-	return p.Body, nil
+	return p.Body, s.notify(ctx, tx, p, "pix.recebido", "Pix Recebido", nil)
 }
 
-func (s *Service) insertReceived(ctx context.Context, tx *store.Tx, in Payment, companyID, appID, chave string, c *charge, valor int64, components doc, now time.Time) (*received, error) {
-	p := &received{E2EID: NewEndToEndID(s.DB.IDs, in.ISPB, now), CompanyID: companyID, AppID: appID, Chave: chave, Valor: valor, Horario: now}
-	p.Body = doc{"endToEndId": p.E2EID, "valor": formatCents(valor), "chave": chave, "horario": rfc3339(now), "componentesValor": components}
+// newPix is the Pix a payment makes, paying charge c (nil: none).
+func (s *Service) newPix(in Payment, companyID, appID, chave string, c *charge, valor money.Cents, components doc, now time.Time) *pixRecebido {
+	p := &pixRecebido{E2EID: NewEndToEndID(s.DB.IDs, in.ISPB, now), CompanyID: companyID, AppID: appID, Chave: chave, Valor: valor, Horario: now}
+	p.Body = doc{"endToEndId": p.E2EID, "valor": valor.String(), "chave": chave, "horario": rfc3339(now), "componentesValor": components}
 	if c != nil {
 		p.TxID, p.CobID = c.TxID, sql.NullInt64{Int64: c.ID, Valid: true}
 		p.Body["txid"] = c.TxID
@@ -221,40 +199,67 @@ func (s *Service) insertReceived(ctx context.Context, tx *store.Tx, in Payment, 
 	if in.InfoPagador != "" {
 		p.Body["infoPagador"] = in.InfoPagador
 	}
-	var cpf, cnpj string
-	if in.Pagador != nil {
-		cpf, cnpj = in.Pagador.CPF, in.Pagador.CNPJ
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO pix_received (e2eid, company_id, app_id, chave, txid, cob_id, valor, pagador_cpf, pagador_cnpj, horario, body)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.E2EID, companyID, appID, chave, p.TxID, p.CobID, valor, cpf, cnpj, now.UnixNano(), marshal(p.Body))
-	if err != nil {
-		return nil, fmt.Errorf("store the Pix: %w", err)
-	}
-	return p, nil
+	return p
 }
 
-// owedCob is what an immediate charge asks: its original value (plus a
-// saque or troco), refused once calendario.expiracao has passed.
-func owedCob(c *charge, now time.Time) (int64, doc, error) {
-	exp, ok := sub(c.Body, "calendario")["expiracao"].(float64)
-	if !ok {
-		exp = defaultExpiracao
+// payer is the CPF and CNPJ of who pays, "" when not said.
+func (in Payment) payer() (cpf, cnpj string) {
+	if in.Pagador == nil {
+		return "", ""
 	}
-	if deadline := c.CreatedAt.Add(time.Duration(exp) * time.Second); now.After(deadline) {
-		return 0, nil, fmt.Errorf("it expired at %s (calendario.expiracao %d s)", rfc3339(deadline), int64(exp))
-	}
-	valor := sub(c.Body, "valor")
-	original, _ := parseCents(str(valor, "original"))
-	components := doc{"original": doc{"valor": formatCents(original)}}
-	total := original
-	if ret := sub(valor, "retirada"); ret != nil {
-		for _, kind := range []string{"saque", "troco"} {
-			if r := sub(ret, kind); r != nil {
-				v, _ := parseCents(str(r, "valor"))
-				total += v
-				components[kind] = doc{"valor": formatCents(v), "modalidadeAgente": r["modalidadeAgente"], "prestadorDoServicoDeSaque": r["prestadorDoServicoDeSaque"]}
-			}
+	return in.Pagador.CPF, in.Pagador.CNPJ
+}
+
+// settleDevolucaoNow decides a refund still processing.
+func (s *Service) settleDevolucaoNow(ctx context.Context, e2eid, id, status, motivo string) (doc, error) {
+	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
+		return s.settleDevolucao(ctx, tx, e2eid, id, status, motivo)
+	})
+}
+
+// payerActions are the payer's answers to a recurrence, by the control
+// API's verb.
+var payerActions = map[string]string{"aprovar": RecAprovada, "rejeitar": RecRejeitada, "cancelar": RecCancelada}
+
+// payerActsOnRec plays the payer on a recurrence, as its scenario would.
+func (s *Service) payerActsOnRec(ctx context.Context, idRec, acao, codigo string) (doc, error) {
+	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
+		rc, err := findRecByID(ctx, tx, idRec)
+		if err != nil {
+			return nil, err
 		}
-	}
-	return total, components, nil
+		if rc == nil {
+			return nil, errs.Errorf(errs.NotFound, "nenhuma recorrência %s", idRec)
+		}
+		step := scenario.Step{Verb: "status", Status: payerActions[acao], Reason: codigo}
+		if _, err := (runner{do: s.recStep}).Do(ctx, tx, &scenario.Binding{Key: rc.ID, AppID: rc.AppID}, step); err != nil {
+			return nil, err
+		}
+		return s.recCompleta(ctx, tx, rc)
+	})
+}
+
+// payerActsOnCobR plays the payer's PSP on the open attempt of a recurring
+// charge, as its scenario would.
+func (s *Service) payerActsOnCobR(ctx context.Context, txid, acao, codigo string) (doc, error) {
+	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
+		c, err := findCobRByTxid(ctx, tx, txid)
+		if err != nil {
+			return nil, err
+		}
+		if c == nil {
+			return nil, errs.Errorf(errs.NotFound, "nenhuma cobrança recorrente %s", txid)
+		}
+		step := scenario.Step{Verb: "pay"}
+		if acao == "rejeitar" {
+			step = scenario.Step{Verb: "refuse", Reason: codigo}
+		}
+		if _, err := (runner{do: s.cobrStep}).Do(ctx, tx, &scenario.Binding{Key: cobrKey(c)}, step); err != nil {
+			return nil, err
+		}
+		if c, err = findCobR(ctx, tx, c.CompanyID, c.TxID); c == nil {
+			return nil, err
+		}
+		return c.Body, err
+	})
 }

@@ -7,21 +7,19 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"crypto/x509"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
 	"math/big"
-	"net/http"
 	"regexp"
 	"sync"
-
-	"github.com/gorilla/mux"
+	"time"
 
 	"homologa/simulator/errs"
-	"homologa/simulator/httpx"
+	"homologa/simulator/money"
+	"homologa/simulator/pix/duedate"
 	"homologa/simulator/store"
 )
 
@@ -34,59 +32,59 @@ type signer struct {
 	kid string
 }
 
+var b64 = base64.RawURLEncoding
+
+var codMunRE = regexp.MustCompile(`^\d{7}$`)
+
 func (s *Service) signingKey(ctx context.Context) (*rsa.PrivateKey, string, error) {
 	s.sign.mu.Lock()
 	defer s.sign.mu.Unlock()
 	if s.sign.key != nil {
 		return s.sign.key, s.sign.kid, nil
 	}
-	var pemText string
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'pix.jws.key'`).Scan(&pemText)
-	})
-	var key *rsa.PrivateKey
-	switch {
-	case err == nil:
-		block, _ := pem.Decode([]byte(pemText))
-		if block == nil {
-			return nil, "", fmt.Errorf("stored payload signing key is not PEM")
-		}
-		k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
-		if err != nil {
-			return nil, "", fmt.Errorf("stored payload signing key: %w", err)
-		}
-		key = k.(*rsa.PrivateKey)
-	case errors.Is(err, sql.ErrNoRows):
-		if key, err = rsa.GenerateKey(rand.Reader, 2048); err != nil {
-			return nil, "", err
-		}
-		der, _ := x509.MarshalPKCS8PrivateKey(key)
-		text := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-		err = s.DB.Tx(ctx, func(tx *store.Tx) error {
-			_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO settings (key, value) VALUES ('pix.jws.key', ?)`, text)
-			return err
-		})
-		if err != nil {
-			return nil, "", err
-		}
-	default:
+	key, err := s.storedSigningKey(ctx)
+	if err != nil {
 		return nil, "", err
 	}
 	der, _ := x509.MarshalPKIXPublicKey(&key.PublicKey)
 	sum := sha256.Sum256(der)
-	s.sign.key, s.sign.kid = key, base64.RawURLEncoding.EncodeToString(sum[:12])
+	s.sign.key, s.sign.kid = key, b64.EncodeToString(sum[:12])
 	return s.sign.key, s.sign.kid, nil
 }
 
-var b64 = base64.RawURLEncoding
+// storedSigningKey reads the signing key, or makes and stores one.
+func (s *Service) storedSigningKey(ctx context.Context) (*rsa.PrivateKey, error) {
+	pemText, err := read(ctx, s.DB, func(tx *store.Tx) (string, error) { return findSigningKey(ctx, tx) })
+	if err != nil {
+		return nil, err
+	}
+	if pemText != "" {
+		block, _ := pem.Decode([]byte(pemText))
+		if block == nil {
+			return nil, fmt.Errorf("stored payload signing key is not PEM")
+		}
+		k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("stored payload signing key: %w", err)
+		}
+		return k.(*rsa.PrivateKey), nil
+	}
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return nil, err
+	}
+	der, _ := x509.MarshalPKCS8PrivateKey(key)
+	text := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+	return key, s.DB.Tx(ctx, func(tx *store.Tx) error { return upsertSigningKey(ctx, tx, text) })
+}
 
 // jws signs payload as a compact JWS with RS256; jku points at the JWKS.
-func (s *Service) jws(ctx context.Context, r *http.Request, payload any) (string, error) {
+func (s *Service) jws(ctx context.Context, jku string, payload any) (string, error) {
 	key, kid, err := s.signingKey(ctx)
 	if err != nil {
 		return "", err
 	}
-	header, _ := json.Marshal(map[string]string{"alg": "RS256", "typ": "JOSE", "kid": kid, "jku": scheme(r) + "://" + r.Host + QRPath + "jwks.json"})
+	header, _ := json.Marshal(map[string]string{"alg": "RS256", "typ": "JOSE", "kid": kid, "jku": jku})
 	body, err := json.Marshal(payload)
 	if err != nil {
 		return "", err
@@ -100,42 +98,29 @@ func (s *Service) jws(ctx context.Context, r *http.Request, payload any) (string
 	return signing + "." + b64.EncodeToString(sig), nil
 }
 
-func scheme(r *http.Request) string {
-	if r.TLS != nil {
-		return "https"
-	}
-	return "http"
-}
-
-// jwks is GET /qr/v2/jwks.json: the public key that verifies payloads.
-func (s *Service) jwks(r *http.Request) (*httpx.Reply, error) {
-	key, kid, err := s.signingKey(r.Context())
+// jwks is the public key that verifies payloads, as a JWK Set.
+func (s *Service) jwks(ctx context.Context) (doc, error) {
+	key, kid, err := s.signingKey(ctx)
 	if err != nil {
 		return nil, err
 	}
 	e := big.NewInt(int64(key.PublicKey.E)).Bytes()
-	return httpx.OK(map[string]any{"keys": []map[string]string{{
+	return doc{"keys": []map[string]string{{
 		"kty": "RSA", "use": "sig", "alg": "RS256", "kid": kid,
 		"n": b64.EncodeToString(key.PublicKey.N.Bytes()), "e": b64.EncodeToString(e),
-	}}}), nil
+	}}}, nil
 }
 
 // chargeAt finds the charge a payload token serves.
-func (s *Service) chargeAt(ctx context.Context, tx *store.Tx, token, tipo string) (*charge, error) {
-	var companyID string
-	var cobID sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT company_id, cob_id FROM pix_locs WHERE token = ? AND tipo_cob = ?`, token, tipo).Scan(&companyID, &cobID)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && !cobID.Valid) {
-		return nil, notFound("CobPayloadNaoEncontrado", "nenhuma cobrança nesta location")
-	}
+func chargeAt(ctx context.Context, tx *store.Tx, token, tipo string) (*charge, error) {
+	l, err := findLocByToken(ctx, tx, token)
 	if err != nil {
 		return nil, err
 	}
-	var txid string
-	if err := tx.QueryRowContext(ctx, `SELECT txid FROM pix_cobs WHERE id = ?`, cobID.Int64).Scan(&txid); err != nil {
-		return nil, err
+	if l == nil || l.TipoCob != tipo || !l.CobID.Valid {
+		return nil, notFound("CobPayloadNaoEncontrado", "nenhuma cobrança nesta location")
 	}
-	c, err := loadCharge(ctx, tx, companyID, txid)
+	c, err := findChargeByID(ctx, tx, l.CompanyID, l.CobID.Int64)
 	if err != nil {
 		return nil, err
 	}
@@ -149,72 +134,102 @@ func (s *Service) chargeAt(ctx context.Context, tx *store.Tx, token, tipo string
 // payloadFields copies the fields a payload repeats from the charge.
 func payloadFields(c *charge) doc {
 	d := doc{"txid": c.TxID, "revisao": c.Revisao, "status": c.Status, "chave": c.Body["chave"]}
-	for _, f := range []string{"devedor", "solicitacaoPagador", "infoAdicionais"} {
-		if v, ok := c.Body[f]; ok {
-			d[f] = v
-		}
-	}
-	return d
+	return copyFields(d, c.Body, "devedor", "solicitacaoPagador", "infoAdicionais")
 }
 
-// cobPayload is GET /qr/v2/{token}: the JWS of CobPayload, with
-// calendario.apresentacao the moment it was fetched.
-func (s *Service) cobPayload(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	var payload doc
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		c, err := s.chargeAt(ctx, tx, mux.Vars(r)["token"], "cob")
+// cobPayload is CobPayload of the immediate charge a token serves.
+func (s *Service) cobPayload(ctx context.Context, token string) (doc, error) {
+	return read(ctx, s.DB, func(tx *store.Tx) (doc, error) {
+		c, err := chargeAt(ctx, tx, token, "cob")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		payload = payloadFields(c)
+		payload := payloadFields(c)
 		cal := sub(c.Body, "calendario")
 		payload["calendario"] = doc{"criacao": cal["criacao"], "apresentacao": rfc3339(s.Clock.Now()), "expiracao": cal["expiracao"]}
 		payload["valor"] = c.Body["valor"]
-		return nil
+		return payload, nil
 	})
-	s.writeJWS(w, r, payload, err)
 }
 
-// recPayloadJWS is GET /qr/v2/rec/{token} (RecPayload): what the payer's
-// app reads from a recurrence's QR, signed as the charges' payloads are.
-func (s *Service) recPayloadJWS(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	var payload doc
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var idRec sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT id_rec FROM pix_locrecs WHERE token = ?`, mux.Vars(r)["token"]).Scan(&idRec)
-		if errors.Is(err, sql.ErrNoRows) || err == nil && !idRec.Valid {
-			return notFound("RecPayloadNaoEncontrado", "nenhuma recorrência nesta location")
+// paymentDateRule reads the codMun and DPP of a cobv payload: a 7-digit
+// IBGE code, and a date not before today (today when absent).
+func paymentDateRule(codMun, dpp string, today duedate.Date) (duedate.Date, *violation) {
+	if codMun != "" && !codMunRE.MatchString(codMun) {
+		return today, &violation{"codMun", "deve ser o código IBGE do município, 7 dígitos", codMun}
+	}
+	if dpp == "" {
+		return today, nil
+	}
+	d, err := duedate.Parse(dpp)
+	if err != nil {
+		return today, &violation{"DPP", "deve ser uma data AAAA-MM-DD", dpp}
+	}
+	if d.Before(today) {
+		return today, &violation{"DPP", "é anterior à data corrente (" + today.String() + ")", dpp}
+	}
+	return d, nil
+}
+
+// cobvPayload is CobVPayload of the due-date charge a token serves, with
+// the amounts of a payment on DPP.
+func (s *Service) cobvPayload(ctx context.Context, token, codMun, dpp string) (doc, error) {
+	now := s.Clock.Now()
+	day, v := paymentDateRule(codMun, dpp, today(now))
+	if v != nil {
+		return nil, invalid("CobPayloadOperacaoInvalida", *v)
+	}
+	return read(ctx, s.DB, func(tx *store.Tx) (doc, error) {
+		c, err := chargeAt(ctx, tx, token, "cobv")
+		if err != nil {
+			return nil, err
+		}
+		ch, vs := dueCharge(c.Body)
+		if len(vs) > 0 {
+			return nil, invalid("CobPayloadOperacaoInvalida", vs...)
+		}
+		o, err := ch.Owed(day)
+		if errors.Is(err, duedate.ErrExpired) {
+			return nil, invalid("CobPayloadOperacaoInvalida", violation{"DPP", "a cobrança só pode ser paga até " + ch.PayableUntil().String(), day.String()})
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		rc, err := loadRec(ctx, tx, "", idRec.String)
+		return cobvPayloadBody(c, o, now), nil
+	})
+}
+
+// cobvPayloadBody is CobVPayload with what a payment owes.
+func cobvPayloadBody(c *charge, o duedate.Owed, now time.Time) doc {
+	payload := payloadFields(c)
+	cal := sub(c.Body, "calendario")
+	payload["calendario"] = doc{"criacao": cal["criacao"], "apresentacao": rfc3339(now), "dataDeVencimento": cal["dataDeVencimento"],
+		"validadeAposVencimento": cal["validadeAposVencimento"]}
+	payload["recebedor"] = c.Body["recebedor"]
+	valor := components(o, func(v int64) any { return money.Cents(v).String() })
+	valor["final"] = money.Cents(o.Final).String()
+	payload["valor"] = valor
+	return payload
+}
+
+// recPayloadAt is RecPayload of the recurrence a token serves, while it
+// awaits authorisation.
+func (s *Service) recPayloadAt(ctx context.Context, token string) (doc, error) {
+	return read(ctx, s.DB, func(tx *store.Tx) (doc, error) {
+		l, err := findLocRecByToken(ctx, tx, token)
 		if err != nil {
-			return err
+			return nil, err
+		}
+		if l == nil || !l.IDRec.Valid {
+			return nil, notFound("RecPayloadNaoEncontrado", "nenhuma recorrência nesta location")
+		}
+		rc, err := findRecByID(ctx, tx, l.IDRec.String)
+		if err != nil {
+			return nil, err
 		}
 		if rc == nil || rc.Status != RecCriada {
-			return problem(errs.Gone, "RecPayloadNaoEncontrado", "a recorrência não aguarda mais autorização")
+			return nil, problem(errs.Gone, "RecPayloadNaoEncontrado", "a recorrência não aguarda mais autorização")
 		}
-		payload = recPayload(rc)
-		return nil
+		return recPayload(rc), nil
 	})
-	s.writeJWS(w, r, payload, err)
-}
-
-var codMunRE = regexp.MustCompile(`^\d{7}$`)
-
-func (s *Service) writeJWS(w http.ResponseWriter, r *http.Request, payload doc, err error) {
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	token, err := s.jws(r.Context(), r, payload)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", "application/jose")
-	w.Write([]byte(token))
 }

@@ -27,7 +27,7 @@ import (
 var ScenarioKinds = scenario.Kinds{
 	"cob":       chargeKind("cob", "expiry"),
 	"cobv":      chargeKind("cobv", "due", "expiry"),
-	"devolucao": {Name: "devolucao", Machine: refundMachine, Verbs: map[string]string{"settle": Devolvido, "fail": NaoRealizado, "status": "", "emit": ""}},
+	"devolucao": {Name: "devolucao", Machine: devolucaoMachine, Verbs: map[string]string{"settle": Devolvido, "fail": NaoRealizado, "status": "", "emit": ""}},
 }
 
 func chargeKind(kind string, instants ...string) scenario.Kind {
@@ -38,11 +38,61 @@ func chargeKind(kind string, instants ...string) scenario.Kind {
 	}
 }
 
+// errNoInstant is the answer of a kind that declares no named instants.
+var errNoInstant = errors.New("este recurso não tem instantes nomeados")
+
+type (
+	stepFunc    func(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error)
+	instantFunc func(ctx context.Context, tx *store.Tx, b *scenario.Binding, name string) (time.Time, error)
+	resolveFunc func(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error)
+)
+
+// runner is the scenario.Runner of a Pix kind: its steps, and its named
+// instants (nil when it has none).
+type runner struct {
+	do      stepFunc
+	instant instantFunc
+}
+
+// Do performs one step; a refusal of the domain stops the binding.
+func (r runner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
+	out, err := r.do(ctx, tx, b, st)
+	return out, scenario.NotApplicable(err)
+}
+
+// Instant returns a named instant of the resource.
+func (r runner) Instant(ctx context.Context, tx *store.Tx, b *scenario.Binding, name string) (time.Time, error) {
+	if r.instant == nil {
+		return time.Time{}, errNoInstant
+	}
+	return r.instant(ctx, tx, b, name)
+}
+
+// resolvingRunner is a runner whose resources the control API can name.
+type resolvingRunner struct {
+	runner
+	resolve resolveFunc
+}
+
+// Resolve finds the key of a resource the user names.
+func (r resolvingRunner) Resolve(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error) {
+	return r.resolve(ctx, tx, appID, ref)
+}
+
+// ScenarioRunners registers the runners of the Pix kinds.
+func (s *Service) ScenarioRunners(e *scenario.Engine) {
+	charges := resolvingRunner{runner{s.chargeStep, s.chargeInstant}, s.resolveCharge}
+	e.Handle("cob", charges)
+	e.Handle("cobv", charges)
+	e.Handle("devolucao", resolvingRunner{runner{do: s.devolucaoStep}, s.resolveDevolucao})
+	e.Handle("rec", runner{do: s.recStep})
+	e.Handle("solicrec", runner{do: s.solicRecStep})
+	e.Handle("cobr", runner{s.cobrStep, s.cobrInstant})
+}
+
 // chargeKey is a charge's key in scenario bindings: txids are unique per
 // receiver only.
 func chargeKey(companyID, txid string) string { return companyID + "/" + txid }
-
-func refundKey(e2eid, id string) string { return e2eid + "/" + id }
 
 // trigger tells the charge's scenario that something happened to it.
 func (s *Service) trigger(ctx context.Context, tx *store.Tx, c *charge, name string) error {
@@ -60,81 +110,55 @@ func (s *Service) bind(ctx context.Context, tx *store.Tx, r scenario.Resource) e
 	return s.Scenarios.Bind(ctx, tx, r)
 }
 
-// chargeRunner does the steps of cob and cobv bindings.
-type chargeRunner struct{ s *Service }
-
-// refundRunner does the steps of devolucao bindings.
-type refundRunner struct{ s *Service }
-
-// ScenarioRunners registers the runners of the Pix kinds.
-func (s *Service) ScenarioRunners(e *scenario.Engine) {
-	e.Handle("cob", chargeRunner{s})
-	e.Handle("cobv", chargeRunner{s})
-	e.Handle("devolucao", refundRunner{s})
-	s.recRunners(e)
-}
-
-func (r chargeRunner) charge(ctx context.Context, tx *store.Tx, b *scenario.Binding) (*charge, error) {
+// boundCharge is the charge of a binding, whose key names its company.
+func boundCharge(ctx context.Context, tx *store.Tx, b *scenario.Binding) (*charge, error) {
 	companyID, txid, _ := strings.Cut(b.Key, "/")
-	c, err := loadCharge(ctx, tx, companyID, txid)
-	if err != nil {
-		return nil, err
+	c, err := findCharge(ctx, tx, companyID, txid)
+	if err == nil && c == nil {
+		return nil, errs.Errorf(errs.NotFound, "%s %s não existe mais", b.Kind, txid)
 	}
-	if c == nil {
-		return nil, errs.Errorf(errs.NotFound, "%s %s no longer exists", b.Kind, txid)
-	}
-	return c, nil
+	return c, err
 }
 
-// Resolve finds a charge of the app by {"txid"}.
-func (r chargeRunner) Resolve(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error) {
-	var companyID string
-	if err := tx.QueryRowContext(ctx, `SELECT company_id FROM apps WHERE id = ?`, appID).Scan(&companyID); err != nil {
-		return "", errs.Invalidf("clientId", "no app %q", appID)
+// resolveCharge finds a charge of the app by {"txid"}.
+func (s *Service) resolveCharge(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error) {
+	companyID, err := findAppCompany(ctx, tx, appID)
+	if err != nil {
+		return "", errs.Invalidf("clientId", "nenhum aplicativo %q", appID)
 	}
-	c, err := loadCharge(ctx, tx, companyID, ref["txid"])
+	c, err := findCharge(ctx, tx, companyID, ref["txid"])
 	if err != nil {
 		return "", err
 	}
 	if c == nil {
-		return "", errs.Invalidf("txid", "the app has no charge with txid %q", ref["txid"])
+		return "", errs.Invalidf("txid", "o aplicativo não tem cobrança com txid %q", ref["txid"])
 	}
 	return chargeKey(companyID, c.TxID), nil
 }
 
-func (r chargeRunner) Instant(ctx context.Context, tx *store.Tx, b *scenario.Binding, name string) (time.Time, error) {
-	c, err := r.charge(ctx, tx, b)
+// chargeInstant: a cob's expiry; a cobv's due (noon of the adjusted due
+// date) and expiry (the end of its last payable day).
+func (s *Service) chargeInstant(ctx context.Context, tx *store.Tx, b *scenario.Binding, name string) (time.Time, error) {
+	c, err := boundCharge(ctx, tx, b)
 	if err != nil {
 		return time.Time{}, err
 	}
 	if c.Kind == "cob" {
-		exp, ok := sub(c.Body, "calendario")["expiracao"].(float64)
-		if !ok {
-			exp = defaultExpiracao
-		}
-		return c.CreatedAt.Add(time.Duration(exp) * time.Second), nil
+		return expiry(c), nil
 	}
 	ch, vs := dueCharge(c.Body)
 	if len(vs) > 0 {
 		return time.Time{}, errors.New(vs[0].reason)
 	}
 	if name == "due" {
-		d := ch.AdjustedDueDate()
-		return time.Date(d.Y, d.M, d.D, 12, 0, 0, 0, brasilia), nil
+		return atBRT(ch.AdjustedDueDate(), 12, 0, 0), nil
 	}
-	d := ch.PayableUntil().AddDays(1)
-	return time.Date(d.Y, d.M, d.D, 0, 0, 0, 0, brasilia).Add(-time.Second), nil
+	return atBRT(ch.PayableUntil().AddDays(1), 0, 0, 0).Add(-time.Second), nil
 }
 
-// Do performs one step; a refusal of the domain stops the binding.
-func (r chargeRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
-	out, err := r.do(ctx, tx, b, st)
-	return out, scenario.NotApplicable(err)
-}
-
-func (r chargeRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
-	s := r.s
-	c, err := r.charge(ctx, tx, b)
+// chargeStep does a step of a cob or cobv.
+func (s *Service) chargeStep(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
+	c, err := boundCharge(ctx, tx, b)
 	if err != nil {
 		return "", err
 	}
@@ -145,9 +169,7 @@ func (r chargeRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding,
 			return "", err
 		}
 		in.ValorDivergente = in.ValorDivergente || st.Args["divergent"] == true
-		if in.ISPB == "" {
-			in.ISPB = PayerISPB
-		}
+		in.ISPB = orString(in.ISPB, PayerISPB)
 		p, err := s.payLoaded(ctx, tx, c, in)
 		if err != nil {
 			return "", err
@@ -155,55 +177,47 @@ func (r chargeRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding,
 		return "paid " + str(p, "valor") + ": " + str(p, "endToEndId"), nil
 	case "status":
 		if c.Status != Ativa {
-			return "", errs.Errorf(errs.Conflict, "charge %s is %s", c.TxID, c.Status)
+			return "", errs.Errorf(errs.Conflict, "a cobrança %s está %s", c.TxID, c.Status)
 		}
 		if _, err := s.move(ctx, tx, c, st.Status, false); err != nil {
 			return "", err
 		}
 		return "moved to " + st.Status, nil
 	case "create":
-		if res, _ := st.Args["resource"].(string); res != "pix" {
-			return "", errs.Errorf(errs.Invalid, "a %s step can create a pix (a Pix on the charge's key without txid), not %q", c.Kind, res)
-		}
-		valor, _ := st.Args["valor"].(string)
-		if valor == "" {
-			valor = str(sub(c.Body, "valor"), "original")
-		}
-		p, err := s.credit(ctx, tx, Payment{Chave: str(c.Body, "chave"), Valor: valor, ISPB: PayerISPB})
-		if err != nil {
-			return "", err
-		}
-		return "created a Pix without txid: " + str(p, "endToEndId"), nil
+		return s.followUpPix(ctx, tx, c, st)
 	case "emit":
 		return emit(ctx, s, tx, c.CompanyID, b.AppID, doc{"txid": c.TxID}, "txid:"+c.TxID, st)
 	}
-	return "", errs.Errorf(errs.Invalid, "%s takes no %s step", c.Kind, st.Verb)
+	return "", errs.Errorf(errs.Invalid, "%s não aceita o passo %s", c.Kind, st.Verb)
 }
 
-func (r refundRunner) Instant(context.Context, *store.Tx, *scenario.Binding, string) (time.Time, error) {
-	return time.Time{}, errors.New("a refund has no named instants")
-}
-
-// Resolve finds a refund by {"e2eid", "id"}.
-func (r refundRunner) Resolve(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error) {
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM pix_refunds d JOIN pix_received p ON p.e2eid = d.e2eid WHERE d.e2eid = ? AND d.id = ? AND p.app_id = ?`,
-		ref["e2eid"], ref["id"], appID).Scan(&n); err != nil {
+// followUpPix credits a Pix without txid on a charge's key.
+func (s *Service) followUpPix(ctx context.Context, tx *store.Tx, c *charge, st scenario.Step) (string, error) {
+	if res, _ := st.Args["resource"].(string); res != "pix" {
+		return "", errs.Errorf(errs.Invalid, "um passo de %s pode criar um pix (um Pix na chave da cobrança, sem txid), não %q", c.Kind, res)
+	}
+	valor, _ := st.Args["valor"].(string)
+	p, err := s.credit(ctx, tx, Payment{Chave: str(c.Body, "chave"), Valor: orString(valor, str(sub(c.Body, "valor"), "original")), ISPB: PayerISPB})
+	if err != nil {
 		return "", err
 	}
-	if n == 0 {
-		return "", errs.Invalidf("id", "the app has no refund %q of Pix %q", ref["id"], ref["e2eid"])
+	return "created a Pix without txid: " + str(p, "endToEndId"), nil
+}
+
+// resolveDevolucao finds a refund of the app by {"e2eid", "id"}.
+func (s *Service) resolveDevolucao(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error) {
+	ok, err := existsDevolucaoOfApp(ctx, tx, appID, ref["e2eid"], ref["id"])
+	if err != nil {
+		return "", err
 	}
-	return refundKey(ref["e2eid"], ref["id"]), nil
+	if !ok {
+		return "", errs.Invalidf("id", "o aplicativo não tem a devolução %q do Pix %q", ref["id"], ref["e2eid"])
+	}
+	return devolucaoKey(ref["e2eid"], ref["id"]), nil
 }
 
-// Do performs one step; a refusal of the domain stops the binding.
-func (r refundRunner) Do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
-	out, err := r.do(ctx, tx, b, st)
-	return out, scenario.NotApplicable(err)
-}
-
-func (r refundRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
+// devolucaoStep does a step of a refund.
+func (s *Service) devolucaoStep(ctx context.Context, tx *store.Tx, b *scenario.Binding, st scenario.Step) (string, error) {
 	e2eid, id, _ := strings.Cut(b.Key, "/")
 	to := st.Status
 	switch st.Verb {
@@ -212,13 +226,13 @@ func (r refundRunner) do(ctx context.Context, tx *store.Tx, b *scenario.Binding,
 	case "fail":
 		to = NaoRealizado
 	case "emit":
-		var companyID string
-		if err := tx.QueryRowContext(ctx, `SELECT company_id FROM pix_received WHERE e2eid = ?`, e2eid).Scan(&companyID); err != nil {
+		companyID, err := findPixCompany(ctx, tx, e2eid)
+		if err != nil {
 			return "", err
 		}
-		return emit(ctx, r.s, tx, companyID, b.AppID, doc{"endToEndId": e2eid, "id": id}, "e2eid:"+e2eid, st)
+		return emit(ctx, s, tx, companyID, b.AppID, doc{"endToEndId": e2eid, "id": id}, "e2eid:"+e2eid, st)
 	}
-	if _, err := r.s.settle(ctx, tx, e2eid, id, to, st.Reason); err != nil {
+	if _, err := s.settleDevolucao(ctx, tx, e2eid, id, to, st.Reason); err != nil {
 		return "", err
 	}
 	return "refund " + to, nil

@@ -2,16 +2,12 @@ package pix
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
-	"net/http"
+	"slices"
 	"time"
 
-	"github.com/gorilla/mux"
-
+	"homologa/simulator/auth"
 	"homologa/simulator/events"
-	"homologa/simulator/httpx"
 	"homologa/simulator/jobs"
 	"homologa/simulator/scenario"
 	"homologa/simulator/statemachine"
@@ -30,59 +26,118 @@ const (
 	SolCancelada = "CANCELADA"
 )
 
-func solEdge(to string) statemachine.Edge {
-	return statemachine.Edge{To: to, Type: "pix.solicrec.status", Name: "Status de Solicitação de Recorrência"}
-}
-
 // solicRecMachine: the request travels to the payer's PSP and back.
-var solicRecMachine = &statemachine.Machine{
-	Resource: "solicrec",
-	Table:    "pix_solicrecs",
-	Initial:  SolCriada,
-	Edges: map[string][]statemachine.Edge{
-		SolCriada:   {solEdge(SolEnviada), solEdge(SolExpirada), solEdge(SolCancelada)},
-		SolEnviada:  {solEdge(SolRecebida), solEdge(SolExpirada), solEdge(SolCancelada)},
-		SolRecebida: {solEdge(SolAceita), solEdge(SolRejeitada), solEdge(SolExpirada), solEdge(SolCancelada)},
-	},
-}
+var solicRecMachine = &statemachine.Machine{Resource: "solicrec", Table: "pix_solicrecs", Initial: SolCriada, Edges: map[string][]statemachine.Edge{
+	SolCriada:   edges(solicRecEvent, solicRecEventName, SolEnviada, SolExpirada, SolCancelada),
+	SolEnviada:  edges(solicRecEvent, solicRecEventName, SolRecebida, SolExpirada, SolCancelada),
+	SolRecebida: edges(solicRecEvent, solicRecEventName, SolAceita, SolRejeitada, SolExpirada, SolCancelada),
+}}
+
+const solicRecEvent, solicRecEventName = "pix.solicrec.status", "Status de Solicitação de Recorrência"
+
+// solicRecLive are the statuses of a request still travelling.
+var solicRecLive = []string{SolCriada, SolEnviada, SolRecebida}
 
 // JobExpireSolicRec expires a request the payer never answered.
 const JobExpireSolicRec = "pix.solicrec.expire"
+
+var solicRecAbsent = absent{"SolicRecNaoEncontrada", "nenhuma solicitação %v"}
 
 type solicRec struct {
 	ID, IDRec, CompanyID, AppID, Status string
 	Body                                doc
 }
 
-func loadSolicRec(ctx context.Context, tx *store.Tx, companyID, id string) (*solicRec, error) {
-	var sr solicRec
-	var body string
-	err := tx.QueryRowContext(ctx, `SELECT id_solic_rec, id_rec, company_id, app_id, status, body FROM pix_solicrecs WHERE id_solic_rec = ? AND (? = '' OR company_id = ?)`,
-		id, companyID, companyID).Scan(&sr.ID, &sr.IDRec, &sr.CompanyID, &sr.AppID, &sr.Status, &body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &sr, json.Unmarshal([]byte(body), &sr.Body)
+// NewIDSolicRec makes an idSolicRec: "SC", the ISPB, the date and 11
+// alphanumerics.
+func NewIDSolicRec(ids store.IDSource, at time.Time) string {
+	return "SC" + ISPB + at.In(brasilia).Format("20060102") + randomAlnum(ids, 11)
 }
 
-func solicRecsOf(ctx context.Context, tx *store.Tx, idRec string) ([]json.RawMessage, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT body FROM pix_solicrecs WHERE id_rec = ? ORDER BY created_at, id_solic_rec`, idRec)
-	if err != nil {
-		return nil, err
+// validateSolicRec checks what the schema cannot of POST /solicrec: the
+// payer's CPF, and an expiry in the future; it returns the expiry.
+func validateSolicRec(req doc, now time.Time) (time.Time, *violation) {
+	if cpf := str(sub(req, "destinatario"), "cpf"); cpf != "" {
+		if err := taxid.CheckCPF(cpf); err != nil {
+			return time.Time{}, &violation{"destinatario.cpf", "CPF inválido: " + err.Error(), cpf}
+		}
 	}
-	defer rows.Close()
-	out := []json.RawMessage{}
-	for rows.Next() {
-		var b string
-		if err := rows.Scan(&b); err != nil {
+	v := str(sub(req, "calendario"), "dataExpiracaoSolicitacao")
+	exp, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, &violation{"calendario.dataExpiracaoSolicitacao", "deve ser data e hora RFC 3339", v}
+	}
+	if !exp.After(now) {
+		return time.Time{}, &violation{"calendario.dataExpiracaoSolicitacao", "deve estar no futuro", v}
+	}
+	return exp, nil
+}
+
+// createSolicRec stores a confirmation request for a CRIADA recurrence that
+// has none travelling, and schedules its expiry.
+func (s *Service) createSolicRec(ctx context.Context, p auth.Principal, req doc, named string) (doc, error) {
+	now := s.Clock.Now()
+	exp, v := validateSolicRec(req, now)
+	if v != nil {
+		return nil, invalid("SolicRecOperacaoInvalida", *v)
+	}
+	idRec := str(req, "idRec")
+	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
+		rc, err := load(ctx, tx, findRec, p.CompanyID, idRec, recAbsent)
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, json.RawMessage(b))
-	}
-	return out, rows.Err()
+		if rc.Status != RecCriada {
+			return nil, invalid("SolicRecOperacaoInvalida", violation{"idRec", "a recorrência está " + rc.Status + ": só uma recorrência CRIADA recebe solicitação", idRec})
+		}
+		live, err := findLiveSolicRecs(ctx, tx, p.CompanyID, idRec)
+		if err != nil {
+			return nil, err
+		}
+		if len(live) > 0 {
+			return nil, invalid("SolicRecOperacaoInvalida", violation{"idRec", "já existe uma solicitação ativa para esta recorrência", idRec})
+		}
+		sr := &solicRec{ID: NewIDSolicRec(s.DB.IDs, now), IDRec: idRec, CompanyID: p.CompanyID, AppID: p.AppID, Status: SolCriada}
+		sr.Body = newSolicRecBody(sr, req, rc, now)
+		if err := insertSolicRec(ctx, tx, sr, now); err != nil {
+			return nil, err
+		}
+		if _, err := s.Jobs.Schedule(ctx, tx, JobExpireSolicRec, exp, doc{"id": sr.ID}); err != nil {
+			return nil, err
+		}
+		return sr.Body, s.bind(ctx, tx, scenario.Resource{Kind: "solicrec", Key: sr.ID, Ref: idRec, AppID: p.AppID, Named: named, Body: req})
+	})
+}
+
+// newSolicRecBody is SolicRecCompleta of a new request.
+func newSolicRecBody(sr *solicRec, req doc, rc *rec, now time.Time) doc {
+	return doc{"idSolicRec": sr.ID, "idRec": sr.IDRec,
+		"calendario":   doc{"criacao": rfc3339(now), "dataExpiracaoSolicitacao": str(sub(req, "calendario"), "dataExpiracaoSolicitacao")},
+		"destinatario": sub(req, "destinatario"), "status": SolCriada, "atualizacao": []any{doc{"status": SolCriada, "data": rfc3339(now)}},
+		"recPayload": recPayload(rc)}
+}
+
+// recPayload is what the payer's PSP receives about the recurrence.
+func recPayload(rc *rec) doc {
+	d := copyFields(doc{"idRec": rc.ID}, rc.Body, "vinculo", "calendario", "valor", "politicaRetentativa", "atualizacao")
+	rcb := clone(sub(rc.Body, "recebedor"))
+	rcb["ispbParticipante"] = ISPB
+	d["recebedor"] = rcb
+	return d
+}
+
+// getSolicRec is GET /solicrec/{idSolicRec}'s answer.
+func (s *Service) getSolicRec(ctx context.Context, companyID, id string) (doc, error) {
+	return view(ctx, s.DB, findSolicRec, companyID, id, solicRecAbsent, func(_ *store.Tx, sr *solicRec) (doc, error) {
+		return sr.Body, nil
+	})
+}
+
+// cancelSolicRec cancels a request the payer has not answered.
+func (s *Service) cancelSolicRec(ctx context.Context, companyID, id string) (doc, error) {
+	return change(ctx, s.DB, findSolicRec, companyID, id, solicRecAbsent, func(tx *store.Tx, sr *solicRec) (doc, error) {
+		return sr.Body, s.moveSolicRec(ctx, tx, sr, SolCancelada, "")
+	})
 }
 
 // moveSolicRec changes a request's status (event on the stream; the
@@ -105,216 +160,48 @@ func (s *Service) moveSolicRec(ctx context.Context, tx *store.Tx, sr *solicRec, 
 		Machine: solicRecMachine, From: from, To: to, AppID: sr.AppID, CNPJ: co.CNPJ,
 		Subject: doc{"idSolicRec": sr.ID, "idRec": sr.IDRec}, SubjectKey: "rec:" + sr.IDRec, Data: doc{"statusAnterior": from, "statusAtual": to},
 		Targets: []events.Target{},
-		Store: func(ctx context.Context, tx *store.Tx) error {
-			_, err := tx.ExecContext(ctx, `UPDATE pix_solicrecs SET status = ?, body = ?, updated_at = ? WHERE id_solic_rec = ?`, to, marshal(sr.Body), now.UnixNano(), sr.ID)
-			return err
-		},
+		Store:   func(ctx context.Context, tx *store.Tx) error { return updateSolicRec(ctx, tx, sr, now) },
 	})
 	if err != nil {
 		return err
 	}
-	rc, err := loadRec(ctx, tx, "", sr.IDRec)
+	return s.solicRecAnswered(ctx, tx, sr, to, motivo)
+}
+
+// solicRecAnswered moves the CRIADA recurrence of a request the payer
+// answered: ACEITA approves it (journey 1), REJEITADA rejects it, EXPIRADA
+// expires it.
+func (s *Service) solicRecAnswered(ctx context.Context, tx *store.Tx, sr *solicRec, to, motivo string) error {
+	rc, err := findRec(ctx, tx, sr.CompanyID, sr.IDRec)
 	if err != nil || rc == nil || rc.Status != RecCriada {
 		return err
 	}
-	dest := sub(sr.Body, "destinatario")
 	switch to {
 	case SolAceita:
-		pag := doc{"ispbParticipante": str(dest, "ispbParticipante")}
-		if v := str(dest, "cpf"); v != "" {
-			pag["cpf"] = v
-		}
-		if v := str(dest, "cnpj"); v != "" {
-			pag["cnpj"] = v
-		}
+		dest := sub(sr.Body, "destinatario")
+		pag := copyStrings(doc{"ispbParticipante": str(dest, "ispbParticipante")}, dest, "cpf", "cnpj")
 		return s.approveRec(ctx, tx, rc, "JORNADA_1", pag)
 	case SolRejeitada:
-		if motivo == "" {
-			motivo = "AP13"
-		}
-		return s.moveRec(ctx, tx, rc, RecRejeitada, func(d doc) {
-			d["encerramento"] = doc{"rejeicao": doc{"codigo": motivo, "descricao": rejectionText(motivo)}}
-		})
+		return s.rejectRec(ctx, tx, rc, orString(motivo, "AP13"))
 	case SolExpirada:
 		return s.moveRec(ctx, tx, rc, RecExpirada, nil)
 	}
 	return nil
 }
 
-// rejectionText describes the recurrence rejection codes. The spec lists
-// AP13 and AP14 without meanings; the sandbox reads them as the payer's
-// refusal and the payer PSP's, and says so.
-func rejectionText(code string) string {
-	switch code {
-	case "AP13":
-		return "Rejeitada pelo usuário pagador"
-	case "AP14":
-		return "Rejeitada pelo PSP do usuário pagador"
-	}
-	return "Rejeitada"
-}
-
 // cancelLiveSolicRecs cancels the requests still travelling when their
 // recurrence ends.
 func (s *Service) cancelLiveSolicRecs(ctx context.Context, tx *store.Tx, rc *rec) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id_solic_rec FROM pix_solicrecs WHERE id_rec = ? AND status IN (?, ?, ?)`, rc.ID, SolCriada, SolEnviada, SolRecebida)
+	live, err := findLiveSolicRecs(ctx, tx, rc.CompanyID, rc.ID)
 	if err != nil {
 		return err
 	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		rows.Scan(&id)
-		ids = append(ids, id)
-	}
-	rows.Close()
-	now := s.Clock.Now()
-	for _, id := range ids {
-		sr, err := loadSolicRec(ctx, tx, "", id)
-		if err != nil || sr == nil {
-			return err
-		}
-		sr.Body["status"] = SolCancelada
-		atualizacao(sr.Body, SolCancelada, now)
-		if _, err := tx.ExecContext(ctx, `UPDATE pix_solicrecs SET status = ?, body = ?, updated_at = ? WHERE id_solic_rec = ?`, SolCancelada, marshal(sr.Body), now.UnixNano(), id); err != nil {
+	for _, sr := range live {
+		if err := s.moveSolicRec(ctx, tx, sr, SolCancelada, ""); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// postSolicRec is POST /solicrec: a confirmation request to the payer's
-// PSP for a CRIADA recurrence (journey 1). Its scenario plays the payer
-// (default: ENVIADA, RECEBIDA, then ACEITA a minute later).
-func (s *Service) postSolicRec(r *http.Request) (*httpx.Reply, error) {
-	ctx := r.Context()
-	p := principal(r)
-	var req doc
-	if err := decode(r, s.Schemas, "pix/solicrec.request", "", "SolicRecOperacaoInvalida", &req); err != nil {
-		return nil, err
-	}
-	dest := sub(req, "destinatario")
-	if cpf := str(dest, "cpf"); cpf != "" {
-		if err := taxid.CheckCPF(cpf); err != nil {
-			return nil, invalid("SolicRecOperacaoInvalida", violation{"destinatario.cpf", "CPF inválido: " + err.Error(), cpf})
-		}
-	}
-	exp, err := time.Parse(time.RFC3339, str(sub(req, "calendario"), "dataExpiracaoSolicitacao"))
-	if err != nil {
-		return nil, invalid("SolicRecOperacaoInvalida", violation{"calendario.dataExpiracaoSolicitacao", "deve ser data e hora RFC 3339", str(sub(req, "calendario"), "dataExpiracaoSolicitacao")})
-	}
-	now := s.Clock.Now()
-	if !exp.After(now) {
-		return nil, invalid("SolicRecOperacaoInvalida", violation{"calendario.dataExpiracaoSolicitacao", "deve estar no futuro", str(sub(req, "calendario"), "dataExpiracaoSolicitacao")})
-	}
-	var out doc
-	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
-		idRec := str(req, "idRec")
-		rc, err := loadRec(ctx, tx, p.CompanyID, idRec)
-		if err != nil {
-			return err
-		}
-		if rc == nil {
-			return notFound("RecNaoEncontrado", "nenhuma recorrência %s", idRec)
-		}
-		if rc.Status != RecCriada {
-			return invalid("SolicRecOperacaoInvalida", violation{"idRec", "a recorrência está " + rc.Status + ": só uma recorrência CRIADA recebe solicitação", idRec})
-		}
-		var live int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM pix_solicrecs WHERE id_rec = ? AND status IN (?, ?, ?)`, idRec, SolCriada, SolEnviada, SolRecebida).Scan(&live); err != nil {
-			return err
-		}
-		if live > 0 {
-			return invalid("SolicRecOperacaoInvalida", violation{"idRec", "já existe uma solicitação ativa para esta recorrência", idRec})
-		}
-		id := NewIDSolicRec(s.DB.IDs, now)
-		body := doc{"idSolicRec": id, "idRec": idRec, "calendario": doc{"criacao": rfc3339(now), "dataExpiracaoSolicitacao": str(sub(req, "calendario"), "dataExpiracaoSolicitacao")},
-			"destinatario": dest, "status": SolCriada, "atualizacao": []any{doc{"status": SolCriada, "data": rfc3339(now)}},
-			"recPayload": recPayload(rc)}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO pix_solicrecs (id_solic_rec, id_rec, company_id, app_id, status, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, idRec, p.CompanyID, p.AppID, SolCriada, marshal(body), now.UnixNano(), now.UnixNano()); err != nil {
-			return err
-		}
-		if _, err := s.Jobs.Schedule(ctx, tx, JobExpireSolicRec, exp, doc{"id": id}); err != nil {
-			return err
-		}
-		if err := s.bind(ctx, tx, scenario.Resource{Kind: "solicrec", Key: id, Ref: idRec, AppID: p.AppID, Named: r.Header.Get(scenario.Header), Body: req}); err != nil {
-			return err
-		}
-		out = body
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return httpx.Created(out), nil
-}
-
-// recPayload is what the payer's PSP receives about the recurrence.
-func recPayload(rc *rec) doc {
-	d := doc{"idRec": rc.ID}
-	for _, k := range []string{"vinculo", "calendario", "valor", "politicaRetentativa", "atualizacao"} {
-		if v, ok := rc.Body[k]; ok {
-			d[k] = v
-		}
-	}
-	rcb := clone(sub(rc.Body, "recebedor"))
-	rcb["ispbParticipante"] = ISPB
-	d["recebedor"] = rcb
-	return d
-}
-
-// getSolicRec is GET /solicrec/{idSolicRec}.
-func (s *Service) getSolicRec(r *http.Request) (*httpx.Reply, error) {
-	ctx := r.Context()
-	var out doc
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		sr, err := loadSolicRec(ctx, tx, principal(r).CompanyID, mux.Vars(r)["id"])
-		if err != nil {
-			return err
-		}
-		if sr == nil {
-			return notFound("SolicRecNaoEncontrada", "nenhuma solicitação %s", mux.Vars(r)["id"])
-		}
-		out = sr.Body
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return httpx.OK(out), nil
-}
-
-// patchSolicRec is PATCH /solicrec/{idSolicRec} {status: CANCELADA}: only
-// while it has not been answered. 201, as the spec says (sic).
-func (s *Service) patchSolicRec(r *http.Request) (*httpx.Reply, error) {
-	ctx := r.Context()
-	var req doc
-	if err := decode(r, s.Schemas, "pix/solicrec.patch", "", "SolicRecOperacaoInvalida", &req); err != nil {
-		return nil, err
-	}
-	if str(req, "status") != SolCancelada {
-		return nil, invalid("SolicRecOperacaoInvalida", violation{"status", "o status só pode ser alterado para CANCELADA", str(req, "status")})
-	}
-	var out doc
-	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		sr, err := loadSolicRec(ctx, tx, principal(r).CompanyID, mux.Vars(r)["id"])
-		if err != nil {
-			return err
-		}
-		if sr == nil {
-			return notFound("SolicRecNaoEncontrada", "nenhuma solicitação %s", mux.Vars(r)["id"])
-		}
-		if err := s.moveSolicRec(ctx, tx, sr, SolCancelada, ""); err != nil {
-			return err
-		}
-		out = sr.Body
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return httpx.Created(out), nil
 }
 
 // expireSolicRecJob expires an unanswered request (and its recurrence).
@@ -326,12 +213,9 @@ func (s *Service) expireSolicRecJob(ctx context.Context, j jobs.Job) error {
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *store.Tx) error {
-		sr, err := loadSolicRec(ctx, tx, "", p.ID)
-		if err != nil || sr == nil {
+		sr, err := findSolicRecByID(ctx, tx, p.ID)
+		if err != nil || sr == nil || !slices.Contains(solicRecLive, sr.Status) {
 			return err
-		}
-		if sr.Status != SolCriada && sr.Status != SolEnviada && sr.Status != SolRecebida {
-			return nil
 		}
 		return s.moveSolicRec(ctx, tx, sr, SolExpirada, "")
 	})

@@ -8,7 +8,7 @@
 // caller determines (for example with [Of] on a time in America/Sao_Paulo).
 //
 // Money is int64 cents and percentages are int64 hundredths of a percent,
-// both read with [ParseMoney] from the API's "\d{1,10}\.\d{2}" strings, so
+// both read with money.Parse from the API's "\d{1,10}\.\d{2}" strings, so
 // no float ever touches an amount. Every component is computed exactly with
 // integers and rounded half up to the cent once, at the end of that
 // component.
@@ -48,10 +48,9 @@ package duedate
 import (
 	"errors"
 	"fmt"
+	"homologa/simulator/money"
 	"math/big"
-	"regexp"
 	"slices"
-	"strconv"
 	"time"
 )
 
@@ -138,35 +137,6 @@ func (d *Date) UnmarshalText(b []byte) error {
 func (d Date) norm() Date  { return Of(d.Time()) }
 func (d Date) valid() bool { return !d.IsZero() && d.norm() == d }
 
-var moneyRE = regexp.MustCompile(`^\d{1,10}\.\d{2}$`)
-
-// ErrInvalidAmount is wrapped by ParseMoney errors.
-var ErrInvalidAmount = errors.New("invalid amount")
-
-// ParseMoney reads an API money or percentage string ("123.45", the
-// pattern \d{1,10}\.\d{2} anchored) into hundredths: cents for money,
-// hundredths of a percent for valorPerc percentages. A comma, a thousands
-// separator, a sign or a missing decimal place is an error.
-func ParseMoney(s string) (int64, error) {
-	if !moneyRE.MatchString(s) {
-		return 0, fmt.Errorf("duedate: %q: want digits, a dot and two decimals (e.g. 123.45): %w", s, ErrInvalidAmount)
-	}
-	// Both parts are at most 10 digits, so neither parse nor product overflows.
-	whole, _ := strconv.ParseInt(s[:len(s)-3], 10, 64)
-	frac, _ := strconv.ParseInt(s[len(s)-2:], 10, 64)
-	return whole*100 + frac, nil
-}
-
-// FormatMoney writes hundredths in the API format, e.g. 12345 → "123.45".
-func FormatMoney(hundredths int64) string {
-	sign := ""
-	u := uint64(hundredths)
-	if hundredths < 0 {
-		sign, u = "-", -u
-	}
-	return fmt.Sprintf("%s%d.%02d", sign, u/100, u%100)
-}
-
 // Rule is a multa, juros or abatimento: the spec's {modalidade, valorPerc}.
 type Rule struct {
 	// Modalidade is the spec's domain value: multa and abatimento 1 (value)
@@ -230,6 +200,20 @@ var ErrExpired = errors.New("charge is no longer payable")
 // breaks one of the CobVOperacaoInvalida rules of the spec.
 var ErrInvalidCharge = errors.New("invalid charge")
 
+// RuleError is the rule Validate found broken: the field in API terms
+// (lists indexed as "a[0].b") and the reason, in Portuguese because the
+// sandbox shows it to partners as a violation of CobVOperacaoInvalida.
+type RuleError struct {
+	Field, Reason string
+}
+
+func (e *RuleError) Error() string {
+	return "duedate: " + e.Field + ": " + e.Reason + ": " + ErrInvalidCharge.Error()
+}
+
+// Unwrap makes a RuleError an ErrInvalidCharge.
+func (e *RuleError) Unwrap() error { return ErrInvalidCharge }
+
 // AdjustedDueDate is the due date moved past weekends and holidays; multa,
 // juros and desconto are counted from it.
 func (c Charge) AdjustedDueDate() Date { return NextBusinessDay(c.DueDate) }
@@ -246,16 +230,16 @@ func (c Charge) PayableUntil() Date {
 // under CobVOperacaoInvalida. Errors name the field in API terms.
 func (c Charge) Validate() error {
 	invalid := func(field, format string, args ...any) error {
-		return fmt.Errorf("duedate: %s: %s: %w", field, fmt.Sprintf(format, args...), ErrInvalidCharge)
+		return &RuleError{Field: field, Reason: fmt.Sprintf(format, args...)}
 	}
 	if c.Original <= 0 {
-		return invalid("valor.original", "must be greater than zero, got %s", FormatMoney(c.Original))
+		return invalid("valor.original", "deve ser maior que zero, é %s", money.Cents(c.Original))
 	}
 	if !c.DueDate.valid() {
-		return invalid("calendario.dataDeVencimento", "not a valid date: %+v", c.DueDate)
+		return invalid("calendario.dataDeVencimento", "não é uma data válida: %+v", c.DueDate)
 	}
 	if c.Validity < 0 {
-		return invalid("calendario.validadeAposVencimento", "negative: %d", c.Validity)
+		return invalid("calendario.validadeAposVencimento", "não pode ser negativa: %d", c.Validity)
 	}
 	rules := []struct {
 		field string
@@ -267,15 +251,15 @@ func (c Charge) Validate() error {
 			continue
 		}
 		if x.r.Modalidade < 1 || x.r.Modalidade > x.max {
-			return invalid(x.field+".modalidade", "%d not in 1..%d", x.r.Modalidade, x.max)
+			return invalid(x.field+".modalidade", "%d não está entre 1 e %d", x.r.Modalidade, x.max)
 		}
 		if x.r.ValorPerc < 0 {
-			return invalid(x.field+".valorPerc", "negative")
+			return invalid(x.field+".valorPerc", "não pode ser negativo")
 		}
 	}
 	if a := c.Abatimento; a != nil {
 		if a.Modalidade == 1 && a.ValorPerc >= c.Original || a.Modalidade == 2 && a.ValorPerc >= 100_00 {
-			return invalid("valor.abatimento.valorPerc", "%s is not less than the original value or 100%%", FormatMoney(a.ValorPerc))
+			return invalid("valor.abatimento.valorPerc", "%s não é menor que o valor original ou que 100%%", money.Cents(a.ValorPerc))
 		}
 	}
 	if d := c.Desconto; d != nil {
@@ -296,39 +280,39 @@ func (c Charge) validateDiscount(d *Discount, invalid func(string, string, ...an
 	switch d.Modalidade {
 	case 1, 2:
 		if d.ValorPerc != 0 {
-			return invalid("valor.desconto.valorPerc", "must be absent for modalidade %d", d.Modalidade)
+			return invalid("valor.desconto.valorPerc", "deve estar ausente na modalidade %d", d.Modalidade)
 		}
 		if len(d.Fixed) == 0 || len(d.Fixed) > 3 {
-			return invalid("valor.desconto.descontoDataFixa", "want 1 to 3 entries for modalidade %d, got %d", d.Modalidade, len(d.Fixed))
+			return invalid("valor.desconto.descontoDataFixa", "deve ter de 1 a 3 itens na modalidade %d, tem %d", d.Modalidade, len(d.Fixed))
 		}
 		seen := make(map[Date]bool)
 		for i, f := range d.Fixed {
 			field := fmt.Sprintf("valor.desconto.descontoDataFixa[%d]", i)
 			if !f.Date.valid() {
-				return invalid(field+".data", "not a valid date: %+v", f.Date)
+				return invalid(field+".data", "não é uma data válida: %+v", f.Date)
 			}
 			if f.Date.After(c.DueDate) {
-				return invalid(field+".data", "%s is after dataDeVencimento %s", f.Date, c.DueDate)
+				return invalid(field+".data", "%s é posterior a dataDeVencimento %s", f.Date, c.DueDate)
 			}
 			if seen[f.Date] {
-				return invalid(field+".data", "%s appears twice", f.Date)
+				return invalid(field+".data", "%s aparece duas vezes", f.Date)
 			}
 			seen[f.Date] = true
 			if f.ValorPerc <= 0 || tooBig(f.ValorPerc, d.Modalidade == 2) {
-				return invalid(field+".valorPerc", "%s must be positive and less than the original value or 100%%", FormatMoney(f.ValorPerc))
+				return invalid(field+".valorPerc", "%s deve ser positivo e menor que o valor original ou que 100%%", money.Cents(f.ValorPerc))
 			}
 		}
 	case 3, 4, 5, 6:
 		if len(d.Fixed) != 0 {
-			return invalid("valor.desconto.descontoDataFixa", "must be absent for modalidade %d", d.Modalidade)
+			return invalid("valor.desconto.descontoDataFixa", "deve estar ausente na modalidade %d", d.Modalidade)
 		}
 		// A zero valorPerc is indistinguishable from an absent one here, and
 		// a zero discount per day is meaningless, so both are refused.
 		if d.ValorPerc <= 0 || tooBig(d.ValorPerc, d.Modalidade >= 5) {
-			return invalid("valor.desconto.valorPerc", "%s must be positive and less than the original value or 100%% for modalidade %d", FormatMoney(d.ValorPerc), d.Modalidade)
+			return invalid("valor.desconto.valorPerc", "%s deve ser positivo e menor que o valor original ou que 100%% na modalidade %d", money.Cents(d.ValorPerc), d.Modalidade)
 		}
 	default:
-		return invalid("valor.desconto.modalidade", "%d not in 1..6", d.Modalidade)
+		return invalid("valor.desconto.modalidade", "%d não está entre 1 e 6", d.Modalidade)
 	}
 	return nil
 }

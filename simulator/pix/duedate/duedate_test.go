@@ -53,33 +53,6 @@ func TestDate(t *testing.T) {
 	}
 }
 
-func TestMoney(t *testing.T) {
-	good := []struct {
-		s string
-		v int64
-	}{{"123.45", 12345}, {"0.00", 0}, {"0.05", 5}, {"9999999999.99", 999999999999}, {"0010.10", 1010}}
-	for _, tt := range good {
-		v, err := ParseMoney(tt.s)
-		if err != nil || v != tt.v {
-			t.Errorf("ParseMoney(%q) = %d, %v; want %d", tt.s, v, err, tt.v)
-		}
-	}
-	for _, s := range []string{"1,00", "1.0", "1", "-1.00", "+1.00", "12345678901.00", " 1.00", "1.000", "", "1,000.00", ".50"} {
-		if _, err := ParseMoney(s); !errors.Is(err, ErrInvalidAmount) {
-			t.Errorf("ParseMoney(%q) error = %v, want ErrInvalidAmount", s, err)
-		}
-	}
-	format := []struct {
-		v int64
-		s string
-	}{{12345, "123.45"}, {5, "0.05"}, {0, "0.00"}, {-150, "-1.50"}, {999999999999, "9999999999.99"}}
-	for _, tt := range format {
-		if got := FormatMoney(tt.v); got != tt.s {
-			t.Errorf("FormatMoney(%d) = %q, want %q", tt.v, got, tt.s)
-		}
-	}
-}
-
 func TestEaster(t *testing.T) {
 	for _, s := range []string{"1818-03-22", "2000-04-23", "2019-04-21", "2020-04-12", "2021-04-04", "2023-04-09", "2024-03-31", "2025-04-20", "2026-04-05", "2038-04-25"} {
 		want := d(s)

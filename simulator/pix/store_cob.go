@@ -1,0 +1,106 @@
+package pix
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"homologa/simulator/store"
+)
+
+const chargeColumns = `id, company_id, app_id, kind, txid, status, revisao, loc_id, lote_id, created_at, body`
+
+func scanCharge(row scanner) (*charge, error) {
+	var c charge
+	if err := row.Scan(&c.ID, &c.CompanyID, &c.AppID, &c.Kind, &c.TxID, &c.Status, &c.Revisao, &c.LocID, &c.LoteID, nanos{&c.CreatedAt}, &c.raw); err != nil {
+		return nil, err
+	}
+	return &c, json.Unmarshal([]byte(c.raw), &c.Body)
+}
+
+// findCharge finds a company's cob or cobv by txid; nil when none.
+func findCharge(ctx context.Context, tx *store.Tx, companyID, txid string) (*charge, error) {
+	return maybe(scanCharge(tx.QueryRowContext(ctx, `SELECT `+chargeColumns+` FROM pix_cobs WHERE company_id = ? AND txid = ?`, companyID, txid)))
+}
+
+// findChargeByID finds a company's charge by its row id, which its
+// location and its Pix keep.
+func findChargeByID(ctx context.Context, tx *store.Tx, companyID string, id int64) (*charge, error) {
+	return scanCharge(tx.QueryRowContext(ctx, `SELECT `+chargeColumns+` FROM pix_cobs WHERE company_id = ? AND id = ?`, companyID, id))
+}
+
+// findChargeTxid is the txid of a company's charge by its row id.
+func findChargeTxid(ctx context.Context, tx *store.Tx, companyID string, id int64) (string, error) {
+	return queryValue[string](ctx, tx, `SELECT txid FROM pix_cobs WHERE company_id = ? AND id = ?`, companyID, id)
+}
+
+// storedCharge is what GET reads of a charge: just enough to answer.
+type storedCharge struct {
+	id      int64
+	kind    string
+	revisao int
+	body    string
+}
+
+// findStoredCharge reads a company's charge for GET; nil when none.
+func findStoredCharge(ctx context.Context, tx *store.Tx, companyID, txid string) (*storedCharge, error) {
+	var c storedCharge
+	err := tx.QueryRowContext(ctx, `SELECT id, kind, revisao, body FROM pix_cobs WHERE company_id = ? AND txid = ?`, companyID, txid).
+		Scan(&c.id, &c.kind, &c.revisao, &c.body)
+	return maybe(&c, err)
+}
+
+// findRevision is the last body of an earlier revision of a charge.
+func findRevision(ctx context.Context, tx *store.Tx, cobID int64, revisao int) (string, error) {
+	return queryValue[string](ctx, tx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, cobID, revisao)
+}
+
+// insertCharge stores a new charge with its first body; it reports false,
+// storing nothing, when the company already has the txid.
+func insertCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string) (bool, error) {
+	n, err := execCount(ctx, tx, `INSERT INTO pix_cobs (id, company_id, app_id, kind, txid, status, revisao, loc_id, devedor_cpf, devedor_cnpj, created_at, updated_at, body, lote_id)
+		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (company_id, txid) DO NOTHING`,
+		c.ID, c.CompanyID, c.AppID, c.Kind, c.TxID, c.Status, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"),
+		c.CreatedAt.UnixNano(), c.CreatedAt.UnixNano(), encoded, c.LoteID)
+	return n == 1, err
+}
+
+// updateCharge writes a charge's state and current body.
+func updateCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string, now time.Time) error {
+	return exec(ctx, tx, `UPDATE pix_cobs SET status = ?, revisao = ?, loc_id = ?, devedor_cpf = ?, devedor_cnpj = ?, updated_at = ?, body = ? WHERE id = ?`,
+		c.Status, c.Revisao, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"), now.UnixNano(), encoded, c.ID)
+}
+
+// updateChargeUnlinked writes a charge that lost its location.
+func updateChargeUnlinked(ctx context.Context, tx *store.Tx, id int64, encoded string) error {
+	return exec(ctx, tx, `UPDATE pix_cobs SET loc_id = NULL, body = ? WHERE id = ?`, encoded, id)
+}
+
+// archiveRevision keeps the last body of a revision for GET ?revisao=.
+func archiveRevision(ctx context.Context, tx *store.Tx, cobID int64, revisao int, body string) error {
+	return exec(ctx, tx, `INSERT OR REPLACE INTO pix_cob_revisions (cob_id, revisao, body) VALUES (?, ?, ?)`, cobID, revisao, body)
+}
+
+// chargeListing selects a company's charges of a kind for GET /cob and
+// GET /cobv.
+func chargeListing(companyID, kind string, lq *listQuery, f chargeFilter) listing {
+	l := lq.listing(companyID, "pix_cobs", "id, body", "created_at, id")
+	l.eq("kind", kind, "devedor_cpf", lq.CPF, "devedor_cnpj", lq.CNPJ, "status", f.status)
+	if f.lote >= 0 {
+		l.and("lote_id = ?", f.lote)
+	}
+	l.andIf(f.loc, "loc_id IS NOT NULL", "loc_id IS NULL")
+	return l
+}
+
+// listedCharge is a row of a charge listing.
+type listedCharge struct {
+	id   int64
+	body doc
+}
+
+func scanListedCharge(row scanner) (listedCharge, error) {
+	var c listedCharge
+	err := row.Scan(&c.id, jsonDoc{&c.body})
+	return c, err
+}
