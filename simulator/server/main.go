@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"homologa/simulator/clock"
 	"io"
 	"strings"
 	"time"
@@ -70,6 +71,24 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	fs.StringVar(&cfg.Addr, "addr", env("HOMOLOGA_ADDR", "127.0.0.1:8080"), "listen address (HOMOLOGA_ADDR)")
 	fs.StringVar(&cfg.DBPath, "db", env("HOMOLOGA_DB", ""), "SQLite file; state survives restarts (HOMOLOGA_DB; default in memory)")
 	fs.StringVar(&cfg.Clock, "clock", env("HOMOLOGA_CLOCK", "real"), "sandbox clock: real, frozen or <N>x such as 60x (HOMOLOGA_CLOCK)")
+	start := func(v string) error {
+		if v == "" {
+			return nil
+		}
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return fmt.Errorf("want an RFC 3339 instant such as 2026-01-05T12:00:00Z")
+		}
+		if err := clock.CheckInstant(t); err != nil {
+			return err
+		}
+		cfg.ClockStart = t
+		return nil
+	}
+	fs.Func("clock-start", "instant the default clock starts at, RFC 3339; a --db resumes from where it stood otherwise (HOMOLOGA_CLOCK_START)", start)
+	if err := start(getenv("HOMOLOGA_CLOCK_START")); err != nil {
+		cfg.envErr = fmt.Errorf("HOMOLOGA_CLOCK_START: %w", err)
+	}
 	fs.StringVar(&cfg.AppsFile, "apps", env("HOMOLOGA_APPS", ""), "YAML of companies and apps to pre-register (HOMOLOGA_APPS)")
 	fs.StringVar(&cfg.OperatorToken, "operator-token", env("HOMOLOGA_OPERATOR_TOKEN", ""), "the operator's credential for sandbox-wide control; made up at each start when empty (HOMOLOGA_OPERATOR_TOKEN)")
 	fs.StringVar(&cfg.ScenariosDir, "scenarios", env("HOMOLOGA_SCENARIOS", ""), "folder of scenario files beside the shipped ones; POST /sandbox/scenarios/reload rereads it (HOMOLOGA_SCENARIOS)")
@@ -107,6 +126,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "homologa serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if cfg.envErr != nil {
+		fmt.Fprintln(stderr, "homologa:", cfg.envErr)
 		return 2
 	}
 	cfg.Log = stderr

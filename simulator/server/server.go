@@ -67,6 +67,9 @@ type Config struct {
 	// OperatorToken is the operator's credential (--operator-token); one
 	// is made up at start when empty.
 	OperatorToken string
+
+	// envErr is an environment variable that could not be read.
+	envErr error
 }
 
 // The demo company and app that a zero-configuration sandbox registers. The
