@@ -182,7 +182,7 @@ func (s *Service) draftInMemory(ctx context.Context, in chargeRequest) *chargeDr
 // draftCharge validates a new charge, chooses its location and renders
 // its first body; tx is nil when everything is in memory.
 func (s *Service) draftCharge(ctx context.Context, tx *store.Tx, in chargeRequest) (*chargeDraft, error) {
-	now := s.Clock.Now()
+	now := s.nowOf(in.p.CompanyID)
 	d := clone(in.req)
 	owned, err := s.ownsKey(ctx, tx, in.p.AppID, str(d, "chave"))
 	if vs := validateCharge(in.k.kind, d, now, owned && err == nil); len(vs) > 0 {
@@ -296,7 +296,7 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 
 // moveLoc gives a revised charge the location its request asks for.
 func (s *Service) moveLoc(ctx context.Context, tx *store.Tx, host string, k kindInfo, c *charge, next doc) error {
-	l, fresh, err := s.locFor(ctx, tx, host, k, c, next, s.Clock.Now())
+	l, fresh, err := s.locFor(ctx, tx, host, k, c, next, s.nowOf(c.CompanyID))
 	if err != nil || l == nil {
 		return err
 	}
@@ -374,7 +374,7 @@ func merge(dst, patch doc) {
 // revision, the last body of the old one is archived for GET ?revisao=.
 func (s *Service) save(ctx context.Context, tx *store.Tx, c *charge, body doc, oldRevisao int) (json.RawMessage, error) {
 	b := marshal(body)
-	if err := updateCharge(ctx, tx, c, body, b, s.Clock.Now()); err != nil {
+	if err := updateCharge(ctx, tx, c, body, b, s.nowOf(c.CompanyID)); err != nil {
 		return nil, err
 	}
 	if c.Revisao != oldRevisao && c.raw != "" {

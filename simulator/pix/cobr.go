@@ -155,7 +155,7 @@ func (s *Service) createCobR(ctx context.Context, p auth.Principal, txid string,
 		if err != nil {
 			return nil, err
 		}
-		now := s.Clock.Now()
+		now := s.nowOf(p.CompanyID)
 		venc, v := validateCobR(rc, req, today(now))
 		if v == nil {
 			taken, err := findCobRVencimentos(ctx, tx, rc.CompanyID, rc.ID)
@@ -237,7 +237,7 @@ func (s *Service) getCobR(ctx context.Context, companyID, txid string) (doc, err
 func (s *Service) cancelCobR(ctx context.Context, companyID, txid string) (doc, error) {
 	return change(ctx, s.DB, findCobR, companyID, txid, cobrAbsent, func(tx *store.Tx, c *cobr) (doc, error) {
 		settle, _ := settlementDate(c.Body)
-		if !today(s.Clock.Now()).Before(settle) {
+		if !today(s.nowOf(c.CompanyID)).Before(settle) {
 			return nil, invalid("CobROperacaoInvalida", violation{"status",
 				"a cobrança não pode ser cancelada na data da primeira tentativa de liquidação (" + settle.String() + ") ou depois", CobRCancelada})
 		}
@@ -309,7 +309,7 @@ func cobrNotification(c *cobr) doc {
 // saveCobR writes a charge, its status included.
 func (s *Service) saveCobR(ctx context.Context, tx *store.Tx, c *cobr) error {
 	c.Body["status"] = c.Status
-	return updateCobR(ctx, tx, c, s.Clock.Now())
+	return updateCobR(ctx, tx, c, s.nowOf(c.CompanyID))
 }
 
 // moveCobR changes the charge's status with its history and callback.
@@ -319,7 +319,7 @@ func (s *Service) moveCobR(ctx context.Context, tx *store.Tx, c *cobr, to string
 	}
 	from := c.Status
 	c.Status = to
-	atualizacao(c.Body, to, s.Clock.Now())
+	atualizacao(c.Body, to, s.nowOf(c.CompanyID))
 	if change != nil {
 		change(c.Body)
 	}
@@ -393,7 +393,7 @@ func (s *Service) activateCobR(ctx context.Context, tx *store.Tx, c *cobr) error
 	if err != nil {
 		return err
 	}
-	at := s.Clock.Now()
+	at := s.nowOf(c.CompanyID)
 	t := newAttempt(settle, "AGND", NewEndToEndID(s.DB.IDs, PayerISPB, at), at)
 	return s.moveCobR(ctx, tx, c, CobRAtiva, func(d doc) { d["tentativas"] = append(attempts(d), t) })
 }
@@ -405,7 +405,7 @@ func (s *Service) settleCobR(ctx context.Context, tx *store.Tx, c *cobr) error {
 	if c.Status != CobRAtiva || t == nil {
 		return errs.Errorf(errs.Conflict, "a cobrança recorrente %s está %s, sem tentativa a liquidar", c.TxID, c.Status)
 	}
-	now := s.Clock.Now()
+	now := s.nowOf(c.CompanyID)
 	t["status"] = TentPaga
 	t["atualizacao"] = append(t["atualizacao"].([]any), doc{"status": TentPaga, "data": rfc3339(now)})
 	valor := str(sub(c.Body, "valor"), "original")
@@ -424,7 +424,7 @@ func (s *Service) rejectAttempt(ctx context.Context, tx *store.Tx, c *cobr, code
 	}
 	t["status"] = TentRejeitada
 	t["rejeicao"] = doc{"codigo": code, "descricao": "Tentativa de liquidação rejeitada pelo PSP do pagador (" + code + ")"}
-	t["atualizacao"] = append(t["atualizacao"].([]any), doc{"status": TentRejeitada, "data": rfc3339(s.Clock.Now())})
+	t["atualizacao"] = append(t["atualizacao"].([]any), doc{"status": TentRejeitada, "data": rfc3339(s.nowOf(c.CompanyID))})
 	if slices.Contains(finalRejections, code) {
 		return s.moveCobR(ctx, tx, c, CobRRejeitada, func(d doc) {
 			d["encerramento"] = doc{"rejeicao": doc{"codigo": code, "descricao": "Cobrança rejeitada: " + code}}
@@ -475,7 +475,7 @@ func (s *Service) retryCobR(ctx context.Context, companyID, txid, data string) (
 		return nil, invalid("CobROperacaoInvalida", violation{"data", "deve ser uma data (AAAA-MM-DD)", data})
 	}
 	return change(ctx, s.DB, findCobR, companyID, txid, cobrAbsent, func(tx *store.Tx, c *cobr) (doc, error) {
-		at := s.Clock.Now()
+		at := s.nowOf(c.CompanyID)
 		if v := retryRule(c, day, today(at)); v != nil {
 			if v.field == "data" {
 				v.value = data

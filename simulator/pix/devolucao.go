@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"homologa/simulator/errs"
 	"homologa/simulator/money"
 	"homologa/simulator/scenario"
 	"homologa/simulator/statemachine"
@@ -75,7 +76,7 @@ func (s *Service) createDevolucao(ctx context.Context, companyID string, in devo
 		if err != nil {
 			return nil, err
 		}
-		now := s.Clock.Now()
+		now := s.nowOf(companyID)
 		if v := devolucaoRule(p, in, valor, taken, done, now); v != nil {
 			return nil, invalid("PixDevolucaoInvalida", *v)
 		}
@@ -162,13 +163,18 @@ func (s *Service) getDevolucao(ctx context.Context, companyID, e2eid, id string)
 
 // settleDevolucao ends a refund still processing in status to, and sends
 // the /pix callback; a refund already settled refuses (its machine has no
-// move out of a final state).
+// move out of a final state). A company settles only its own refunds (its
+// scenario's steps run as it); the operator any company's.
 func (s *Service) settleDevolucao(ctx context.Context, tx *store.Tx, e2eid, id, to, motivo string) (doc, error) {
 	dv, err := findDevolucaoByID(ctx, tx, e2eid, id)
 	if err != nil {
 		return nil, err
 	}
-	now := s.Clock.Now()
+	if dv == nil || !mayActOn(ctx, dv.CompanyID) {
+		return nil, errs.Errorf(errs.NotFound, "nenhuma devolução %s do Pix %s", id, e2eid)
+	}
+	ctx = actingFor(ctx, dv.CompanyID)
+	now := s.nowOf(dv.CompanyID)
 	_, err = s.Machines.Apply(ctx, tx, statemachine.Move{Machine: devolucaoMachine, From: dv.Status, To: to,
 		Store: func(ctx context.Context, tx *store.Tx) error {
 			settled(dv.Body, to, motivo, now)

@@ -66,13 +66,15 @@ func (s *Service) AddKey(ctx context.Context, appID, chave string) (Key, error) 
 	if err != nil {
 		return Key{}, errs.Invalidf("chave", "%v", err)
 	}
-	k := Key{Chave: chave, Tipo: tipo, AppID: appID, CreatedAt: s.Clock.Now()}
+	k := Key{Chave: chave, Tipo: tipo, AppID: appID}
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
 		a, err := auth.AppTx(ctx, tx, appID)
 		if err != nil {
 			return err
 		}
-		k.AppID = a.ID
+		// The portal's call carries no company: the key is dated by its
+		// app's company's clock.
+		k.AppID, k.CreatedAt = a.ID, s.nowOf(a.CompanyID)
 		owner, err := findKeyOwner(ctx, tx, a.Namespace, chave)
 		switch {
 		case err != nil:

@@ -52,7 +52,7 @@ func (s *Service) createLoc(ctx context.Context, p auth.Principal, host, tipoCob
 		if err != nil {
 			return nil, err
 		}
-		l := makeLoc(s.DB.IDs, id, host, p.CompanyID, p.AppID, tipoCob, s.Clock.Now(), sql.NullInt64{})
+		l := makeLoc(s.DB.IDs, id, host, p.CompanyID, p.AppID, tipoCob, s.nowOf(p.CompanyID), sql.NullInt64{})
 		if err := insertLoc(ctx, tx, l); err != nil {
 			return nil, err
 		}

@@ -40,7 +40,7 @@ func (l *locRec) body() doc {
 func (s *Service) createLocRec(ctx context.Context, p auth.Principal, host string) (doc, error) {
 	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
 		token := s.DB.IDs.Token(16)
-		l := &locRec{CompanyID: p.CompanyID, Token: token, Location: host + QRPath + "rec/" + token, CreatedAt: s.Clock.Now()}
+		l := &locRec{CompanyID: p.CompanyID, Token: token, Location: host + QRPath + "rec/" + token, CreatedAt: s.nowOf(p.CompanyID)}
 		if err := insertLocRec(ctx, tx, l, p.AppID); err != nil {
 			return nil, err
 		}

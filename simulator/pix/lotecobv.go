@@ -123,14 +123,14 @@ func (s *Service) putLote(ctx context.Context, p auth.Principal, host string, id
 		if err != nil {
 			return err
 		}
-		_, err = s.Jobs.Schedule(ctx, tx, JobProcessLote, s.Clock.Now(), lotePayload{CompanyID: p.CompanyID, ID: id})
+		_, err = s.Jobs.Schedule(ctx, tx, JobProcessLote, s.nowOf(p.CompanyID), lotePayload{CompanyID: p.CompanyID, ID: id})
 		return err
 	})
 }
 
 // createLote stores a new batch and its items, EM_PROCESSAMENTO.
 func (s *Service) createLote(ctx context.Context, tx *store.Tx, p auth.Principal, host string, id int64, in loteRequest) error {
-	l := &lote{CompanyID: p.CompanyID, AppID: p.AppID, Host: host, Descricao: in.Descricao, ID: id, CreatedAt: s.Clock.Now()}
+	l := &lote{CompanyID: p.CompanyID, AppID: p.AppID, Host: host, Descricao: in.Descricao, ID: id, CreatedAt: s.nowOf(p.CompanyID)}
 	if err := insertLote(ctx, tx, l); err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func (s *Service) resendLote(ctx context.Context, tx *store.Tx, p auth.Principal
 
 // moveLoteItem changes a batch item's status through its machine.
 func (s *Service) moveLoteItem(ctx context.Context, tx *store.Tx, companyID string, item *loteItem, to, problema string) error {
-	now := s.Clock.Now()
+	now := s.nowOf(companyID)
 	_, err := s.Machines.Apply(ctx, tx, statemachine.Move{Machine: loteItemMachine, From: item.Status, To: to,
 		Store: func(ctx context.Context, tx *store.Tx) error {
 			if to == LoteEmProcessamento {

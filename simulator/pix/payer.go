@@ -54,6 +54,8 @@ func paymentRule(in Payment) error {
 }
 
 // pay pays a charge, or credits a key when the payment names no charge.
+// A company's token pays only that company's charges and keys; the
+// operator's pays any company's.
 func (s *Service) pay(ctx context.Context, in Payment) (doc, error) {
 	if in.ISPB == "" {
 		in.ISPB = PayerISPB
@@ -65,34 +67,80 @@ func (s *Service) pay(ctx context.Context, in Payment) (doc, error) {
 		if in.TxID == "" && in.Location == "" {
 			return s.credit(ctx, tx, in)
 		}
-		c, err := chargeToPay(ctx, tx, in)
+		c, err := s.chargeToPay(ctx, tx, in)
 		if err != nil {
 			return nil, err
 		}
 		if c == nil {
 			return nil, errs.Invalidf("txid", "nenhuma cobrança com txid %q", in.TxID)
 		}
-		return s.payLoaded(ctx, tx, c, in)
+		return s.payLoaded(actingFor(ctx, c.CompanyID), tx, c, in)
 	})
 }
 
-// chargeToPay is the charge a payment names, by its location or its txid
-// (with the receiver's CNPJ when receivers share the txid): the payer reads
-// a QR code, which names no receiver.
-func chargeToPay(ctx context.Context, tx *store.Tx, in Payment) (*charge, error) {
+// mayActOn reports whether the caller may act on a company's resource:
+// a company on its own only, the operator (no company) on any. Another
+// company's resource is answered as one that does not exist.
+func mayActOn(ctx context.Context, companyID string) bool {
+	caller := tenant.Of(ctx)
+	return caller == "" || caller == companyID
+}
+
+// actingFor is ctx acting for the company that owns what the caller acts
+// on: the operator acts for no company, yet what its action sets going (a
+// scenario's next step, a job, an event) belongs to the resource's
+// company and falls due on its clock.
+func actingFor(ctx context.Context, companyID string) context.Context {
+	if tenant.Of(ctx) == companyID {
+		return ctx
+	}
+	return tenant.With(ctx, companyID)
+}
+
+// chargeToPay is the charge a payment names, by its location or its txid:
+// the payer reads a QR code, which names no receiver. nil when the caller
+// has no such charge.
+func (s *Service) chargeToPay(ctx context.Context, tx *store.Tx, in Payment) (*charge, error) {
 	if in.Location != "" {
-		l, err := findLocByToken(ctx, tx, in.Location[strings.LastIndex(in.Location, "/")+1:])
-		if err != nil {
+		return chargeAtLocation(ctx, tx, in.Location)
+	}
+	if company := tenant.Of(ctx); company != "" {
+		return s.companyChargeToPay(ctx, tx, company, in)
+	}
+	return chargeByTxid(ctx, tx, in)
+}
+
+// chargeAtLocation is the charge a location's URL serves, of the caller's
+// company unless the operator pays.
+func chargeAtLocation(ctx context.Context, tx *store.Tx, location string) (*charge, error) {
+	l, err := findLocByToken(ctx, tx, location[strings.LastIndex(location, "/")+1:])
+	if err != nil {
+		return nil, err
+	}
+	if l == nil || !mayActOn(ctx, l.CompanyID) {
+		return nil, errs.Invalidf("location", "nenhuma location %q", location)
+	}
+	if !l.CobID.Valid {
+		return nil, errs.Errorf(errs.Unprocessable, "a location %s não serve a nenhuma cobrança (nunca foi vinculada ou foi desvinculada)", location)
+	}
+	return findChargeByID(ctx, tx, l.CompanyID, l.CobID.Int64)
+}
+
+// companyChargeToPay is the caller company's charge with the txid; a
+// receiver's CNPJ, when the payment names one, must be the company's.
+func (s *Service) companyChargeToPay(ctx context.Context, tx *store.Tx, companyID string, in Payment) (*charge, error) {
+	if in.CNPJ != "" {
+		co, err := s.company(ctx, tx, companyID)
+		if err != nil || co.CNPJ != in.CNPJ {
 			return nil, err
 		}
-		if l == nil {
-			return nil, errs.Invalidf("location", "nenhuma location %q", in.Location)
-		}
-		if !l.CobID.Valid {
-			return nil, errs.Errorf(errs.Unprocessable, "a location %s não serve a nenhuma cobrança (nunca foi vinculada ou foi desvinculada)", in.Location)
-		}
-		return findChargeByID(ctx, tx, l.CompanyID, l.CobID.Int64)
 	}
+	return findCharge(ctx, tx, companyID, in.TxID)
+}
+
+// chargeByTxid is the operator's payment by txid, which is unique per
+// receiver only: with the receiver's CNPJ when receivers share it.
+func chargeByTxid(ctx context.Context, tx *store.Tx, in Payment) (*charge, error) {
 	companies, err := findChargeCompanies(ctx, tx, in.TxID, in.CNPJ)
 	if err != nil {
 		return nil, err
@@ -113,7 +161,7 @@ func (s *Service) payLoaded(ctx context.Context, tx *store.Tx, c *charge, in Pay
 	if c.Status != Ativa {
 		return nil, errs.Errorf(errs.Unprocessable, "a cobrança %s está %s: não aceita pagamento", c.TxID, c.Status)
 	}
-	now := s.Clock.Now()
+	now := s.nowOf(c.CompanyID)
 	valor, components, err := owed(c, now)
 	if err != nil {
 		return nil, errs.Errorf(errs.Unprocessable, "a cobrança %s não pode ser paga: %v", c.TxID, err)
@@ -174,18 +222,29 @@ func (s *Service) credit(ctx context.Context, tx *store.Tx, in Payment) (doc, er
 	if err != nil || valor <= 0 {
 		return nil, errs.Invalidf("valor", "deve ser um valor positivo, como 10.00")
 	}
-	appID, companyID, err := findKeyReceiver(ctx, tx, tenant.Namespace(ctx), in.Chave)
+	appID, companyID, err := keyReceiver(ctx, tx, in.Chave)
 	if err != nil {
 		return nil, err
 	}
 	if appID == "" {
 		return nil, errs.Invalidf("chave", "nenhum recebedor tem a chave %q neste sandbox", in.Chave)
 	}
-	p := s.newPix(in, companyID, appID, in.Chave, nil, valor, doc{"original": doc{"valor": valor.String()}}, s.Clock.Now())
+	p := s.newPix(in, companyID, appID, in.Chave, nil, valor, doc{"original": doc{"valor": valor.String()}}, s.nowOf(companyID))
 	if err := insertPix(ctx, tx, p, in); err != nil {
 		return nil, err
 	}
-	return p.Body, s.notify(ctx, tx, p, "pix.recebido", "Pix Recebido", nil)
+	return p.Body, s.notify(actingFor(ctx, companyID), tx, p, "pix.recebido", "Pix Recebido", nil)
+}
+
+// keyReceiver is the app and company that receive on a key: among the
+// caller company's keys (a job's included, which names no namespace), or
+// for the operator in the namespace its request names, where a key has one
+// owner; both "" when none.
+func keyReceiver(ctx context.Context, tx *store.Tx, chave string) (appID, companyID string, err error) {
+	if company := tenant.Of(ctx); company != "" {
+		return findCompanyKeyReceiver(ctx, tx, company, chave)
+	}
+	return findKeyReceiver(ctx, tx, tenant.Namespace(ctx), chave)
 }
 
 // newPix is the Pix a payment makes, paying charge c (nil: none).
@@ -221,16 +280,18 @@ func (s *Service) settleDevolucaoNow(ctx context.Context, e2eid, id, status, mot
 // API's verb.
 var payerActions = map[string]string{"aprovar": RecAprovada, "rejeitar": RecRejeitada, "cancelar": RecCancelada}
 
-// payerActsOnRec plays the payer on a recurrence, as its scenario would.
+// payerActsOnRec plays the payer on a recurrence, as its scenario would:
+// on the caller company's recurrence, or any company's for the operator.
 func (s *Service) payerActsOnRec(ctx context.Context, idRec, acao, codigo string) (doc, error) {
 	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
 		rc, err := findRecByID(ctx, tx, idRec)
 		if err != nil {
 			return nil, err
 		}
-		if rc == nil {
+		if rc == nil || !mayActOn(ctx, rc.CompanyID) {
 			return nil, errs.Errorf(errs.NotFound, "nenhuma recorrência %s", idRec)
 		}
+		ctx := actingFor(ctx, rc.CompanyID)
 		step := scenario.Step{Verb: "status", Status: payerActions[acao], Reason: codigo}
 		if _, err := (runner{do: s.recStep}).Do(ctx, tx, &scenario.Binding{Key: rc.ID, AppID: rc.AppID}, step); err != nil {
 			return nil, err
@@ -240,16 +301,18 @@ func (s *Service) payerActsOnRec(ctx context.Context, idRec, acao, codigo string
 }
 
 // payerActsOnCobR plays the payer's PSP on the open attempt of a recurring
-// charge, as its scenario would.
+// charge, as its scenario would: the caller company's charge, or for the
+// operator whoever's has the txid.
 func (s *Service) payerActsOnCobR(ctx context.Context, txid, acao, codigo string) (doc, error) {
 	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
-		c, err := findCobRByTxid(ctx, tx, txid)
+		c, err := cobrToActOn(ctx, tx, txid)
 		if err != nil {
 			return nil, err
 		}
 		if c == nil {
 			return nil, errs.Errorf(errs.NotFound, "nenhuma cobrança recorrente %s", txid)
 		}
+		ctx := actingFor(ctx, c.CompanyID)
 		step := scenario.Step{Verb: "pay"}
 		if acao == "rejeitar" {
 			step = scenario.Step{Verb: "refuse", Reason: codigo}
@@ -262,4 +325,13 @@ func (s *Service) payerActsOnCobR(ctx context.Context, txid, acao, codigo string
 		}
 		return c.Body, err
 	})
+}
+
+// cobrToActOn is the recurring charge the payer names by txid: the caller
+// company's, or for the operator whoever's has it; nil when none.
+func cobrToActOn(ctx context.Context, tx *store.Tx, txid string) (*cobr, error) {
+	if company := tenant.Of(ctx); company != "" {
+		return findCobR(ctx, tx, company, txid)
+	}
+	return findCobRByTxid(ctx, tx, txid)
 }

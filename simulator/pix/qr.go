@@ -117,6 +117,11 @@ func chargeAt(ctx context.Context, tx *store.Tx, token, tipo string) (*charge, e
 	if err != nil {
 		return nil, err
 	}
+	return chargeOfLoc(ctx, tx, l, tipo)
+}
+
+// chargeOfLoc is the charge a payload location (nil: none) serves.
+func chargeOfLoc(ctx context.Context, tx *store.Tx, l *loc, tipo string) (*charge, error) {
 	if l == nil || l.TipoCob != tipo || !l.CobID.Valid {
 		return nil, notFound("CobPayloadNaoEncontrado", "nenhuma cobrança nesta location")
 	}
@@ -146,7 +151,7 @@ func (s *Service) cobPayload(ctx context.Context, token string) (doc, error) {
 		}
 		payload := payloadFields(c)
 		cal := sub(c.Body, "calendario")
-		payload["calendario"] = doc{"criacao": cal["criacao"], "apresentacao": rfc3339(s.Clock.Now()), "expiracao": cal["expiracao"]}
+		payload["calendario"] = doc{"criacao": cal["criacao"], "apresentacao": rfc3339(s.nowOf(c.CompanyID)), "expiracao": cal["expiracao"]}
 		payload["valor"] = c.Body["valor"]
 		return payload, nil
 	})
@@ -174,13 +179,25 @@ func paymentDateRule(codMun, dpp string, today duedate.Date) (duedate.Date, *vio
 // cobvPayload is CobVPayload of the due-date charge a token serves, with
 // the amounts of a payment on DPP.
 func (s *Service) cobvPayload(ctx context.Context, token, codMun, dpp string) (doc, error) {
-	now := s.Clock.Now()
-	day, v := paymentDateRule(codMun, dpp, today(now))
-	if v != nil {
-		return nil, invalid("CobPayloadOperacaoInvalida", *v)
-	}
 	return read(ctx, s.DB, func(tx *store.Tx) (doc, error) {
-		c, err := chargeAt(ctx, tx, token, "cobv")
+		l, err := findLocByToken(ctx, tx, token)
+		if err != nil {
+			return nil, err
+		}
+		// The payer's request carries no company: "today" is the date of
+		// the company the location belongs to (the sandbox's for no
+		// location, which the charge's lookup refuses next: the date is
+		// checked first, as it always was).
+		company := ""
+		if l != nil {
+			company = l.CompanyID
+		}
+		now := s.nowOf(company)
+		day, v := paymentDateRule(codMun, dpp, today(now))
+		if v != nil {
+			return nil, invalid("CobPayloadOperacaoInvalida", *v)
+		}
+		c, err := chargeOfLoc(ctx, tx, l, "cobv")
 		if err != nil {
 			return nil, err
 		}

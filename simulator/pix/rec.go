@@ -110,11 +110,11 @@ func newRecBody(req doc, id string, co company, now time.Time) doc {
 
 // createRec stores a new recurrence, CRIADA.
 func (s *Service) createRec(ctx context.Context, p auth.Principal, req doc, named string) (doc, error) {
-	if vs := validateRec(req, today(s.Clock.Now())); len(vs) > 0 {
+	if vs := validateRec(req, today(s.nowOf(p.CompanyID))); len(vs) > 0 {
 		return nil, invalid("RecOperacaoInvalida", vs...)
 	}
 	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
-		now := s.Clock.Now()
+		now := s.nowOf(p.CompanyID)
 		co, err := s.company(ctx, tx, p.CompanyID)
 		if err != nil {
 			return nil, err
@@ -339,7 +339,7 @@ func (s *Service) listRecs(ctx context.Context, companyID string, lq *listQuery,
 // saveRec writes a recurrence, its status included.
 func (s *Service) saveRec(ctx context.Context, tx *store.Tx, r *rec) error {
 	r.Body["status"] = r.Status
-	return updateRec(ctx, tx, r, s.Clock.Now())
+	return updateRec(ctx, tx, r, s.nowOf(r.CompanyID))
 }
 
 // atualizacao appends a status to a document's history.
@@ -365,7 +365,7 @@ func (s *Service) moveRec(ctx context.Context, tx *store.Tx, r *rec, to string, 
 		return invalid("RecOperacaoInvalida", violation{"status", "a recorrência está " + from + " e não pode passar a " + to, to})
 	}
 	r.Status = to
-	atualizacao(r.Body, to, s.Clock.Now())
+	atualizacao(r.Body, to, s.nowOf(r.CompanyID))
 	if change != nil {
 		change(r.Body)
 	}

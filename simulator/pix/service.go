@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
@@ -19,8 +20,12 @@ import (
 
 // Service is the Pix API of the sandbox.
 type Service struct {
-	DB       *store.DB
-	Clock    *clock.Clock
+	DB *store.DB
+	// Clocks is the sandbox's time. Everything a company owns lives on
+	// that company's clock, which may stand a year from another's: a
+	// charge's creation, expiry and due-date amounts, a refund's delay, a
+	// recurrence's dates (nowOf).
+	Clocks   *clock.Clocks
 	Auth     *auth.Service
 	Bus      *events.Bus
 	Machines *statemachine.Applier
@@ -66,6 +71,11 @@ func (q *idSeq) next(ctx context.Context, tx *store.Tx, table string) (int64, er
 	}
 	return q.last.Add(1), nil
 }
+
+// nowOf is a company's time: what it owns is dated, expires and accrues
+// on its own clock, whether the work comes from its request, its job, the
+// operator or a public QR read that carries no company at all.
+func (s *Service) nowOf(companyID string) time.Time { return s.Clocks.NowOf(companyID) }
 
 // hasLotes reports whether a company has sent a batch: only then can a txid
 // be held by a batch item, and creating a charge needs to look.

@@ -76,7 +76,7 @@ func validateSolicRec(req doc, now time.Time) (time.Time, *violation) {
 // createSolicRec stores a confirmation request for a CRIADA recurrence that
 // has none travelling, and schedules its expiry.
 func (s *Service) createSolicRec(ctx context.Context, p auth.Principal, req doc, named string) (doc, error) {
-	now := s.Clock.Now()
+	now := s.nowOf(p.CompanyID)
 	exp, v := validateSolicRec(req, now)
 	if v != nil {
 		return nil, invalid("SolicRecOperacaoInvalida", *v)
@@ -152,7 +152,7 @@ func (s *Service) moveSolicRec(ctx context.Context, tx *store.Tx, sr *solicRec, 
 		return err
 	}
 	from := sr.Status
-	now := s.Clock.Now()
+	now := s.nowOf(sr.CompanyID)
 	sr.Status = to
 	sr.Body["status"] = to
 	atualizacao(sr.Body, to, now)

@@ -2,11 +2,8 @@ package pix
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
-	"homologa/simulator/errs"
 	"homologa/simulator/money"
 	"homologa/simulator/store"
 )
@@ -29,16 +26,13 @@ func findDevolucao(ctx context.Context, tx *store.Tx, e2eid, id string) (doc, er
 }
 
 // findDevolucaoByID finds a refund by its Pix and id alone, with the
-// receiver of the Pix: the scenario engine and the control API know a
-// refund by these only.
+// receiver of the Pix; nil when none. The scenario engine and the control
+// API know a refund by these only.
 func findDevolucaoByID(ctx context.Context, tx *store.Tx, e2eid, id string) (*devolucao, error) {
 	dv := devolucao{E2EID: e2eid, ID: id}
 	err := tx.QueryRowContext(ctx, `SELECT d.body, d.status, p.company_id FROM pix_refunds d JOIN pix_received p ON p.e2eid = d.e2eid WHERE d.e2eid = ? AND d.id = ?`,
 		e2eid, id).Scan(jsonDoc{&dv.Body}, &dv.Status, &dv.CompanyID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errs.Errorf(errs.NotFound, "nenhuma devolução %s do Pix %s", id, e2eid)
-	}
-	return &dv, err
+	return maybe(&dv, err)
 }
 
 // existsDevolucaoOfApp reports whether an app received the Pix of a refund.

@@ -7,7 +7,9 @@ import (
 )
 
 // The simulated payer knows what it pays by what a payer holds (a txid, a
-// key): it acts for no receiver, so these lookups cross companies.
+// key). The operator's payer acts for no receiver, so these lookups cross
+// companies; a company's payer looks among its own (findCompanyKeyReceiver
+// and the company's finders).
 
 // findChargeCompanies lists the companies that have a charge with a txid,
 // of a receiver's CNPJ when cnpj is not "": the simulated payer knows a
@@ -20,8 +22,8 @@ func findChargeCompanies(ctx context.Context, tx *store.Tx, txid, cnpj string) (
 }
 
 // findCobRByTxid finds a recurring charge by its txid alone, whoever owns
-// it (the first, should receivers share a txid). Only the simulated payer
-// of the control API calls it: it knows the charge by its txid only.
+// it (the first, should receivers share a txid). Only the operator's
+// simulated payer calls it: it knows the charge by its txid only.
 func findCobRByTxid(ctx context.Context, tx *store.Tx, txid string) (*cobr, error) {
 	return maybe(scanCobR(tx.QueryRowContext(ctx, `SELECT `+cobrColumns+` FROM pix_cobrs WHERE txid = ?`, txid)))
 }
@@ -31,4 +33,11 @@ func findCobRByTxid(ctx context.Context, tx *store.Tx, txid string) (*cobr, erro
 func findKeyReceiver(ctx context.Context, tx *store.Tx, namespace, chave string) (appID, companyID string, err error) {
 	err = tx.QueryRowContext(ctx, `SELECT app_id, company_id FROM pix_keys WHERE namespace = ? AND chave = ?`, namespace, chave).Scan(&appID, &companyID)
 	return appID, companyID, none(err)
+}
+
+// findCompanyKeyReceiver is the app of a company that receives on a key;
+// both "" when the company has no such key.
+func findCompanyKeyReceiver(ctx context.Context, tx *store.Tx, companyID, chave string) (appID, company string, err error) {
+	err = tx.QueryRowContext(ctx, `SELECT app_id, company_id FROM pix_keys WHERE company_id = ? AND chave = ?`, companyID, chave).Scan(&appID, &company)
+	return appID, company, none(err)
 }

@@ -35,7 +35,7 @@ func (s *Service) setWebhook(ctx context.Context, p auth.Principal, chave, url s
 		if !ok {
 			return invalid("WebhookOperacaoInvalida", violation{"chave", "a chave não pertence ao usuário recebedor", chave})
 		}
-		return upsertWebhook(ctx, tx, p.CompanyID, p.AppID, chave, url, s.Clock.Now())
+		return upsertWebhook(ctx, tx, p.CompanyID, p.AppID, chave, url, s.nowOf(p.CompanyID))
 	})
 }
 

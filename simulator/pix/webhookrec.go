@@ -18,7 +18,7 @@ func (s *Service) setWebhookRec(ctx context.Context, p auth.Principal, kind, url
 		return invalid(webhookRecTypes[kind], violation{"webhookUrl", err.Error(), url})
 	}
 	return s.DB.Tx(ctx, func(tx *store.Tx) error {
-		return upsertWebhookRec(ctx, tx, p.CompanyID, kind, p.AppID, url, s.Clock.Now())
+		return upsertWebhookRec(ctx, tx, p.CompanyID, kind, p.AppID, url, s.nowOf(p.CompanyID))
 	})
 }
 

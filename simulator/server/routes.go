@@ -242,7 +242,7 @@ func (s *Server) control() *control.Handlers {
 	if s.ctl == nil {
 		s.ctl = &control.Handlers{Clocks: s.Clocks, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas,
 			Inbox:     &control.Inbox{Owner: s.Bus.CompanyOfDelivery},
-			Resetters: []control.Resetter{s.Bus, s.Jobs, s.Keys, s.Scenarios}}
+			Resetters: []control.Resetter{s.Bus, s.Jobs, s.Keys, s.Scenarios, s.Pix}}
 	}
 	return s.ctl
 }

@@ -272,7 +272,7 @@ func (s *Server) platform(ctx context.Context) error {
 // domains makes the Pix and insurance services and gives them their jobs
 // and scenario runners.
 func (s *Server) domains(context.Context) error {
-	s.Pix = &pix.Service{DB: s.DB, Clock: s.Clocks.Default, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Jobs: s.Jobs, Schemas: s.Schemas, Log: s.Log, Scenarios: s.Scenarios}
+	s.Pix = &pix.Service{DB: s.DB, Clocks: s.Clocks, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Jobs: s.Jobs, Schemas: s.Schemas, Log: s.Log, Scenarios: s.Scenarios}
 	s.Pix.RegisterJobs()
 	s.Pix.ScenarioRunners(s.Scenarios)
 	offers, err := insuranceCatalog()
