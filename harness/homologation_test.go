@@ -144,7 +144,7 @@ func TestPublishIsGatedByTheLastReport(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "no homologation report") {
+	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "não tem relatório de homologação") {
 		t.Fatalf("publish before any report = %d %s", code, body)
 	}
 	run := func(defect string, tags ...string) (int, string) {
@@ -168,7 +168,7 @@ func TestPublishIsGatedByTheLastReport(t *testing.T) {
 	if code, out := run("", "@detects:broad-scopes"); code != 0 || !strings.Contains(out, "EXECUÇÃO PARCIAL") || !strings.Contains(out, "a única verificação passou") {
 		t.Fatalf("homologa test --tags on the correct partner = %d:\n%s", code, out)
 	}
-	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "whole suite") {
+	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "suíte inteira") {
 		t.Fatalf("publish after a passing partial run = %d %s", code, body)
 	}
 	if code, out := run(partner.LateWebhook); code != 1 || !strings.Contains(out, "NÃO PRONTO") {
