@@ -378,7 +378,7 @@ func (s *Service) enrollmentFor(ctx context.Context, tx *store.Tx, vs *violation
 		}
 		rows.Close()
 		if len(ids) == 0 {
-			p, err := loadProposta(ctx, tx, companyID, numero)
+			p, err := s.Sale.Proposta(ctx, tx, companyID, numero)
 			if err != nil {
 				return nil, nil, err
 			}

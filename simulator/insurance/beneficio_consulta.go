@@ -15,6 +15,7 @@ import (
 
 	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
+	"homologa/simulator/insurance/wire"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
 )
@@ -191,7 +192,7 @@ func (s *Service) beneficioTimeline(r *http.Request) (*httpx.Reply, error) {
 		if err != nil {
 			return err
 		}
-		out, err = timelineOf(ctx, tx, "beneficio_timeline", "beneficio_id", b.ID, pend)
+		out, err = wire.Timeline{Table: "beneficio_timeline", Parent: "beneficio_id"}.Read(ctx, tx, b.ID, pend)
 		return err
 	})
 	if err != nil {

@@ -237,7 +237,7 @@ func (s *Service) payBeneficio(ctx context.Context, tx *store.Tx, b *beneficio, 
 // communicant for a funeral, else the proposal's beneficiaries of the
 // enrollment's plan, or the legal heirs when it named none.
 func (s *Service) recipientsOf(ctx context.Context, tx *store.Tx, b *beneficio) ([]beneficiario, error) {
-	p, err := loadProposta(ctx, tx, "", b.Numero)
+	p, err := s.Sale.PropostaAnyCompany(ctx, tx, b.Numero)
 	if err != nil {
 		return nil, err
 	}

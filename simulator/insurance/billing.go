@@ -139,8 +139,6 @@ func dueDate(issued time.Time, dia int) time.Time {
 	return d
 }
 
-var brasilia = time.FixedZone("BRT", -3*60*60)
-
 // issueJob issues charge n of an enrollment (Cobrança Emitida), binds its
 // scenario, and schedules its overdue check and the next issue.
 func (s *Service) issueJob(ctx context.Context, tx *store.Tx, ref jobRef) error {

@@ -15,6 +15,8 @@ import (
 	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/catalog"
+	"homologa/simulator/insurance/sale"
+	"homologa/simulator/money"
 	"homologa/simulator/store"
 )
 
@@ -307,7 +309,7 @@ func (s *Service) changeBilling(r *http.Request) (*httpx.Reply, error) {
 	var body map[string]any
 	if httpx.CheckSyntax(raw) == nil {
 		json.Unmarshal(raw, &body)
-		if err := findCardData(body, "", false); err != nil {
+		if err := sale.RefuseCardData(body); err != nil {
 			return nil, err
 		}
 	}
@@ -327,7 +329,8 @@ func (s *Service) changeBilling(r *http.Request) (*httpx.Reply, error) {
 		if !ok {
 			return fmt.Errorf("inscricao %d: offer %q gone from the catalogue", insc.ID, str(insc.Body, "codigoModeloProposta"))
 		}
-		if e := s.checkBillingBlock(ctx, tx, offer, insc.CompanyID, insc.CPF, body, "", premio(insc), insc.Numero); e != nil {
+		premio, _ := money.FromFloat(premio(insc))
+		if e := sale.CheckBilling(ctx, tx, offer, sale.Payer{CompanyID: insc.CompanyID, CPF: insc.CPF}, body, "", premio, insc.Numero); e != nil {
 			return e
 		}
 		antes := str(insc.Body, "formaCobranca")

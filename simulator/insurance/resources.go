@@ -10,9 +10,6 @@ import (
 // resourceTables are the insurance resources as the dashboard lists them; names
 // are the scenario engine's.
 var resourceTables = []resource.Table{
-	{Kind: "proposta", Table: "propostas", ID: "CAST(t.numero AS TEXT)", Detail: "'oferta ' || t.offer_id"},
-	{Kind: "pendencia", Table: "pendencias", Join: "JOIN propostas p ON p.numero = t.numero", ID: "CAST(t.id AS TEXT)",
-		Detail: "'proposta ' || t.numero || ', ' || t.codigo", App: "p.app_id", Company: "p.company_id"},
 	{Kind: "inscricao", Table: "inscricoes", ID: "CAST(t.id AS TEXT)", Detail: "'proposta ' || t.numero || ', produto ' || t.produto_id"},
 	{Kind: "cobranca", Table: "cobrancas", ID: "CAST(t.id AS TEXT)",
 		Detail: "'inscrição ' || t.inscricao_id || ', parcela ' || t.parcela || ' (' || t.competencia || ')'"},

@@ -18,7 +18,6 @@ func (s *Service) Routes() []httpx.Route {
 	ins := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
 		return route("insurer", method, path, httpx.Scopes("apiseguradora"), answer, f, doc)
 	}
-	quest := httpx.Scopes(questionnaireScopes...)
 	cus := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
 		return route("customer", method, path, httpx.Scopes("apicliente"), answer, f, doc)
 	}
@@ -29,28 +28,8 @@ func (s *Service) Routes() []httpx.Route {
 		return httpx.Route{API: api, Method: method, Path: path, Auth: httpx.AppOptional, Answer: answer, Handler: f, Doc: doc}
 	}
 	return []httpx.Route{
-		ins(http.MethodGet, "/modeloproposta", "insurance/modeloproposta.list", s.listOffers, "the offers the company may sell"),
-		ins(http.MethodGet, "/modeloproposta/{id}", "insurance/modeloproposta", s.getOffer, "one offer"),
-		route("insurer", http.MethodGet, "/questionario", quest, "insurance/questionario.list", s.questionnaires, "an offer's questionnaires"),
-		ins(http.MethodPost, "/simulacao", "insurance/simulacao", s.simulate, "price a profile"),
-		ins(http.MethodPost, "/simulacao/", "insurance/simulacao", s.simulate, "price a profile"),
-		route("insurer", http.MethodPost, "/proposals/{codigo}/next-number", httpx.Scopes("apiunderwriting"), "insurance/reserva", s.reserveNumber, "reserve a proposal number"),
-		ins(http.MethodPost, "/proposta", "insurance/proposta.created", s.postProposta, "register a proposal"),
-		ins(http.MethodPost, "/proposta/{codigo}", "insurance/proposta.created", s.postProposta, "register a proposal"),
-		ins(http.MethodGet, "/proposta/{numero:[0-9]+}", "insurance/proposta", s.getProposta, "a proposal"),
-		ins(http.MethodPatch, "/proposta/{numero:[0-9]+}", "insurance/proposta.cancelled", s.cancelProposta, "cancel a proposal"),
-		ins(http.MethodGet, "/proposta/{numero:[0-9]+}/timeline", "insurance/timeline", s.timeline, "a proposal's timeline"),
-		ins(http.MethodGet, "/timeline", "insurance/timeline", s.timeline, "a proposal's timeline"),
-		route("insurer", http.MethodGet, "/proposta/{numero:[0-9]+}/questionario/{questionarioId:[0-9]+}", quest, "insurance/questionario.respostas", s.getRespostas, "a questionnaire's answers"),
-		route("insurer", http.MethodPut, "/proposta/{numero:[0-9]+}/questionario/{questionarioId:[0-9]+}", quest, "insurance/questionario.respostas", s.putRespostas, "answer a questionnaire"),
-		ins(http.MethodGet, "/proposta/{numero:[0-9]+}/pendencia", "insurance/pendencia.list", s.listPendencias, "a proposal's pendings"),
-		ins(http.MethodGet, "/pendencia", "insurance/pendencia.list", s.listPendencias, "a proposal's pendings"),
-		ins(http.MethodPut, "/pendencia/{id:[0-9]+}", "insurance/pendencia", s.answerPendencia, "answer a pending"),
 		ins(http.MethodGet, "/inscricao", "insurance/inscricao.list", s.listInscricoes, "enrollments"),
 		ins(http.MethodGet, "/inscricao/{id:[0-9]+}", "insurance/inscricao", s.getInscricao, "an enrollment"),
-
-		route("access", http.MethodPost, "/token/user", httpx.Scopes("apicontroleacesso"), "insurance/token", s.postTokenUser, "send a one-time signature code"),
-		route("access", http.MethodPost, "/token/user/{cpf}/system/{systemId}", httpx.Scopes("apicontroleacesso"), "insurance/token", s.postTokenUser, "send a one-time signature code"),
 
 		cus(http.MethodGet, "/inscricao", "insurance/inscricao.list", s.listInscricoes, "enrollments"),
 		cus(http.MethodGet, "/inscricao/{id:[0-9]+}", "insurance/inscricao", s.getInscricao, "an enrollment"),
@@ -71,13 +50,7 @@ func (s *Service) Routes() []httpx.Route {
 		ben(http.MethodPut, "/beneficio/{id:[0-9]+}/pendencias/{pendenciaId:[0-9]+}", "insurance/beneficio.pendencia", s.answerBenPendencia, "answer a benefit's pending"),
 		ben(http.MethodPost, "/beneficio/{id:[0-9]+}/reabertura", "insurance/beneficio", s.reopenBeneficio, "reopen a refused benefit"),
 
-		control("sandbox", http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to customers"),
-		control("sandbox", http.MethodPost, "/cartao/preautorizacao", "insurance/preautorizacao", s.preauthorize, "the card widget's pre-authorisation"),
 		control("sandbox", http.MethodGet, "/indices/{indice}", "", s.getIndex, "a readjustment index table"),
 		control("sandbox", http.MethodPut, "/indices/{indice}", "", s.putIndex, "set a readjustment index table"),
-
-		{API: "portal", Method: http.MethodGet, Path: "/companies/{id}/offers", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.companyOffers), Doc: "a company's offers"},
-		{API: "portal", Method: http.MethodPut, Path: "/companies/{id}/offers/{offer}", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.grantOffer), Doc: "grant an offer to a company"},
-		{API: "portal", Method: http.MethodDelete, Path: "/companies/{id}/offers/{offer}", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.revokeOffer), Doc: "revoke an offer"},
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"sync"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
@@ -17,6 +16,7 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/catalog"
+	"homologa/simulator/insurance/sale"
 	"homologa/simulator/jobs"
 	"homologa/simulator/scenario"
 	"homologa/simulator/schema"
@@ -37,8 +37,8 @@ type Service struct {
 	Log       *slog.Logger
 	// Jobs runs the customer cycle's scheduled work (RegisterJobs sets it).
 	Jobs *jobs.Scheduler
-
-	numMu sync.Mutex // proposal numbers are handed out in order
+	// Sale is the sale cycle, whose proposals enrollments come from.
+	Sale *sale.Service
 }
 
 // envelope is a successful ResultadoDaOperacao.
@@ -83,5 +83,5 @@ func eventFor(p auth.Principal, typ, name string, subject map[string]any, key st
 // Machines are the state machines of the insurance resources; the server
 // guards their tables so that only their moves change a status.
 func Machines() []*statemachine.Machine {
-	return []*statemachine.Machine{propostaMachine, pendenciaMachine, inscricaoMachine, cobrancaMachine, beneficioMachine, benPendenciaMachine}
+	return []*statemachine.Machine{inscricaoMachine, cobrancaMachine, beneficioMachine, benPendenciaMachine}
 }

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,8 @@ import (
 	"homologa/simulator/idempotency"
 	"homologa/simulator/insurance"
 	"homologa/simulator/insurance/catalog"
+	"homologa/simulator/insurance/sale"
+	"homologa/simulator/insurance/wire"
 	"homologa/simulator/jobs"
 	"homologa/simulator/pix"
 	"homologa/simulator/recorder"
@@ -105,7 +108,9 @@ type Server struct {
 	Keys     *idempotency.Keys
 	Schemas  *schema.Registry
 	Pix      *pix.Service
-	// Insurance is the sale cycle (insurer and access APIs).
+	// Sale is the insurer's sale cycle (insurer and access APIs).
+	Sale *sale.Service
+	// Insurance is the customer and benefit cycles.
 	Insurance *insurance.Service
 	// Scenarios runs the scenario catalogue; Faults injects its faults.
 	Scenarios *scenario.Engine
@@ -258,8 +263,13 @@ func (s *Server) domains(context.Context) error {
 	if err != nil {
 		return fmt.Errorf("insurance catalogue: %w", err)
 	}
+	platform := wire.Platform{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
+		Scenarios: s.Scenarios, Catalog: offers}
 	s.Insurance = &insurance.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
 		Scenarios: s.Scenarios, Catalog: offers, Log: s.Log}
+	s.Sale = &sale.Service{Platform: platform, Enrollments: s.Insurance}
+	s.Insurance.Sale = s.Sale
+	s.Sale.ScenarioRunners(s.Scenarios)
 	s.Insurance.ScenarioRunners(s.Scenarios)
 	s.Insurance.RegisterJobs(s.Jobs)
 	return nil
@@ -311,7 +321,7 @@ func embeddedSchemas() (*schema.Registry, error) {
 func guardStatuses(ctx context.Context, db *store.DB) error {
 	seen := map[string]bool{}
 	var tables []string
-	for _, m := range pix.Machines() {
+	for _, m := range slices.Concat(pix.Machines(), sale.Machines()) {
 		if m.Table == "" {
 			return fmt.Errorf("state machine %s names no table", m.Resource)
 		}
@@ -331,7 +341,7 @@ func Kinds() scenario.Kinds {
 			ks[name] = k
 		}
 	}
-	for _, kinds := range []scenario.Kinds{insurance.ScenarioKinds, insurance.CustomerKinds, insurance.BenefitKinds} {
+	for _, kinds := range []scenario.Kinds{sale.Kinds, insurance.CustomerKinds, insurance.BenefitKinds} {
 		for name, k := range kinds {
 			ks[name] = k
 		}

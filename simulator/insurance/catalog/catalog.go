@@ -156,6 +156,27 @@ func (c *Cobertura) HasCausa(id int) bool {
 	return slices.ContainsFunc(c.Causas, func(d Dominio) bool { return d.ID == id })
 }
 
+// Produto returns the offer's product id, nil when it has none.
+func (o *Offer) Produto(id int) *Produto {
+	for i := range o.Produtos {
+		if o.Produtos[i].ID == id {
+			return &o.Produtos[i]
+		}
+	}
+	return nil
+}
+
+// Cobertura returns the product's coverage item (itemProdutoId), nil when
+// it has none.
+func (p *Produto) Cobertura(item int) *Cobertura {
+	for i := range p.Coberturas {
+		if p.Coberturas[i].ItemProdutoID == item {
+			return &p.Coberturas[i]
+		}
+	}
+	return nil
+}
+
 // PoliticaAceitacao is an offer's acceptance policy.
 type PoliticaAceitacao struct {
 	ID                                int                 `json:"id" yaml:"id"`

@@ -190,6 +190,22 @@ type CoberturaQuote struct {
 	ValorLimiteCapitalReferencia  float64 `json:"valorLimiteCapitalReferencia"`
 }
 
+// Cobertura returns the quote of coverage item of product produto, when it
+// was priced.
+func (q Quote) Cobertura(produto, item int) (CoberturaQuote, bool) {
+	for _, p := range q.Produtos {
+		if p.IDProduto != produto {
+			continue
+		}
+		for _, c := range p.Coberturas {
+			if c.ItemProdutoID == item {
+				return c, true
+			}
+		}
+	}
+	return CoberturaQuote{}, false
+}
+
 // Price quotes every coverage of every product of o for the profile, the
 // requested capital and the periodicity; see the package comment. Limits
 // list what could not be priced and why; a quote with a

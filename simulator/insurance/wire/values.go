@@ -64,6 +64,18 @@ func OrDefault(s, def string) string {
 // Money reads an amount sent as a number or a numeric string, to the cent.
 func Money(v any) (money.Cents, error) { return money.FromJSON(v) }
 
+// Decimal reads a rate or a percentage sent as a number or a numeric
+// string.
+func Decimal(v any) (float64, error) {
+	switch x := v.(type) {
+	case float64:
+		return x, nil
+	case string:
+		return strconv.ParseFloat(strings.TrimSpace(x), 64)
+	}
+	return 0, fmt.Errorf("não é um número")
+}
+
 // Int reads a whole number sent as a number or a numeric string.
 func Int(v any) (int, error) {
 	switch x := v.(type) {

@@ -1,4 +1,4 @@
-package insurance_test
+package sale_test
 
 import (
 	"net/http"

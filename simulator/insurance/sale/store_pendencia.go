@@ -1,0 +1,54 @@
+package sale
+
+import (
+	"context"
+	"time"
+
+	"homologa/simulator/insurance/wire"
+	"homologa/simulator/store"
+)
+
+const pendenciaColumns = `id, numero, status, grupo, codigo, descricao, responsavel, resposta, autor, documento, created_at, updated_at`
+
+func scanPendencia(row wire.Scanner) (*pendencia, error) {
+	var p pendencia
+	var doc string
+	var created, updated int64
+	if err := row.Scan(&p.ID, &p.Numero, &p.Status, &p.Grupo, &p.Codigo, &p.Descricao, &p.Responsavel, &p.Resposta, &p.Autor, &doc, &created, &updated); err != nil {
+		return nil, err
+	}
+	if doc != "" {
+		p.Documento = []byte(doc)
+	}
+	p.CreatedAt, p.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
+	return &p, nil
+}
+
+// loadPendencias reads a proposal's pendings, oldest first.
+func loadPendencias(ctx context.Context, tx *store.Tx, numero int64) ([]*pendencia, error) {
+	return wire.All(ctx, tx, scanPendencia, `SELECT `+pendenciaColumns+` FROM pendencias WHERE numero = ? ORDER BY id`, numero)
+}
+
+// loadPendencia reads pending id, of whichever proposal: the caller checks
+// the proposal is the company's. nil when there is none.
+func loadPendencia(ctx context.Context, tx *store.Tx, id int64) (*pendencia, error) {
+	return wire.Maybe(scanPendencia(tx.QueryRowContext(ctx, `SELECT `+pendenciaColumns+` FROM pendencias WHERE id = ?`, id)))
+}
+
+func insertPendencia(ctx context.Context, tx *store.Tx, p *pendencia) error {
+	res, err := tx.ExecContext(ctx, `INSERT INTO pendencias (numero, status, grupo, codigo, descricao, responsavel, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.Numero, p.Status, p.Grupo, p.Codigo, p.Descricao, p.Responsavel, p.CreatedAt.UnixNano(), p.UpdatedAt.UnixNano())
+	if err != nil {
+		return err
+	}
+	p.ID, err = res.LastInsertId()
+	return err
+}
+
+// storeAnswer writes the partner's answer; only a move of the pending
+// machine calls it, as it makes the pending RESPONDIDA.
+func storeAnswer(ctx context.Context, tx *store.Tx, id int64, resposta, autor, documento string, at time.Time) error {
+	_, err := tx.ExecContext(ctx, `UPDATE pendencias SET status = ?, resposta = ?, autor = ?, documento = ?, updated_at = ? WHERE id = ?`,
+		wire.Respondida, resposta, autor, documento, at.UnixNano(), id)
+	return err
+}
