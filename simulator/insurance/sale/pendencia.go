@@ -17,7 +17,7 @@ import (
 var pendenciaMachine = wire.PendenciaMachine("pendencia", "pendencias", "proposta.pendencia_respondida")
 
 // pendencias are the proposals' pendings, by proposal number.
-var pendencias = wire.Pendings{Machine: pendenciaMachine, Parent: "numero"}
+var pendencias = wire.Children{Machine: pendenciaMachine, Parent: "numero"}
 
 // pendencia is a stored pending of a proposal.
 type pendencia struct {

@@ -1,4 +1,4 @@
-package insurance
+package customer
 
 import (
 	"context"
@@ -7,15 +7,14 @@ import (
 	"homologa/simulator/store"
 )
 
-// resourceTables are the insurance resources as the dashboard lists them; names
-// are the scenario engine's.
+// resourceTables are the customer cycle's resources as the dashboard lists
+// them; names are the scenario engine's.
 var resourceTables = []resource.Table{
 	{Kind: "inscricao", Table: "inscricoes", ID: "CAST(t.id AS TEXT)", Detail: "'proposta ' || t.numero || ', produto ' || t.produto_id"},
 	{Kind: "cobranca", Table: "cobrancas", ID: "CAST(t.id AS TEXT)",
 		Detail: "'inscrição ' || t.inscricao_id || ', parcela ' || t.parcela || ' (' || t.competencia || ')'"},
 	{Kind: "comissao", Table: "comissoes", ID: "CAST(t.id AS TEXT)", Detail: "'cobrança ' || t.cobranca_id || ' (' || t.competencia || ')'",
 		Updated: "COALESCE(t.estornado_em, t.pago_em, t.created_at)"},
-	{Kind: "beneficio", Table: "beneficios", ID: "CAST(t.id AS TEXT)", Detail: "t.protocolo || ', ' || t.causa"},
 }
 
 // ResourceKinds implements resource.Lister.

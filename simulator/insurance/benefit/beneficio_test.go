@@ -1,9 +1,8 @@
-package insurance
+package benefit
 
 import (
 	"encoding/json"
 	"io/fs"
-	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -14,6 +13,8 @@ import (
 	"homologa/scenarios"
 	"homologa/schemas"
 	"homologa/simulator/insurance/catalog"
+	"homologa/simulator/insurance/wire"
+	"homologa/simulator/money"
 	"homologa/simulator/scenario"
 	"homologa/simulator/schema"
 	"homologa/simulator/taxid"
@@ -91,35 +92,36 @@ func TestCausesNameCatalogueCausas(t *testing.T) {
 	}
 }
 
-func TestSplitPayoutAddsUpToTheCent(t *testing.T) {
+func TestShareOutAddsUpToTheCent(t *testing.T) {
 	tests := []struct {
 		name   string
-		total  float64
+		total  money.Cents
 		shares []float64
-		want   []float64
+		want   []money.Cents
 	}{
-		{"SixtyForty", 200000, []float64{60, 40}, []float64{120000, 80000}},
-		{"Thirds", 100, []float64{1, 1, 1}, []float64{33.34, 33.33, 33.33}},
-		{"ThirdsOfACent", 0.01, []float64{1, 1, 1}, []float64{0.01, 0, 0}},
-		{"SharesNotSummingTo100", 1000, []float64{50, 30}, []float64{625, 375}},
-		{"LargestRemainderWins", 10, []float64{33.3, 33.3, 33.4}, []float64{3.33, 3.33, 3.34}},
-		{"Sevenths", 7000, []float64{1, 1, 1, 1, 1, 1, 1}, []float64{1000, 1000, 1000, 1000, 1000, 1000, 1000}},
-		{"OddCents", 1234.57, []float64{50, 50}, []float64{617.29, 617.28}},
-		{"Single", 7000, []float64{100}, []float64{7000}},
-		{"NoShares", 100, nil, []float64{}},
-		{"ZeroShares", 100, []float64{0, 0}, []float64{0, 0}},
+		{"SixtyForty", 200000_00, []float64{60, 40}, []money.Cents{120000_00, 80000_00}},
+		{"Thirds", 100_00, []float64{1, 1, 1}, []money.Cents{33_34, 33_33, 33_33}},
+		{"ThirdsOfACent", 1, []float64{1, 1, 1}, []money.Cents{1, 0, 0}},
+		{"SharesNotSummingTo100", 1000_00, []float64{50, 30}, []money.Cents{625_00, 375_00}},
+		{"LargestRemainderWins", 10_00, []float64{33.3, 33.3, 33.4}, []money.Cents{3_33, 3_33, 3_34}},
+		{"LargestRemainderNotTheFirst", 10, []float64{1, 2}, []money.Cents{3, 7}},
+		{"Sevenths", 7000_00, []float64{1, 1, 1, 1, 1, 1, 1}, []money.Cents{1000_00, 1000_00, 1000_00, 1000_00, 1000_00, 1000_00, 1000_00}},
+		{"OddCents", 1234_57, []float64{50, 50}, []money.Cents{617_29, 617_28}},
+		{"Single", 7000_00, []float64{100}, []money.Cents{7000_00}},
+		{"NoShares", 100_00, nil, []money.Cents{}},
+		{"ZeroShares", 100_00, []float64{0, 0}, []money.Cents{0, 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := splitPayout(tt.total, tt.shares)
+			got := shareOut(tt.total, tt.shares)
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("splitPayout(%v, %v) = %v, want %v", tt.total, tt.shares, got, tt.want)
+				t.Fatalf("shareOut(%v, %v) = %v, want %v", tt.total, tt.shares, got, tt.want)
 			}
-			sum := 0.0
+			var sum money.Cents
 			for _, v := range got {
 				sum += v
 			}
-			if len(tt.shares) > 0 && tt.shares[0] > 0 && math.Abs(sum-tt.total) > 1e-9 {
+			if len(tt.shares) > 0 && tt.shares[0] > 0 && sum != tt.total {
 				t.Errorf("parts add up to %v, not %v", sum, tt.total)
 			}
 		})
@@ -127,8 +129,7 @@ func TestSplitPayoutAddsUpToTheCent(t *testing.T) {
 }
 
 func TestPercentagesAddUpTo100(t *testing.T) {
-	got := percentages([]float64{1, 1, 1})
-	if !reflect.DeepEqual(got, []float64{33.34, 33.33, 33.33}) {
+	if got := shareOut(100_00, []float64{1, 1, 1}); !reflect.DeepEqual(got, []money.Cents{33_34, 33_33, 33_33}) {
 		t.Errorf("percentages = %v", got)
 	}
 }
@@ -175,7 +176,7 @@ func TestMotivoRecusa(t *testing.T) {
 
 func TestOccurrenceNotFuture(t *testing.T) {
 	now := time.Date(2026, 1, 5, 13, 7, 0, 0, time.UTC)
-	day := func(s string) time.Time { d, _ := parseDate(s); return d }
+	day := func(s string) time.Time { d, _ := wire.ParseDate(s); return d }
 	tests := []struct {
 		date, hora, field string
 	}{
@@ -239,7 +240,7 @@ func TestSchemasMatchTheCode(t *testing.T) {
 }
 
 func TestMachinesAreWellFormed(t *testing.T) {
-	for _, m := range []interface{ Validate() error }{beneficioMachine, benPendenciaMachine} {
+	for _, m := range []interface{ Validate() error }{beneficioMachine, pendenciaMachine} {
 		if err := m.Validate(); err != nil {
 			t.Error(err)
 		}
@@ -263,7 +264,7 @@ func TestBenefitScenariosLoad(t *testing.T) {
 			files = append(files, f)
 		}
 	}
-	cat, err := scenario.Build(files, BenefitKinds, reg)
+	cat, err := scenario.Build(files, Kinds, reg)
 	if err != nil {
 		t.Fatalf("benefit scenarios do not load:\n%v", err)
 	}
@@ -279,7 +280,7 @@ func TestBenefitScenariosLoad(t *testing.T) {
 			continue
 		}
 		for _, v := range s.Select.In {
-			cpf := digits(v.(string))
+			cpf := wire.Digits(v.(string))
 			if err := taxid.CheckCPF(cpf); err != nil {
 				t.Errorf("%s: magic CPF %v: %v", s.ID, v, err)
 			}

@@ -1,0 +1,89 @@
+package customer
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"homologa/simulator/insurance/wire"
+	"homologa/simulator/money"
+	"homologa/simulator/store"
+)
+
+const cobrancaColumns = `id, inscricao_id, company_id, app_id, competencia, parcela, valor, vencimento, forma, status, motivo_recusa, data_pagamento`
+
+func scanCobranca(row wire.Scanner) (*cobranca, error) {
+	var c cobranca
+	var valor float64
+	var paid sql.NullInt64
+	if err := row.Scan(&c.ID, &c.InscricaoID, &c.CompanyID, &c.AppID, &c.Competencia, &c.Parcela, &valor, &c.Vencimento, &c.Forma, &c.Status, &c.Motivo, &paid); err != nil {
+		return nil, err
+	}
+	if paid.Valid {
+		c.PagaEm = time.Unix(0, paid.Int64).UTC()
+	}
+	var err error
+	if c.Valor, err = money.FromFloat(valor); err != nil {
+		return nil, fmt.Errorf("cobranca %d: %w", c.ID, err)
+	}
+	return &c, nil
+}
+
+// loadCobranca reads the company's charge id; nil when it has none.
+func loadCobranca(ctx context.Context, tx *store.Tx, companyID string, id int64) (*cobranca, error) {
+	return wire.Maybe(scanCobranca(tx.QueryRowContext(ctx, `SELECT `+cobrancaColumns+` FROM cobrancas WHERE id = ? AND company_id = ?`, id, companyID)))
+}
+
+// loadCobrancaAnyCompany reads charge id of whichever company: the
+// insurer's own work (jobs, scenarios), never a partner's request.
+func loadCobrancaAnyCompany(ctx context.Context, tx *store.Tx, id int64) (*cobranca, error) {
+	return wire.Maybe(scanCobranca(tx.QueryRowContext(ctx, `SELECT `+cobrancaColumns+` FROM cobrancas WHERE id = ?`, id)))
+}
+
+// listCobrancas reads an enrollment's charges in status ("" for all),
+// oldest first.
+func listCobrancas(ctx context.Context, tx *store.Tx, inscricaoID int64, status string) ([]*cobranca, error) {
+	q, args := `SELECT `+cobrancaColumns+` FROM cobrancas WHERE inscricao_id = ?`, []any{inscricaoID}
+	if status != "" {
+		q, args = q+` AND status = ?`, append(args, status)
+	}
+	return wire.All(ctx, tx, scanCobranca, q+` ORDER BY parcela`, args...)
+}
+
+// insertCobranca stores a new charge unless the enrollment has its
+// parcela already (a job run twice): then it reports false.
+func insertCobranca(ctx context.Context, tx *store.Tx, c *cobranca, at time.Time) (bool, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO cobrancas (inscricao_id, company_id, app_id, competencia, parcela, valor, vencimento, forma, status, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (inscricao_id, parcela) DO NOTHING`,
+		c.InscricaoID, c.CompanyID, c.AppID, c.Competencia, c.Parcela, c.Valor.Float(), c.Vencimento, c.Forma, c.Status, at.UnixNano(), at.UnixNano())
+	if err != nil {
+		return false, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	c.ID, err = res.LastInsertId()
+	return true, err
+}
+
+// storeCobrancaStatus writes a charge's status; only a move of the charge
+// machine calls it. PAGA records when.
+func storeCobrancaStatus(ctx context.Context, tx *store.Tx, id int64, status, motivo string, at time.Time) error {
+	var paid any
+	if status == CobPaga {
+		paid = at.UnixNano()
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE cobrancas SET status = ?, motivo_recusa = ?, data_pagamento = COALESCE(?, data_pagamento), updated_at = ? WHERE id = ?`,
+		status, motivo, paid, at.UnixNano(), id)
+	return err
+}
+
+// countOverdue counts an enrollment's charges still unpaid after their
+// due date, today being a date in Brasília.
+func countOverdue(ctx context.Context, tx *store.Tx, inscricaoID int64, today string) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM cobrancas WHERE inscricao_id = ? AND status IN (?, ?) AND vencimento < ?`,
+		inscricaoID, CobEmitida, CobRecusada, today).Scan(&n)
+	return n, err
+}
