@@ -18,19 +18,14 @@ const beneficioColumns = `id, protocolo, company_id, app_id, inscricao_id, numer
 func scanBeneficio(row wire.Scanner) (*beneficio, error) {
 	var b beneficio
 	var aviso, covs, benefs string
-	var valor float64
 	var created, updated int64
 	var paid sql.NullInt64
 	if err := row.Scan(&b.ID, &b.Protocolo, &b.CompanyID, &b.AppID, &b.InscricaoID, &b.Numero, &b.CPF, &b.Causa, &b.Status, &b.DataOcorrencia,
-		&aviso, &covs, &valor, &paid, &benefs, &b.MotivoRecusa, &b.DescricaoRecusa, &created, &updated); err != nil {
+		&aviso, &covs, &b.Valor, &paid, &benefs, &b.MotivoRecusa, &b.DescricaoRecusa, &created, &updated); err != nil {
 		return nil, err
 	}
 	if paid.Valid {
 		b.DataPagamento = time.Unix(0, paid.Int64).UTC().Format(time.DateOnly)
-	}
-	var err error
-	if b.Valor, err = money.FromFloat(valor); err != nil {
-		return nil, fmt.Errorf("beneficio %d valor: %w", b.ID, err)
 	}
 	for _, doc := range []struct {
 		name string
@@ -131,7 +126,7 @@ func storePagamento(ctx context.Context, tx *store.Tx, id int64, valor money.Cen
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE beneficios SET valor = ?, pago_em = ?, beneficiarios = ? WHERE id = ?`, valor.Float(), at.UnixNano(), string(rj), id); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE beneficios SET valor = ?, pago_em = ?, beneficiarios = ? WHERE id = ?`, valor, at.UnixNano(), string(rj), id); err != nil {
 		return fmt.Errorf("pay beneficio %d: %w", id, err)
 	}
 	return nil

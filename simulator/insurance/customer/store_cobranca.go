@@ -3,11 +3,9 @@ package customer
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
 
 	"homologa/simulator/insurance/wire"
-	"homologa/simulator/money"
 	"homologa/simulator/store"
 )
 
@@ -15,17 +13,12 @@ const cobrancaColumns = `id, inscricao_id, company_id, app_id, competencia, parc
 
 func scanCobranca(row wire.Scanner) (*cobranca, error) {
 	var c cobranca
-	var valor float64
 	var paid sql.NullInt64
-	if err := row.Scan(&c.ID, &c.InscricaoID, &c.CompanyID, &c.AppID, &c.Competencia, &c.Parcela, &valor, &c.Vencimento, &c.Forma, &c.Status, &c.Motivo, &paid); err != nil {
+	if err := row.Scan(&c.ID, &c.InscricaoID, &c.CompanyID, &c.AppID, &c.Competencia, &c.Parcela, &c.Valor, &c.Vencimento, &c.Forma, &c.Status, &c.Motivo, &paid); err != nil {
 		return nil, err
 	}
 	if paid.Valid {
 		c.PagaEm = time.Unix(0, paid.Int64).UTC()
-	}
-	var err error
-	if c.Valor, err = money.FromFloat(valor); err != nil {
-		return nil, fmt.Errorf("cobranca %d: %w", c.ID, err)
 	}
 	return &c, nil
 }
@@ -56,7 +49,7 @@ func listCobrancas(ctx context.Context, tx *store.Tx, inscricaoID int64, status 
 func insertCobranca(ctx context.Context, tx *store.Tx, c *cobranca, at time.Time) (bool, error) {
 	res, err := tx.ExecContext(ctx, `INSERT INTO cobrancas (inscricao_id, company_id, app_id, competencia, parcela, valor, vencimento, forma, status, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (inscricao_id, parcela) DO NOTHING`,
-		c.InscricaoID, c.CompanyID, c.AppID, c.Competencia, c.Parcela, c.Valor.Float(), c.Vencimento, c.Forma, c.Status, at.UnixNano(), at.UnixNano())
+		c.InscricaoID, c.CompanyID, c.AppID, c.Competencia, c.Parcela, c.Valor, c.Vencimento, c.Forma, c.Status, at.UnixNano(), at.UnixNano())
 	if err != nil {
 		return false, err
 	}

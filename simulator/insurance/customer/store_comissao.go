@@ -3,11 +3,9 @@ package customer
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
 
 	"homologa/simulator/insurance/wire"
-	"homologa/simulator/money"
 	"homologa/simulator/store"
 )
 
@@ -15,10 +13,9 @@ const comissaoColumns = `id, cobranca_id, inscricao_id, company_id, app_id, valo
 
 func scanComissao(row wire.Scanner) (*comissao, error) {
 	var c comissao
-	var valor float64
 	var pago, estornado sql.NullInt64
 	var created int64
-	if err := row.Scan(&c.ID, &c.CobrancaID, &c.InscricaoID, &c.CompanyID, &c.AppID, &valor, &c.Percentual, &c.Competencia, &c.Status,
+	if err := row.Scan(&c.ID, &c.CobrancaID, &c.InscricaoID, &c.CompanyID, &c.AppID, &c.Valor, &c.Percentual, &c.Competencia, &c.Status,
 		&pago, &estornado, &created); err != nil {
 		return nil, err
 	}
@@ -29,10 +26,6 @@ func scanComissao(row wire.Scanner) (*comissao, error) {
 		c.EstornadoEm = time.Unix(0, estornado.Int64).UTC()
 	}
 	c.CreatedAt = time.Unix(0, created).UTC()
-	var err error
-	if c.Valor, err = money.FromFloat(valor); err != nil {
-		return nil, fmt.Errorf("comissao %d: %w", c.ID, err)
-	}
 	return &c, nil
 }
 
@@ -63,7 +56,7 @@ func reversibleComissoes(ctx context.Context, tx *store.Tx, inscricaoID int64) (
 
 func insertComissao(ctx context.Context, tx *store.Tx, c *comissao) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO comissoes (cobranca_id, inscricao_id, company_id, app_id, valor, percentual, competencia, status, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.CobrancaID, c.InscricaoID, c.CompanyID, c.AppID, c.Valor.Float(), c.Percentual, c.Competencia, c.Status, c.CreatedAt.UnixNano())
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.CobrancaID, c.InscricaoID, c.CompanyID, c.AppID, c.Valor, c.Percentual, c.Competencia, c.Status, c.CreatedAt.UnixNano())
 	if err != nil {
 		return err
 	}

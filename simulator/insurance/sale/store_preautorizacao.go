@@ -3,11 +3,9 @@ package sale
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
 
 	"homologa/simulator/insurance/wire"
-	"homologa/simulator/money"
 	"homologa/simulator/store"
 )
 
@@ -28,7 +26,7 @@ func alternateRetry(ctx context.Context, tx *store.Tx, companyID, final string, 
 
 func insertPreautorizacao(ctx context.Context, tx *store.Tx, a *preautorizacao, at time.Time) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO card_preauths (code, company_id, cpf, valor, bandeira, final, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		a.Code, a.CompanyID, a.CPF, a.Valor.Float(), a.Bandeira, a.Final, at.UnixNano())
+		a.Code, a.CompanyID, a.CPF, a.Valor, a.Bandeira, a.Final, at.UnixNano())
 	return err
 }
 
@@ -36,16 +34,10 @@ func insertPreautorizacao(ctx context.Context, tx *store.Tx, a *preautorizacao, 
 // caller checks it is the payer's. nil when there is none.
 func loadPreauth(ctx context.Context, tx *store.Tx, code string) (*preautorizacao, error) {
 	a := preautorizacao{Code: code}
-	var valor float64
 	var used sql.NullInt64
 	err := tx.QueryRowContext(ctx, `SELECT company_id, cpf, valor, bandeira, final, used_by FROM card_preauths WHERE code = ?`, code).
-		Scan(&a.CompanyID, &a.CPF, &valor, &a.Bandeira, &a.Final, &used)
-	if err == nil {
-		a.UsedBy = used.Int64
-		if a.Valor, err = money.FromFloat(valor); err != nil {
-			err = fmt.Errorf("card_preauths %s: %w", code, err)
-		}
-	}
+		Scan(&a.CompanyID, &a.CPF, &a.Valor, &a.Bandeira, &a.Final, &used)
+	a.UsedBy = used.Int64
 	return wire.Maybe(&a, err)
 }
 

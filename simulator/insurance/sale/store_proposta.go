@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"homologa/simulator/insurance/wire"
-	"homologa/simulator/money"
 	"homologa/simulator/store"
 )
 
@@ -49,16 +48,11 @@ const propostaColumns = `numero, company_id, app_id, offer_id, cpf, status, moti
 func scanProposta(row wire.Scanner) (*Proposta, error) {
 	var p Proposta
 	var req string
-	var total float64
 	var created, updated int64
-	if err := row.Scan(&p.Numero, &p.CompanyID, &p.AppID, &p.OfferID, &p.CPF, &p.Status, &p.Motivo, &total, &req, &created, &updated); err != nil {
+	if err := row.Scan(&p.Numero, &p.CompanyID, &p.AppID, &p.OfferID, &p.CPF, &p.Status, &p.Motivo, &p.Total, &req, &created, &updated); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(req), &p.Request); err != nil {
-		return nil, fmt.Errorf("proposta %d: %w", p.Numero, err)
-	}
-	var err error
-	if p.Total, err = money.FromFloat(total); err != nil {
 		return nil, fmt.Errorf("proposta %d: %w", p.Numero, err)
 	}
 	p.CreatedAt, p.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
@@ -82,7 +76,7 @@ func insertProposta(ctx context.Context, tx *store.Tx, p *Proposta) error {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO propostas (numero, company_id, app_id, offer_id, cpf, status, valor_total, request, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.Numero, p.CompanyID, p.AppID, p.OfferID, p.CPF, p.Status, p.Total.Float(), string(req),
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.Numero, p.CompanyID, p.AppID, p.OfferID, p.CPF, p.Status, p.Total, string(req),
 		p.CreatedAt.UnixNano(), p.UpdatedAt.UnixNano())
 	return err
 }
