@@ -122,7 +122,7 @@ func TestInsuranceCentsMigration(t *testing.T) {
 		}
 	}
 	for q, want := range map[string]string{
-		`SELECT json_extract(body, '$.coberturas') FROM inscricoes`:     `[{"capitalSegurado":1234.57,"itemProdutoId":1001,"premio":46.34},{"capitalSegurado":100000,"itemProdutoId":1002,"premio":0}]`,
+		`SELECT json_extract(body, '$.coberturas') FROM inscricoes`:        `[{"capitalSegurado":1234.57,"itemProdutoId":1001,"premio":46.34},{"capitalSegurado":100000,"itemProdutoId":1002,"premio":0}]`,
 		`SELECT json_extract(body, '$.valorContribuicao') FROM inscricoes`: `46.34`,
 		`SELECT coberturas FROM beneficios`:                                `[{"itemProdutoId":1001,"descricao":"MORTE","capitalSegurado":1234.57}]`,
 		`SELECT beneficiarios FROM beneficios`:                             `[{"nome": "HERDEIROS LEGAIS", "percentual": 100, "valor": 1234.5}]`,
