@@ -84,14 +84,10 @@ func (s *Service) coveragesOf(in *customer.Inscricao) []covInfo {
 	var out []covInfo
 	for _, c := range in.Coberturas {
 		ci := covInfo{ItemProdutoID: c.ItemProdutoID, Capital: c.CapitalSegurado}
-		if o, ok := s.Catalog.Offer(in.OfferID); ok {
-			if prod := o.Produto(in.ProdutoID); prod != nil {
-				if cov := prod.Cobertura(c.ItemProdutoID); cov != nil {
-					ci.Descricao = cov.Descricao
-					for _, d := range cov.Causas {
-						ci.Causas = append(ci.Causas, d.ID)
-					}
-				}
+		if cov := s.Catalog.Cobertura(in.OfferID, in.ProdutoID, c.ItemProdutoID); cov != nil {
+			ci.Descricao = cov.Descricao
+			for _, d := range cov.Causas {
+				ci.Causas = append(ci.Causas, d.ID)
 			}
 		}
 		out = append(out, ci)

@@ -1,6 +1,7 @@
 package benefit
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,9 +12,14 @@ import (
 	"homologa/simulator/scenario"
 )
 
-// beneficioID reads the path's benefit id.
-func beneficioID(r *http.Request) (int64, error) {
-	return wire.PathID(r, "id", "id de benefício inválido")
+// target reads whose benefit the path names: the caller's company (a
+// cnpj parameter must be its CNPJ) and the benefit's id.
+func target(r *http.Request) (companyID string, id int64, err error) {
+	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
+		return "", 0, err
+	}
+	id, err = wire.PathID(r, "id", "id de benefício inválido")
+	return wire.Principal(r).CompanyID, id, err
 }
 
 // postBeneficio is POST /beneficio?cnpj= (SUMMARY §3.8): a benefit notice
@@ -54,24 +60,17 @@ func (s *Service) postBeneficio(r *http.Request) (*httpx.Reply, error) {
 
 // getBeneficio is GET /beneficio/{id}.
 func (s *Service) getBeneficio(r *http.Request) (*httpx.Reply, error) {
-	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
-		return nil, err
-	}
-	id, err := beneficioID(r)
+	companyID, id, err := target(r)
 	if err != nil {
 		return nil, err
 	}
-	b, err := s.beneficioOf(r.Context(), wire.Principal(r).CompanyID, id)
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(resumoBody(b)), nil
+	return wire.OKOf(s.beneficioOf(r.Context(), companyID, id))
 }
 
-// resumoBody is what GET /beneficio/{id} answers: the notice, where
+// MarshalJSON writes what GET /beneficio/{id} answers: the notice, where
 // regulation stands, the amounts once paid, the refusal while refused,
 // and the pendings.
-func resumoBody(r resumo) map[string]any {
+func (r resumo) MarshalJSON() ([]byte, error) {
 	b := r.beneficio
 	out := map[string]any{
 		"beneficioId": b.ID, "protocolo": b.Protocolo, "dataHoraProtocolo": b.CreatedAt.Format(time.RFC3339),
@@ -90,7 +89,7 @@ func resumoBody(r resumo) map[string]any {
 	if b.MotivoRecusa != "" {
 		out["motivoRecusa"], out["descricaoRecusa"] = b.MotivoRecusa, b.DescricaoRecusa
 	}
-	return out
+	return json.Marshal(out)
 }
 
 // listBeneficios is GET /beneficio?inscricaoId=&cpf=&numeroProposta=&status=:
@@ -114,38 +113,24 @@ func (s *Service) listBeneficios(r *http.Request) (*httpx.Reply, error) {
 	if f.Status != "" && !beneficioMachine.Has(f.Status) {
 		return nil, httpx.QueryError("status", "status deve ser um de %s", strings.Join(beneficioMachine.States(), ", "))
 	}
-	bs, err := s.beneficios(r.Context(), wire.Principal(r).CompanyID, f)
-	if err != nil {
-		return nil, err
-	}
-	out := []map[string]any{}
-	for _, b := range bs {
-		out = append(out, resumoBody(b))
-	}
-	return wire.OK(out), nil
+	return wire.OKOf(s.beneficios(r.Context(), wire.Principal(r).CompanyID, f))
 }
 
 // beneficioTimeline is GET /beneficio/{id}/timeline: every status and
 // pending, oldest first, as the benefit-timeline widget shows them.
 func (s *Service) beneficioTimeline(r *http.Request) (*httpx.Reply, error) {
-	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
-		return nil, err
-	}
-	id, err := beneficioID(r)
+	companyID, id, err := target(r)
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.timelineOf(r.Context(), wire.Principal(r).CompanyID, id)
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(out), nil
+	return wire.OKOf(s.timelineOf(r.Context(), companyID, id))
 }
 
 // reopenBeneficio is POST /beneficio/{id}/reabertura {justificativa}: the
 // partner contests a refusal.
 func (s *Service) reopenBeneficio(r *http.Request) (*httpx.Reply, error) {
-	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
+	_, id, err := target(r)
+	if err != nil {
 		return nil, err
 	}
 	var in struct {
@@ -154,13 +139,5 @@ func (s *Service) reopenBeneficio(r *http.Request) (*httpx.Reply, error) {
 	if err := httpx.DecodeJSON(r, s.Schemas, "insurance/beneficio.reabertura", &in); err != nil {
 		return nil, err
 	}
-	id, err := beneficioID(r)
-	if err != nil {
-		return nil, err
-	}
-	b, err := s.contest(r.Context(), wire.Principal(r), id, in.Justificativa)
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(resumoBody(b)), nil
+	return wire.OKOf(s.contest(r.Context(), wire.Principal(r), id, in.Justificativa))
 }

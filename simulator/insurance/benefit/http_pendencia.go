@@ -11,22 +11,15 @@ import (
 
 // listPendencias is GET /beneficio/{id}/pendencias (?status= filters).
 func (s *Service) listPendencias(r *http.Request) (*httpx.Reply, error) {
-	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
+	companyID, id, err := target(r)
+	if err != nil {
 		return nil, err
 	}
 	status := wire.Params(r).Get("status")
 	if status != "" && !pendenciaMachine.Has(status) {
 		return nil, httpx.QueryError("status", "status deve ser um de %s", strings.Join(pendenciaMachine.States(), ", "))
 	}
-	id, err := beneficioID(r)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.listPendenciasOf(r.Context(), wire.Principal(r).CompanyID, id, status)
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(out), nil
+	return wire.OKOf(s.listPendenciasOf(r.Context(), companyID, id, status))
 }
 
 // answerPendencia is PUT /beneficio/{id}/pendencias/{pendenciaId}: the
@@ -34,7 +27,8 @@ func (s *Service) listPendencias(r *http.Request) (*httpx.Reply, error) {
 // RESPONDIDA, Pendência Respondida is emitted and the benefit's scenario
 // hears pending_answered.
 func (s *Service) answerPendencia(r *http.Request) (*httpx.Reply, error) {
-	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
+	_, id, err := target(r)
+	if err != nil {
 		return nil, err
 	}
 	pid, _ := wire.PathID(r, "pendenciaId", "id de pendência inválido")
@@ -50,10 +44,6 @@ func (s *Service) answerPendencia(r *http.Request) (*httpx.Reply, error) {
 		return nil, errs.Invalidf("resposta", "responda com resposta (texto), documentos, ou ambos")
 	}
 	docs, err := readDocumentos("documentos", in.Documentos)
-	if err != nil {
-		return nil, err
-	}
-	id, err := beneficioID(r)
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,8 @@ package benefit
 import (
 	"context"
 
+	"homologa/simulator/insurance/wire"
 	"homologa/simulator/resource"
-	"homologa/simulator/store"
 )
 
 // resourceTables are the benefit cycle's resources as the dashboard lists
@@ -17,10 +17,6 @@ var resourceTables = []resource.Table{
 func (s *Service) ResourceKinds() []string { return resource.Kinds(resourceTables) }
 
 // ListResources implements resource.Lister.
-func (s *Service) ListResources(ctx context.Context, kinds []string, q resource.Query) (list []resource.Summary, counts []resource.Count, err error) {
-	err = s.DB.Read(ctx, func(tx *store.Tx) error {
-		list, counts, err = resource.List(ctx, tx, resource.Select(resourceTables, kinds), q)
-		return err
-	})
-	return list, counts, err
+func (s *Service) ListResources(ctx context.Context, kinds []string, q resource.Query) ([]resource.Summary, []resource.Count, error) {
+	return wire.ListResources(ctx, s.DB, resourceTables, kinds, q)
 }

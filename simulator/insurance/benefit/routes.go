@@ -4,13 +4,13 @@ import (
 	"net/http"
 
 	"homologa/simulator/httpx"
+	"homologa/simulator/insurance/wire"
 )
 
 // Routes is every route of the benefits API.
 func (s *Service) Routes() []httpx.Route {
 	ben := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: "benefits", Method: method, Path: path, Auth: httpx.App, Scopes: httpx.Scopes("apibeneficio"),
-			Idempotent: method == http.MethodPost, Answer: answer, Handler: f, Doc: doc}
+		return wire.Route("benefits", httpx.Scopes("apibeneficio"), method, path, answer, f, doc)
 	}
 	return []httpx.Route{
 		ben(http.MethodPost, "/beneficio", "insurance/beneficio.created", s.postBeneficio, "give a benefit notice"),

@@ -340,9 +340,17 @@ func (c *Catalog) SellableBy(cnpj string) []string {
 	return slices.Clone(c.vendedores[taxid.NormalizeCNPJ(cnpj)])
 }
 
-// CanSell reports whether the partner CNPJ may sell the offer.
-func (c *Catalog) CanSell(cnpj, offerID string) bool {
-	return slices.Contains(c.vendedores[taxid.NormalizeCNPJ(cnpj)], offerID)
+// Cobertura returns coverage item of product produto of offer, nil when
+// the catalogue has none.
+func (c *Catalog) Cobertura(offer string, produto, item int) *Cobertura {
+	o, ok := c.offers[offer]
+	if !ok {
+		return nil
+	}
+	if p := o.Produto(produto); p != nil {
+		return p.Cobertura(item)
+	}
+	return nil
 }
 
 // Reduced returns the completo=false shape of o.
@@ -361,9 +369,6 @@ func (c *Catalog) Reduced(o *Offer) ReducedOffer {
 	}
 	return r
 }
-
-// ---------------------------------------------------------------------
-// Validation
 
 var (
 	offerIDPattern = regexp.MustCompile(`^[A-Za-z0-9]{1,10}$`)

@@ -60,7 +60,7 @@ func dueDate(issued time.Time, dia int) time.Time {
 // issueJob issues charge ref.Parcela of an enrollment (Cobrança Emitida),
 // binds its scenario, and schedules its overdue check and the next issue.
 func (s *Service) issueJob(ctx context.Context, tx *store.Tx, ref jobRef) error {
-	in, err := loadInscricaoAnyCompany(ctx, tx, ref.ID)
+	in, err := inscricoes.AnyCompany(ctx, tx, ref.ID)
 	if err != nil || in == nil {
 		return err
 	}
@@ -122,11 +122,11 @@ func (s *Service) graceJob(ctx context.Context, tx *store.Tx, ref jobRef) error 
 // unpaid reads charge id when it is still unpaid and its enrollment is in
 // status; nil when not, as there is nothing to do.
 func (s *Service) unpaid(ctx context.Context, tx *store.Tx, id int64, status string) (*cobranca, *Inscricao, error) {
-	c, err := loadCobrancaAnyCompany(ctx, tx, id)
+	c, err := cobrancas.AnyCompany(ctx, tx, id)
 	if err != nil || c == nil || !c.open() {
 		return nil, nil, err
 	}
-	in, err := loadInscricaoAnyCompany(ctx, tx, c.InscricaoID)
+	in, err := inscricoes.AnyCompany(ctx, tx, c.InscricaoID)
 	if err != nil || in == nil || in.Status != status {
 		return nil, nil, err
 	}

@@ -14,22 +14,21 @@ import (
 // pre-authorisation must cover the premium); the next charges use it
 // (Forma de Cobrança Alterada).
 func (s *Service) changeBillingMethod(ctx context.Context, companyID string, id int64, cob map[string]any) (*Inscricao, error) {
-	var in *Inscricao
-	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		var err error
-		if in, err = mustInscricao(ctx, tx, companyID, id); err != nil {
-			return err
+	return wire.Write(ctx, s.DB, func(tx *store.Tx) (*Inscricao, error) {
+		in, err := mustInscricao(ctx, tx, companyID, id)
+		if err != nil {
+			return nil, err
 		}
 		if in.Status != InscAtiva && in.Status != InscSuspensa {
-			return wire.Rule("id", "INSCRICAO_ENCERRADA", "a inscrição %d está %s", in.ID, in.Status)
+			return nil, wire.Rule("id", "INSCRICAO_ENCERRADA", "a inscrição %d está %s", in.ID, in.Status)
 		}
 		offer, ok := s.Catalog.Offer(in.OfferID)
 		if !ok {
-			return fmt.Errorf("inscricao %d: offer %q gone from the catalogue", in.ID, in.OfferID)
+			return nil, fmt.Errorf("inscricao %d: offer %q gone from the catalogue", in.ID, in.OfferID)
 		}
 		payer := sale.Payer{CompanyID: in.CompanyID, CPF: in.CPF}
 		if err := sale.CheckBilling(ctx, tx, offer, payer, cob, "", in.ValorContribuicao, in.Numero); err != nil {
-			return err
+			return nil, err
 		}
 		antes := wire.Str(in.Body, "formaCobranca")
 		in.Body["formaCobranca"] = wire.Str(cob, "TIPO_COBRANCA")
@@ -38,11 +37,10 @@ func (s *Service) changeBillingMethod(ctx context.Context, companyID string, id 
 			in.Body["diaVencimento"] = dia
 		}
 		if err := s.save(ctx, tx, in); err != nil {
-			return err
+			return nil, err
 		}
-		return s.EmitFor(ctx, tx, in.AppID, wire.Event{Type: "inscricao.forma_cobranca_alterada", Name: "Forma de Cobrança Alterada",
+		return in, s.EmitFor(ctx, tx, in.AppID, wire.Event{Type: "inscricao.forma_cobranca_alterada", Name: "Forma de Cobrança Alterada",
 			Subject: in.subject(), Key: in.key(),
 			Data: map[string]any{"formaAnterior": antes, "formaAtual": in.Body["formaCobranca"], "diaVencimento": in.Body["diaVencimento"]}})
 	})
-	return in, err
 }

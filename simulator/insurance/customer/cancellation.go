@@ -38,7 +38,7 @@ func (s *Service) requestCancellation(ctx context.Context, companyID string, id 
 
 // cancelJob processes a requested cancellation.
 func (s *Service) cancelJob(ctx context.Context, tx *store.Tx, ref jobRef) error {
-	in, err := loadInscricaoAnyCompany(ctx, tx, ref.ID)
+	in, err := inscricoes.AnyCompany(ctx, tx, ref.ID)
 	if err != nil || in == nil || in.Status != InscCancelamentoSolicitado {
 		return err
 	}

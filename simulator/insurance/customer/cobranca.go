@@ -72,30 +72,19 @@ func (c *cobranca) key() string { return fmt.Sprintf("inscricao:%d", c.Inscricao
 // cobrancasOf lists the charges of the company's enrollment id in status
 // ("" for all), oldest first.
 func (s *Service) cobrancasOf(ctx context.Context, companyID string, id int64, status string) ([]*cobranca, error) {
-	var out []*cobranca
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		in, err := mustInscricao(ctx, tx, companyID, id)
-		if err != nil {
-			return err
+	return wire.Read(ctx, s.DB, func(tx *store.Tx) ([]*cobranca, error) {
+		if _, err := mustInscricao(ctx, tx, companyID, id); err != nil {
+			return nil, err
 		}
-		out, err = listCobrancas(ctx, tx, in.ID, status)
-		return err
+		return listCobrancas(ctx, tx, id, status)
 	})
-	return out, err
 }
 
 // cobrancaOf reads the company's charge id.
 func (s *Service) cobrancaOf(ctx context.Context, companyID string, id int64) (*cobranca, error) {
-	var c *cobranca
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var err error
-		c, err = loadCobranca(ctx, tx, companyID, id)
-		if err == nil && c == nil {
-			err = wire.NotFound("COBRANCA_NAO_ENCONTRADA", "cobrança %d não encontrada", id)
-		}
-		return err
+	return wire.Read(ctx, s.DB, func(tx *store.Tx) (*cobranca, error) {
+		return wire.Found(cobrancas.Of(ctx, tx, companyID, id))(wire.NotFound("COBRANCA_NAO_ENCONTRADA", "cobrança %d não encontrada", id))
 	})
-	return c, err
 }
 
 // moveCobranca changes a charge's status with its event; PAGA also issues
@@ -136,7 +125,7 @@ func (s *Service) moveCobranca(ctx context.Context, tx *store.Tx, c *cobranca, t
 // liftSuspension reactivates a suspended enrollment once no charge of it
 // is overdue.
 func (s *Service) liftSuspension(ctx context.Context, tx *store.Tx, id int64) error {
-	in, err := loadInscricaoAnyCompany(ctx, tx, id)
+	in, err := inscricoes.AnyCompany(ctx, tx, id)
 	if err != nil || in == nil || in.Status != InscSuspensa {
 		return err
 	}

@@ -96,19 +96,13 @@ type comissaoFilter struct{ Status, Competencia, InscricaoID string }
 
 // comissoesOf lists the company's commissions, newest first.
 func (s *Service) comissoesOf(ctx context.Context, companyID string, f comissaoFilter) ([]*comissao, error) {
-	var out []*comissao
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var err error
-		out, err = listComissoes(ctx, tx, companyID, f)
-		return err
-	})
-	return out, err
+	return wire.Read(ctx, s.DB, func(tx *store.Tx) ([]*comissao, error) { return listComissoes(ctx, tx, companyID, f) })
 }
 
 // issueCommission accrues the partner's commission on a paid charge
 // (Comissão Emitida) and makes sure the month's payout is scheduled.
 func (s *Service) issueCommission(ctx context.Context, tx *store.Tx, c *cobranca) error {
-	in, err := loadInscricaoAnyCompany(ctx, tx, c.InscricaoID)
+	in, err := inscricoes.AnyCompany(ctx, tx, c.InscricaoID)
 	if err != nil || in == nil {
 		return err
 	}

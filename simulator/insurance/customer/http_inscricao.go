@@ -32,7 +32,7 @@ func (s *Service) listInscricoes(r *http.Request) (*httpx.Reply, error) {
 			return nil, errs.Invalidf("numeroProposta", "numeroProposta deve ser um número")
 		}
 	}
-	out, err := s.inscricoes(r.Context(), wire.Principal(r).CompanyID, f)
+	out, err := s.listInscricoesOf(r.Context(), wire.Principal(r).CompanyID, f)
 	if err != nil {
 		return nil, err
 	}
@@ -48,11 +48,7 @@ func (s *Service) getInscricao(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := s.inscricaoBody(r.Context(), wire.Principal(r).CompanyID, id)
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(b), nil
+	return wire.OKOf(s.inscricaoBody(r.Context(), wire.Principal(r).CompanyID, id))
 }
 
 // cancelInscricao is POST /inscricao/{id}/cancelamento {motivo,

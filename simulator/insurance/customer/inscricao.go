@@ -139,7 +139,7 @@ func (s *Service) InscricoesOf(ctx context.Context, tx *store.Tx, companyID stri
 
 // Inscricao reads the company's enrollment id; nil when it has none.
 func (s *Service) Inscricao(ctx context.Context, tx *store.Tx, companyID string, id int64) (*Inscricao, error) {
-	return loadInscricao(ctx, tx, companyID, id)
+	return inscricoes.Of(ctx, tx, companyID, id)
 }
 
 // InscricoesDaProposta reads the enrollments of the company's proposal
@@ -152,45 +152,37 @@ func (s *Service) InscricoesDaProposta(ctx context.Context, tx *store.Tx, compan
 // insurer's own work (a benefit's regulation), never for a partner's
 // request.
 func (s *Service) InscricaoAnyCompany(ctx context.Context, tx *store.Tx, id int64) (*Inscricao, error) {
-	return loadInscricaoAnyCompany(ctx, tx, id)
+	return inscricoes.AnyCompany(ctx, tx, id)
 }
 
 // mustInscricao reads the company's enrollment id, or the 404 to answer.
 func mustInscricao(ctx context.Context, tx *store.Tx, companyID string, id int64) (*Inscricao, error) {
-	in, err := loadInscricao(ctx, tx, companyID, id)
-	if err == nil && in == nil {
-		err = wire.NotFound("INSCRICAO_NAO_ENCONTRADA", "inscrição %d não encontrada", id)
-	}
-	return in, err
+	return wire.Found(inscricoes.Of(ctx, tx, companyID, id))(errNoInscricao(id))
+}
+
+func errNoInscricao(id int64) error {
+	return wire.NotFound("INSCRICAO_NAO_ENCONTRADA", "inscrição %d não encontrada", id)
 }
 
 // inscricaoFilter selects the company's enrollments: of a CPF, of a
 // proposal; empty fields select all.
 type inscricaoFilter struct{ CPF, Numero string }
 
-// inscricoes lists the company's enrollments as stored, oldest first.
-func (s *Service) inscricoes(ctx context.Context, companyID string, f inscricaoFilter) ([]rawBody, error) {
-	var out []rawBody
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var err error
-		out, err = listInscricoes(ctx, tx, companyID, f)
-		return err
-	})
-	return out, err
+// listInscricoesOf lists the company's enrollments as stored, oldest
+// first.
+func (s *Service) listInscricoesOf(ctx context.Context, companyID string, f inscricaoFilter) ([]rawBody, error) {
+	return wire.Read(ctx, s.DB, func(tx *store.Tx) ([]rawBody, error) { return listInscricoes(ctx, tx, companyID, f) })
 }
 
 // inscricaoBody reads the company's enrollment id as stored.
 func (s *Service) inscricaoBody(ctx context.Context, companyID string, id int64) (rawBody, error) {
-	var out rawBody
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var err error
-		out, err = loadInscricaoBody(ctx, tx, companyID, id)
-		if err == nil && out == nil {
-			err = wire.NotFound("INSCRICAO_NAO_ENCONTRADA", "inscrição %d não encontrada", id)
-		}
-		return err
+	b, err := wire.Read(ctx, s.DB, func(tx *store.Tx) (*rawBody, error) {
+		return wire.Found(loadInscricaoBody(ctx, tx, companyID, id))(errNoInscricao(id))
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return *b, nil
 }
 
 // save writes the enrollment's document (its status unchanged).
@@ -232,12 +224,12 @@ func (s *Service) valorPagoAlterado(ctx context.Context, tx *store.Tx, in *Inscr
 // reverses the commissions; Valor Pago Alterado says the premium is now
 // zero. An enrollment already over is left as it is.
 func (s *Service) End(ctx context.Context, tx *store.Tx, id int64, to, motivo string) error {
-	in, err := loadInscricaoAnyCompany(ctx, tx, id)
+	in, err := inscricoes.AnyCompany(ctx, tx, id)
 	if err != nil {
 		return err
 	}
 	if in == nil {
-		return wire.NotFound("INSCRICAO_NAO_ENCONTRADA", "inscrição %d não encontrada", id)
+		return errNoInscricao(id)
 	}
 	if in.Ended() {
 		return nil

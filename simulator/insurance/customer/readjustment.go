@@ -49,7 +49,7 @@ func readjust(covs []sale.Cobertura, f float64) ([]sale.Cobertura, money.Cents) 
 // anniversary (Valor Pago Alterado, motivo REAJUSTE_ANUAL) and schedules
 // the next year's.
 func (s *Service) readjustJob(ctx context.Context, tx *store.Tx, ref jobRef) error {
-	in, err := loadInscricaoAnyCompany(ctx, tx, ref.ID)
+	in, err := inscricoes.AnyCompany(ctx, tx, ref.ID)
 	if err != nil || in == nil || (in.Status != InscAtiva && in.Status != InscSuspensa) {
 		return err
 	}

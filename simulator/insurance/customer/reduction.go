@@ -32,32 +32,34 @@ type capitalNovo struct {
 // reduce lowers the company's enrollment id, never below the offer's
 // minimums (Valor Pago Alterado, motivo REDUCAO).
 func (s *Service) reduce(ctx context.Context, companyID string, id int64, red reducao) (*Inscricao, error) {
-	var in *Inscricao
-	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		var err error
-		if in, err = mustInscricao(ctx, tx, companyID, id); err != nil {
-			return err
+	return wire.Write(ctx, s.DB, func(tx *store.Tx) (*Inscricao, error) {
+		in, err := mustInscricao(ctx, tx, companyID, id)
+		if err != nil {
+			return nil, err
 		}
 		if in.Status != InscAtiva {
-			return wire.Rule("id", "INSCRICAO_NAO_ATIVA", "a inscrição %d está %s: só uma inscrição ATIVA é reduzida", in.ID, in.Status)
+			return nil, wire.Rule("id", "INSCRICAO_NAO_ATIVA", "a inscrição %d está %s: só uma inscrição ATIVA é reduzida", in.ID, in.Status)
 		}
 		novos, err := newCapitals(in, red)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		offer, _ := s.Catalog.Offer(in.OfferID)
-		covs, total, vs := reduced(in.Coberturas, novos, offer, in.ProdutoID)
+		var ticket money.Cents
+		if offer, ok := s.Catalog.Offer(in.OfferID); ok {
+			ticket = reais(offer.TicketMinimo)
+		}
+		cobertura := func(item int) *catalog.Cobertura { return s.Catalog.Cobertura(in.OfferID, in.ProdutoID, item) }
+		covs, total, vs := reduced(in.Coberturas, novos, cobertura, ticket, in.OfferID)
 		if err := vs.Err("REDUCAO_INVALIDA", "a redução viola as regras do modelo de proposta"); err != nil {
-			return err
+			return nil, err
 		}
 		antes, capAntes := in.ValorContribuicao, in.Capital()
 		in.Coberturas, in.ValorContribuicao = covs, total
 		if err := s.save(ctx, tx, in); err != nil {
-			return err
+			return nil, err
 		}
-		return s.valorPagoAlterado(ctx, tx, in, "REDUCAO", antes, total, capAntes, in.Capital(), map[string]any{"motivoSolicitacao": red.Motivo})
+		return in, s.valorPagoAlterado(ctx, tx, in, "REDUCAO", antes, total, capAntes, in.Capital(), map[string]any{"motivoSolicitacao": red.Motivo})
 	})
-	return in, err
 }
 
 // newCapitals is the new capital of each coverage the reduction changes:
@@ -85,11 +87,12 @@ func newCapitals(in *Inscricao, red reducao) (map[int]money.Cents, error) {
 }
 
 // reduced applies new capitals to the coverages: each must go down, not
-// below the coverage's minimum, and not on a fixed capital; its premium
-// follows the capital proportionally. The premium left must reach the
-// offer's ticket. It returns the coverages, the premium and what breaks
-// the rules.
-func reduced(covs []sale.Cobertura, novos map[int]money.Cents, offer *catalog.Offer, produtoID int) ([]sale.Cobertura, money.Cents, wire.Violations) {
+// below the coverage's minimum, and not on a fixed capital (cobertura
+// reads the catalogue's, nil when it is gone); its premium follows the
+// capital proportionally. The premium left must reach the offer's ticket
+// (0 when the offer is gone). It returns the coverages, the premium and
+// what breaks the rules.
+func reduced(covs []sale.Cobertura, novos map[int]money.Cents, cobertura func(item int) *catalog.Cobertura, ticket money.Cents, offerID string) ([]sale.Cobertura, money.Cents, wire.Violations) {
 	var vs wire.Violations
 	var total money.Cents
 	novos = maps.Clone(novos)
@@ -102,7 +105,7 @@ func reduced(covs []sale.Cobertura, novos map[int]money.Cents, offer *catalog.Of
 			continue
 		}
 		delete(novos, c.ItemProdutoID)
-		cat := coberturaOf(offer, produtoID, c.ItemProdutoID)
+		cat := cobertura(c.ItemProdutoID)
 		field := fmt.Sprintf("coberturas.%d.capitalSeguradoNovo", i)
 		switch {
 		case nc >= c.CapitalSegurado:
@@ -120,22 +123,10 @@ func reduced(covs []sale.Cobertura, novos map[int]money.Cents, offer *catalog.Of
 	for item := range novos {
 		vs.Add("coberturas", "a inscrição não tem a cobertura %d", item)
 	}
-	if offer != nil && len(vs) == 0 && total < reais(offer.TicketMinimo) {
-		vs.Add("coberturas", "a contribuição resultante %s fica abaixo do ticket mínimo %s do modelo %s", total, reais(offer.TicketMinimo), offer.ID)
+	if len(vs) == 0 && total < ticket {
+		vs.Add("coberturas", "a contribuição resultante %s fica abaixo do ticket mínimo %s do modelo %s", total, ticket, offerID)
 	}
 	return out, total, vs
-}
-
-// coberturaOf is coverage item of product produtoID in the catalogue, nil
-// when the offer is gone or has no such coverage.
-func coberturaOf(offer *catalog.Offer, produtoID, item int) *catalog.Cobertura {
-	if offer == nil {
-		return nil
-	}
-	if prod := offer.Produto(produtoID); prod != nil {
-		return prod.Cobertura(item)
-	}
-	return nil
 }
 
 // reais reads an amount of the catalogue (reais, as offers.yaml writes

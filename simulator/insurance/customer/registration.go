@@ -52,28 +52,26 @@ func changed(dados, in map[string]any) []string {
 // enrollment id; what changed is kept and announced (Dados Cadastrais
 // Alterados).
 func (s *Service) changeDadosCadastrais(ctx context.Context, companyID string, id int64, in map[string]any) (*Inscricao, error) {
-	var insc *Inscricao
-	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		var err error
-		if insc, err = mustInscricao(ctx, tx, companyID, id); err != nil {
-			return err
+	return wire.Write(ctx, s.DB, func(tx *store.Tx) (*Inscricao, error) {
+		insc, err := mustInscricao(ctx, tx, companyID, id)
+		if err != nil {
+			return nil, err
 		}
 		if insc.Ended() {
-			return wire.Rule("id", "INSCRICAO_ENCERRADA", "a inscrição %d está %s", insc.ID, insc.Status)
+			return nil, wire.Rule("id", "INSCRICAO_ENCERRADA", "a inscrição %d está %s", insc.ID, insc.Status)
 		}
 		dados := wire.Obj(insc.Body, "dadosCadastrais")
 		fields := changed(dados, in)
 		insc.Body["dadosCadastrais"] = dados
 		if len(fields) == 0 {
-			return nil
+			return insc, nil
 		}
 		if err := s.save(ctx, tx, insc); err != nil {
-			return err
+			return nil, err
 		}
 		subject := insc.subject()
 		subject["cpf"] = insc.CPF
-		return s.EmitFor(ctx, tx, insc.AppID, wire.Event{Type: "inscricao.dados_cadastrais_alterados", Name: "Dados Cadastrais Alterados",
+		return insc, s.EmitFor(ctx, tx, insc.AppID, wire.Event{Type: "inscricao.dados_cadastrais_alterados", Name: "Dados Cadastrais Alterados",
 			Subject: subject, Key: insc.key(), Data: map[string]any{"camposAlterados": fields}})
 	})
-	return insc, err
 }

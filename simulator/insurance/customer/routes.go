@@ -4,24 +4,18 @@ import (
 	"net/http"
 
 	"homologa/simulator/httpx"
+	"homologa/simulator/insurance/wire"
 )
 
 // Routes is every route of the customer cycle: the enrollments the
 // insurer API shows too, the customer API, and the readjustment indices'
 // control routes.
 func (s *Service) Routes() []httpx.Route {
-	route := func(api, scope, method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: api, Method: method, Path: path, Auth: httpx.App, Scopes: httpx.Scopes(scope),
-			Idempotent: method == http.MethodPost, Answer: answer, Handler: f, Doc: doc}
-	}
 	ins := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return route("insurer", "apiseguradora", method, path, answer, f, doc)
+		return wire.Route("insurer", httpx.Scopes("apiseguradora"), method, path, answer, f, doc)
 	}
 	cus := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return route("customer", "apicliente", method, path, answer, f, doc)
-	}
-	control := func(method, path string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.AppOptional, Handler: f, Doc: doc}
+		return wire.Route("customer", httpx.Scopes("apicliente"), method, path, answer, f, doc)
 	}
 	return []httpx.Route{
 		ins(http.MethodGet, "/inscricao", "insurance/inscricao.list", s.listInscricoes, "enrollments"),
@@ -38,7 +32,7 @@ func (s *Service) Routes() []httpx.Route {
 		cus(http.MethodGet, "/comissao", "insurance/comissao.list", s.listComissoes, "commissions"),
 		cus(http.MethodGet, "/regracomissao", "insurance/regracomissao", s.getCommissionRule, "an offer's commission rule"),
 
-		control(http.MethodGet, "/indices/{indice}", s.getIndex, "a readjustment index table"),
-		control(http.MethodPut, "/indices/{indice}", s.putIndex, "set a readjustment index table"),
+		wire.Control(http.MethodGet, "/indices/{indice}", "", s.getIndex, "a readjustment index table"),
+		wire.Control(http.MethodPut, "/indices/{indice}", "", s.putIndex, "set a readjustment index table"),
 	}
 }

@@ -23,7 +23,7 @@ var Kinds = scenario.Kinds{
 // ScenarioRunners registers the runner of the charge kind.
 func (s *Service) ScenarioRunners(e *scenario.Engine) {
 	e.Handle("cobranca", wire.Runner[cobranca]{
-		Platform: &s.Platform, Noun: "cobrança", Load: loadCobrancaAnyCompany,
+		Platform: &s.Platform, Noun: "cobrança", Load: cobrancas.AnyCompany,
 		About:    func(c *cobranca) (string, map[string]any, string) { return c.AppID, c.subject(), c.key() },
 		Steps:    map[string]wire.Step[cobranca]{"status": s.stepStatus, "pay": s.stepPay, "refuse": s.stepRefuse},
 		Instants: dueInstant,

@@ -23,25 +23,14 @@ func scanCobranca(row wire.Scanner) (*cobranca, error) {
 	return &c, nil
 }
 
-// loadCobranca reads the company's charge id; nil when it has none.
-func loadCobranca(ctx context.Context, tx *store.Tx, companyID string, id int64) (*cobranca, error) {
-	return wire.Maybe(scanCobranca(tx.QueryRowContext(ctx, `SELECT `+cobrancaColumns+` FROM cobrancas WHERE id = ? AND company_id = ?`, id, companyID)))
-}
-
-// loadCobrancaAnyCompany reads charge id of whichever company: the
-// insurer's own work (jobs, scenarios), never a partner's request.
-func loadCobrancaAnyCompany(ctx context.Context, tx *store.Tx, id int64) (*cobranca, error) {
-	return wire.Maybe(scanCobranca(tx.QueryRowContext(ctx, `SELECT `+cobrancaColumns+` FROM cobrancas WHERE id = ?`, id)))
-}
+// cobrancas are the stored charges, by id.
+var cobrancas = wire.Table[cobranca]{Name: "cobrancas", Key: "id", Columns: cobrancaColumns, Scan: scanCobranca}
 
 // listCobrancas reads an enrollment's charges in status ("" for all),
 // oldest first.
 func listCobrancas(ctx context.Context, tx *store.Tx, inscricaoID int64, status string) ([]*cobranca, error) {
-	q, args := `SELECT `+cobrancaColumns+` FROM cobrancas WHERE inscricao_id = ?`, []any{inscricaoID}
-	if status != "" {
-		q, args = q+` AND status = ?`, append(args, status)
-	}
-	return wire.All(ctx, tx, scanCobranca, q+` ORDER BY parcela`, args...)
+	where, args := wire.Where([]string{"inscricao_id = ?"}, []any{inscricaoID}, wire.Eq{Column: "status", Value: status})
+	return cobrancas.Select(ctx, tx, where+` ORDER BY parcela`, args...)
 }
 
 // insertCobranca stores a new charge unless the enrollment has its

@@ -32,26 +32,23 @@ func scanComissao(row wire.Scanner) (*comissao, error) {
 // listComissoes reads the company's commissions, newest first (the last
 // 1000).
 func listComissoes(ctx context.Context, tx *store.Tx, companyID string, f comissaoFilter) ([]*comissao, error) {
-	q, args := `SELECT `+comissaoColumns+` FROM comissoes WHERE company_id = ?`, []any{companyID}
-	for _, c := range []struct{ column, value string }{{"status", f.Status}, {"competencia", f.Competencia}, {"inscricao_id", f.InscricaoID}} {
-		if c.value != "" {
-			q, args = q+` AND `+c.column+` = ?`, append(args, c.value)
-		}
-	}
-	return wire.All(ctx, tx, scanComissao, q+` ORDER BY id DESC LIMIT 1000`, args...)
+	where, args := wire.Where([]string{"company_id = ?"}, []any{companyID}, wire.Eq{Column: "status", Value: f.Status},
+		wire.Eq{Column: "competencia", Value: f.Competencia}, wire.Eq{Column: "inscricao_id", Value: f.InscricaoID})
+	return comissoes.Select(ctx, tx, where+` ORDER BY id DESC LIMIT 1000`, args...)
 }
+
+// comissoes are the stored commissions, by id.
+var comissoes = wire.Table[comissao]{Name: "comissoes", Key: "id", Columns: comissaoColumns, Scan: scanComissao}
 
 // dueComissoes reads the company's commissions issued by now and not yet
 // paid.
 func dueComissoes(ctx context.Context, tx *store.Tx, companyID string, now time.Time) ([]*comissao, error) {
-	return wire.All(ctx, tx, scanComissao, `SELECT `+comissaoColumns+` FROM comissoes WHERE company_id = ? AND status = ? AND created_at <= ? ORDER BY id`,
-		companyID, ComEmitida, now.UnixNano())
+	return comissoes.Select(ctx, tx, `WHERE company_id = ? AND status = ? AND created_at <= ? ORDER BY id`, companyID, ComEmitida, now.UnixNano())
 }
 
 // reversibleComissoes reads an enrollment's commissions not yet reversed.
 func reversibleComissoes(ctx context.Context, tx *store.Tx, inscricaoID int64) ([]*comissao, error) {
-	return wire.All(ctx, tx, scanComissao, `SELECT `+comissaoColumns+` FROM comissoes WHERE inscricao_id = ? AND status IN (?, ?) ORDER BY id`,
-		inscricaoID, ComEmitida, ComPaga)
+	return comissoes.Select(ctx, tx, `WHERE inscricao_id = ? AND status IN (?, ?) ORDER BY id`, inscricaoID, ComEmitida, ComPaga)
 }
 
 func insertComissao(ctx context.Context, tx *store.Tx, c *comissao) error {

@@ -29,21 +29,12 @@ func scanInscricao(row wire.Scanner) (*Inscricao, error) {
 	return &in, in.readBody()
 }
 
-// loadInscricao reads the company's enrollment id; nil when it has none.
-func loadInscricao(ctx context.Context, tx *store.Tx, companyID string, id int64) (*Inscricao, error) {
-	return wire.Maybe(scanInscricao(tx.QueryRowContext(ctx, `SELECT `+inscricaoColumns+` FROM inscricoes WHERE id = ? AND company_id = ?`, id, companyID)))
-}
-
-// loadInscricaoAnyCompany reads enrollment id of whichever company: the
-// insurer's own work (jobs, scenarios, regulation), never a partner's
-// request.
-func loadInscricaoAnyCompany(ctx context.Context, tx *store.Tx, id int64) (*Inscricao, error) {
-	return wire.Maybe(scanInscricao(tx.QueryRowContext(ctx, `SELECT `+inscricaoColumns+` FROM inscricoes WHERE id = ?`, id)))
-}
+// inscricoes are the stored enrollments, by id.
+var inscricoes = wire.Table[Inscricao]{Name: "inscricoes", Key: "id", Columns: inscricaoColumns, Scan: scanInscricao}
 
 // loadInscricoesOf reads the enrollments of the company's proposal numero.
 func loadInscricoesOf(ctx context.Context, tx *store.Tx, companyID string, numero int64) ([]*Inscricao, error) {
-	return wire.All(ctx, tx, scanInscricao, `SELECT `+inscricaoColumns+` FROM inscricoes WHERE numero = ? AND company_id = ? ORDER BY id`, numero, companyID)
+	return inscricoes.Select(ctx, tx, `WHERE numero = ? AND company_id = ? ORDER BY id`, numero, companyID)
 }
 
 func inscricaoIDsOf(ctx context.Context, tx *store.Tx, companyID string, numero int64) ([]int64, error) {
@@ -58,25 +49,15 @@ func scanBody(row wire.Scanner) (rawBody, error) {
 
 // listInscricoes reads the company's enrollments' documents, oldest first.
 func listInscricoes(ctx context.Context, tx *store.Tx, companyID string, f inscricaoFilter) ([]rawBody, error) {
-	q, args := `SELECT body FROM inscricoes WHERE company_id = ?`, []any{companyID}
-	if f.CPF != "" {
-		q, args = q+` AND cpf = ?`, append(args, f.CPF)
-	}
-	if f.Numero != "" {
-		q, args = q+` AND numero = ?`, append(args, f.Numero)
-	}
-	return wire.All(ctx, tx, scanBody, q+` ORDER BY id`, args...)
+	where, args := wire.Where([]string{"company_id = ?"}, []any{companyID}, wire.Eq{Column: "cpf", Value: f.CPF}, wire.Eq{Column: "numero", Value: f.Numero})
+	return wire.All(ctx, tx, scanBody, `SELECT body FROM inscricoes `+where+` ORDER BY id`, args...)
 }
 
 // loadInscricaoBody reads the company's enrollment id's document; nil when
 // it has none.
-func loadInscricaoBody(ctx context.Context, tx *store.Tx, companyID string, id int64) (rawBody, error) {
+func loadInscricaoBody(ctx context.Context, tx *store.Tx, companyID string, id int64) (*rawBody, error) {
 	b, err := scanBody(tx.QueryRowContext(ctx, `SELECT body FROM inscricoes WHERE id = ? AND company_id = ?`, id, companyID))
-	out, err := wire.Maybe(&b, err)
-	if out == nil {
-		return nil, err
-	}
-	return *out, err
+	return wire.Maybe(&b, err)
 }
 
 // insertInscricao stores a new enrollment; its document names its id.

@@ -15,11 +15,7 @@ func (s *Service) listPendencias(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.listPendenciasOf(r.Context(), wire.Principal(r).CompanyID, n, wire.Params(r).Get("status"))
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(out), nil
+	return wire.OKOf(s.listPendenciasOf(r.Context(), wire.Principal(r).CompanyID, n, wire.Params(r).Get("status")))
 }
 
 // answerPendencia is PUT /pendencia/{id}: the partner answers an open

@@ -188,9 +188,5 @@ func (s *Service) timeline(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.timelineOf(r.Context(), wire.Principal(r).CompanyID, n)
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(out), nil
+	return wire.OKOf(s.timelineOf(r.Context(), wire.Principal(r).CompanyID, n))
 }

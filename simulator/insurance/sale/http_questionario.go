@@ -19,11 +19,7 @@ func (s *Service) listQuestionarios(r *http.Request) (*httpx.Reply, error) {
 	if code == "" {
 		return nil, errs.Invalidf("codigoModeloProposta", "informe o modelo de proposta (codigoModeloProposta)")
 	}
-	out, err := s.questionnaires(r.Context(), wire.Principal(r), code)
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(out), nil
+	return wire.OKOf(s.questionnaires(r.Context(), wire.Principal(r), code))
 }
 
 // questionarioOf reads the path's numero and questionarioId.

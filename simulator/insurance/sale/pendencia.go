@@ -8,7 +8,6 @@ import (
 	"homologa/simulator/auth"
 	"homologa/simulator/errs"
 	"homologa/simulator/insurance/wire"
-	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
 )
 
@@ -17,7 +16,8 @@ import (
 var pendenciaMachine = wire.PendenciaMachine("pendencia", "pendencias", "proposta.pendencia_respondida")
 
 // pendencias are the proposals' pendings, by proposal number.
-var pendencias = wire.Children{Machine: pendenciaMachine, Parent: "numero"}
+var pendencias = wire.Pendings{Children: wire.Children{Machine: pendenciaMachine, Parent: "numero"}, Timeline: propostaTimeline,
+	Documents: "documento", Of: "a proposta"}
 
 // pendencia is a stored pending of a proposal.
 type pendencia struct {
@@ -44,15 +44,11 @@ func (p *pendencia) body() map[string]any {
 	return out
 }
 
-// pendenciasOf reads a proposal's pendings as the API answers them, oldest
-// first.
-func pendenciasOf(ctx context.Context, tx *store.Tx, numero int64) ([]map[string]any, error) {
-	ps, err := loadPendencias(ctx, tx, numero)
-	out := []map[string]any{}
-	for _, p := range ps {
-		out = append(out, p.body())
-	}
-	return out, err
+// pendenciasOf reads a proposal's pendings in status ("" for all) as the
+// API answers them, oldest first.
+func pendenciasOf(ctx context.Context, tx *store.Tx, numero int64, status string) ([]map[string]any, error) {
+	ps, err := loadPendencias(ctx, tx, numero, status)
+	return wire.Bodies(ps, (*pendencia).body), err
 }
 
 // documento is an attached document as kept: its metadata, never its
@@ -64,148 +60,86 @@ type documento struct {
 	TipoDocumento string `json:"tipoDocumento"`
 }
 
-// respostaPendencia is the partner's answer to a pending: text, a document, or
-// both.
+// respostaPendencia is the partner's answer to a pending: text, a
+// document, or both.
 type respostaPendencia struct {
 	Resposta, Autor string
 	Documento       *documento
 }
 
-// listPendenciasOf reads the company's proposal's pendings in status ("" for
-// all).
+// listPendenciasOf reads the company's proposal's pendings in status (""
+// for all).
 func (s *Service) listPendenciasOf(ctx context.Context, companyID string, numero int64, status string) ([]map[string]any, error) {
-	out := []map[string]any{}
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+	return wire.Read(ctx, s.DB, func(tx *store.Tx) ([]map[string]any, error) {
 		if _, err := mustProposta(ctx, tx, companyID, numero); err != nil {
-			return err
+			return nil, err
 		}
-		all, err := loadPendencias(ctx, tx, numero)
-		for _, p := range all {
-			if status == "" || p.Status == status {
-				out = append(out, p.body())
-			}
-		}
-		return err
+		return pendenciasOf(ctx, tx, numero, status)
 	})
-	return out, err
 }
 
 // respond records the partner's answer to an open pending of the
 // company's: it becomes RESPONDIDA (Pendência Respondida), and the
 // proposal's scenario hears pending_answered.
 func (s *Service) respond(ctx context.Context, by auth.Principal, id int64, a respostaPendencia) (*pendencia, error) {
-	var out *pendencia
-	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
+	return wire.Write(ctx, s.DB, func(tx *store.Tx) (*pendencia, error) {
 		pd, p, err := mustPendencia(ctx, tx, by.CompanyID, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if _, err := pendenciaMachine.Check(pd.Status, wire.Respondida); err != nil {
-			return wire.Rule("id", "PENDENCIA_NAO_ABERTA", "a pendência %d está %s: só uma pendência ABERTA é respondida", id, pd.Status)
+			return nil, wire.Rule("id", "PENDENCIA_NAO_ABERTA", "a pendência %d está %s: só uma pendência ABERTA é respondida", id, pd.Status)
 		}
-		if err := s.moveAnswered(ctx, tx, p, pd, a); err != nil {
-			return err
+		ans := wire.Answer{ID: pd.ID, Parent: p.Numero, From: pd.Status, ParentStatus: p.Status, AppID: p.AppID, Resposta: a.Resposta, Autor: a.Autor,
+			At: s.Clock.Now(), Event: wire.Event{Subject: subjectOf(p), Key: keyOf(p)}}
+		data := map[string]any{"resposta": a.Resposta, "autor": a.Autor}
+		if a.Documento != nil {
+			doc, _ := json.Marshal(a.Documento)
+			ans.Documentos, data["documentos"] = string(doc), []json.RawMessage{doc}
+		}
+		ans.Event.Data = data
+		if err := pendencias.Answer(ctx, tx, &s.Platform, ans); err != nil {
+			return nil, err
 		}
 		if err := s.Trigger(ctx, tx, "proposta", p.Numero, "pending_answered"); err != nil {
-			return err
+			return nil, err
 		}
-		out, err = loadPendencia(ctx, tx, id)
-		return err
+		return loadPendencia(ctx, tx, id)
 	})
-	return out, err
 }
 
 // mustPendencia reads pending id and its proposal, or the 404: another
 // company's pending is as unknown as a missing one.
 func mustPendencia(ctx context.Context, tx *store.Tx, companyID string, id int64) (*pendencia, *Proposta, error) {
 	notFound := wire.NotFound("PENDENCIA_NAO_ENCONTRADA", "pendência %d não encontrada", id)
-	pd, err := loadPendencia(ctx, tx, id)
-	if err != nil || pd == nil {
-		return nil, nil, errOr(err, notFound)
-	}
-	p, err := loadProposta(ctx, tx, companyID, pd.Numero)
-	if err != nil || p == nil {
-		return nil, nil, errOr(err, notFound)
-	}
-	return pd, p, nil
-}
-
-// errOr is err, or notFound when there is none.
-func errOr(err error, notFound *errs.Error) error {
+	pd, err := wire.Found(loadPendencia(ctx, tx, id))(notFound)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	return notFound
-}
-
-// moveAnswered moves an open pending to RESPONDIDA with the answer, its
-// timeline entry and its event.
-func (s *Service) moveAnswered(ctx context.Context, tx *store.Tx, p *Proposta, pd *pendencia, a respostaPendencia) error {
-	now := s.Clock.Now()
-	var doc json.RawMessage
-	data := map[string]any{"resposta": a.Resposta, "autor": a.Autor}
-	if a.Documento != nil {
-		doc, _ = json.Marshal(a.Documento)
-		data["documentos"] = []json.RawMessage{doc}
-	}
-	subject := subjectOf(p)
-	subject["pendenciaId"] = pd.ID
-	return s.Move(ctx, tx, p.AppID, statemachine.Move{
-		Machine: pendenciaMachine, From: pd.Status, To: wire.Respondida, Subject: subject, SubjectKey: keyOf(p), Data: data,
-		Store: func(ctx context.Context, tx *store.Tx) error {
-			if err := storeAnswer(ctx, tx, pd.ID, a.Resposta, a.Autor, string(doc), now); err != nil {
-				return err
-			}
-			return propostaTimeline.Add(ctx, tx, p.Numero, wire.Entry{At: now, Status: p.Status, Usuario: a.Autor, Descricao: "Pendência respondida", Pendencia: pd.ID})
-		},
-	})
+	p, err := wire.Found(propostas.Of(ctx, tx, companyID, pd.Numero))(notFound)
+	return pd, p, err
 }
 
 // raisePendencia opens a pending on a proposal under analysis (moving it
-// to PENDENTE) with Pendência de Proposta. Answered pendings it replaces
-// are rejected: the answer was not enough.
+// to PENDENTE) with Pendência de Proposta.
 func (s *Service) raisePendencia(ctx context.Context, tx *store.Tx, p *Proposta, codigo, grupo, descricao string) (int64, error) {
 	if p.Status != EmAnalise && p.Status != Pendente {
 		return 0, errs.Errorf(errs.Conflict, "a proposta %d está %s: pendências são abertas durante a análise", p.Numero, p.Status)
 	}
 	now := s.Clock.Now()
-	if err := pendencias.MoveAll(ctx, tx, s.Machines, p.Numero, now, wire.Rejeitada, wire.Respondida); err != nil {
-		return 0, err
-	}
 	pd := &pendencia{Numero: p.Numero, Status: wire.Aberta, Grupo: wire.OrDefault(grupo, usuarioSubscricao), Codigo: codigo, Descricao: descricao,
 		Responsavel: "PROPONENTE", CreatedAt: now, UpdatedAt: now}
-	if err := insertPendencia(ctx, tx, pd); err != nil {
-		return 0, err
-	}
-	if err := s.move(ctx, tx, p, Pendente, "", usuarioSubscricao, nil); err != nil {
-		return 0, err
-	}
-	if err := propostaTimeline.Add(ctx, tx, p.Numero, wire.Entry{At: now, Status: Pendente, Usuario: usuarioSubscricao,
-		Descricao: "Pendência " + codigo + ": " + descricao, Pendencia: pd.ID}); err != nil {
-		return 0, err
-	}
-	subject := subjectOf(p)
-	subject["pendenciaId"] = pd.ID
-	return pd.ID, s.EmitFor(ctx, tx, p.AppID, wire.Event{Type: "proposta.pendencia", Name: "Pendência de Proposta", Subject: subject, Key: keyOf(p),
-		Data: map[string]any{"codigo": codigo, "grupo": pd.Grupo, "descricao": descricao, "responsavel": pd.Responsavel,
-			"dataPendencia": now.Format(time.RFC3339), "prazo": now.AddDate(0, 0, 30).Format(time.DateOnly)}})
-}
-
-// resolveAnswered accepts the answered pendings: the insurer took the
-// answers, and the proposal goes back to analysis. A pending still
-// unanswered holds it.
-func (s *Service) resolveAnswered(ctx context.Context, tx *store.Tx, p *Proposta) error {
-	open, err := pendencias.Count(ctx, tx, p.Numero, wire.Aberta)
-	if err != nil {
-		return err
-	}
-	if open > 0 {
-		return errs.Errorf(errs.Conflict, "a proposta %d tem %d pendência(s) ainda sem resposta", p.Numero, open)
-	}
-	return pendencias.MoveAll(ctx, tx, s.Machines, p.Numero, s.Clock.Now(), wire.Resolvida, wire.Respondida)
-}
-
-// closePendencias cancels what is still open when a proposal ends.
-func (s *Service) closePendencias(ctx context.Context, tx *store.Tx, p *Proposta) error {
-	return pendencias.MoveAll(ctx, tx, s.Machines, p.Numero, s.Clock.Now(), wire.PendCancelada, wire.Aberta, wire.Respondida)
+	return pendencias.Raise(ctx, tx, &s.Platform, wire.Raise{Parent: p.Numero, AppID: p.AppID, At: now,
+		Insert: func(ctx context.Context, tx *store.Tx) (int64, error) {
+			err := insertPendencia(ctx, tx, pd)
+			return pd.ID, err
+		},
+		MoveParent: func(ctx context.Context, tx *store.Tx) error {
+			return s.move(ctx, tx, p, Pendente, "", usuarioSubscricao, nil)
+		},
+		Entry: wire.Entry{Status: Pendente, Usuario: usuarioSubscricao, Descricao: "Pendência " + codigo + ": " + descricao},
+		Event: wire.Event{Type: "proposta.pendencia", Name: "Pendência de Proposta", Subject: subjectOf(p), Key: keyOf(p),
+			Data: map[string]any{"codigo": codigo, "grupo": pd.Grupo, "descricao": descricao, "responsavel": pd.Responsavel,
+				"dataPendencia": now.Format(time.RFC3339), "prazo": now.AddDate(0, 0, 30).Format(time.DateOnly)}},
+	})
 }

@@ -76,23 +76,19 @@ func keyOf(p *Proposta) string             { return fmt.Sprintf("proposta:%d", p
 
 // Proposta reads the company's proposal numero; nil when it has none.
 func (s *Service) Proposta(ctx context.Context, tx *store.Tx, companyID string, numero int64) (*Proposta, error) {
-	return loadProposta(ctx, tx, companyID, numero)
+	return propostas.Of(ctx, tx, companyID, numero)
 }
 
 // PropostaAnyCompany reads proposal numero whichever company it is of: for
 // the insurer's own work (a benefit's regulation), never for a partner's
 // request.
 func (s *Service) PropostaAnyCompany(ctx context.Context, tx *store.Tx, numero int64) (*Proposta, error) {
-	return loadPropostaAnyCompany(ctx, tx, numero)
+	return propostas.AnyCompany(ctx, tx, numero)
 }
 
 // mustProposta reads the company's proposal numero, or the 404 to answer.
 func mustProposta(ctx context.Context, tx *store.Tx, companyID string, numero int64) (*Proposta, error) {
-	p, err := loadProposta(ctx, tx, companyID, numero)
-	if err == nil && p == nil {
-		err = wire.NotFound("PROPOSTA_NAO_ENCONTRADA", "proposta %d não encontrada", numero)
-	}
-	return p, err
+	return wire.Found(propostas.Of(ctx, tx, companyID, numero))(wire.NotFound("PROPOSTA_NAO_ENCONTRADA", "proposta %d não encontrada", numero))
 }
 
 // reserve hands out a proposal number for a proposal of offer code that
@@ -201,7 +197,7 @@ func numeroFor(ctx context.Context, tx *store.Tx, companyID, offerID string, pro
 	if err := checkReservation(r, int64(n), companyID, offerID); err != nil {
 		return 0, nil, err
 	}
-	existing, err := loadProposta(ctx, tx, companyID, int64(n))
+	existing, err := propostas.Of(ctx, tx, companyID, int64(n))
 	return int64(n), existing, err
 }
 
@@ -230,20 +226,18 @@ type resumo struct {
 // resumoOf reads the company's proposal numero with its pendings and
 // enrollments.
 func (s *Service) resumoOf(ctx context.Context, companyID string, numero int64) (*resumo, error) {
-	var out *resumo
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+	return wire.Read(ctx, s.DB, func(tx *store.Tx) (*resumo, error) {
 		p, err := mustProposta(ctx, tx, companyID, numero)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = &resumo{Proposta: p}
-		if out.Pendencias, err = pendenciasOf(ctx, tx, numero); err != nil {
-			return err
+		out := &resumo{Proposta: p}
+		if out.Pendencias, err = pendenciasOf(ctx, tx, numero, ""); err != nil {
+			return nil, err
 		}
 		out.Inscricoes, err = s.Enrollments.InscricoesOf(ctx, tx, companyID, numero)
-		return err
+		return out, err
 	})
-	return out, err
 }
 
 // withdraw cancels a proposal still in progress: what is still
@@ -257,7 +251,7 @@ func (s *Service) withdraw(ctx context.Context, by auth.Principal, numero int64,
 		if _, err := propostaMachine.Check(p.Status, Cancelada); err != nil {
 			return wire.Rule("status", "PROPOSTA_NAO_CANCELAVEL", "a proposta %d está %s e não pode mais ser cancelada", numero, p.Status)
 		}
-		if err := s.closePendencias(ctx, tx, p); err != nil {
+		if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.Clock.Now()); err != nil {
 			return err
 		}
 		if err := s.move(ctx, tx, p, Cancelada, motivo, by.ClientID, nil); err != nil {
@@ -270,19 +264,16 @@ func (s *Service) withdraw(ctx context.Context, by auth.Principal, numero int64,
 // timelineOf reads the company's proposal's timeline: every status and
 // pending, oldest first.
 func (s *Service) timelineOf(ctx context.Context, companyID string, numero int64) ([]map[string]any, error) {
-	var out []map[string]any
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+	return wire.Read(ctx, s.DB, func(tx *store.Tx) ([]map[string]any, error) {
 		if _, err := mustProposta(ctx, tx, companyID, numero); err != nil {
-			return err
+			return nil, err
 		}
-		pend, err := pendenciasOf(ctx, tx, numero)
+		pend, err := pendenciasOf(ctx, tx, numero, "")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out, err = propostaTimeline.Read(ctx, tx, numero, pend)
-		return err
+		return propostaTimeline.Read(ctx, tx, numero, pend)
 	})
-	return out, err
 }
 
 // move changes a proposal's status through its machine, with its event
@@ -302,11 +293,7 @@ func (s *Service) move(ctx context.Context, tx *store.Tx, p *Proposta, to, motiv
 			if err := updatePropostaStatus(ctx, tx, p.Numero, to, motivo, now); err != nil {
 				return err
 			}
-			desc := "Proposta " + to
-			if motivo != "" {
-				desc += ": " + motivo
-			}
-			return propostaTimeline.Add(ctx, tx, p.Numero, wire.Entry{At: now, Status: to, Usuario: usuario, Descricao: desc})
+			return propostaTimeline.Moved(ctx, tx, p.Numero, now, "Proposta", to, usuario, motivo)
 		},
 	})
 	if err != nil {

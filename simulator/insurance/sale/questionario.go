@@ -68,7 +68,7 @@ func (s *Service) questionnaires(ctx context.Context, by auth.Principal, code st
 // locator), and questionarioId must be that offer's questionnaire.
 func (s *Service) questionnaireOf(ctx context.Context, tx *store.Tx, companyID string, numero int64, qid int) (*answerTarget, error) {
 	t := &answerTarget{numero: numero}
-	p, err := loadProposta(ctx, tx, companyID, numero)
+	p, err := propostas.Of(ctx, tx, companyID, numero)
 	if err != nil {
 		return nil, err
 	}
@@ -203,44 +203,56 @@ func blank(v any) bool {
 // checkValor types one answer by its question, or says what is wrong.
 func checkValor(pg *catalog.Pergunta, v any) (resposta, string) {
 	r := resposta{PerguntaID: pg.ID, TipoResposta: pg.TipoResposta}
+	var reason string
 	switch pg.TipoResposta {
 	case catalog.RespostaSimNao:
-		b, ok := v.(bool)
-		if !ok {
-			return r, "responda true (sim) ou false (não)"
-		}
-		r.Valor = b
-	case catalog.RespostaTexto:
-		s, ok := v.(string)
-		if !ok {
-			return r, "responda com um texto"
-		}
-		s = strings.TrimSpace(s)
-		if n := utf8.RuneCountInString(s); n > maxTexto {
-			return r, fmt.Sprintf("texto de %d caracteres excede o limite de %d", n, maxTexto)
-		}
-		r.Valor = s
+		r.Valor, reason = typed[bool](v, "responda true (sim) ou false (não)")
 	case catalog.RespostaValor:
-		f, ok := v.(float64)
-		if !ok {
-			return r, "responda com um número (JSON number, ponto decimal)"
-		}
-		r.Valor = f
+		r.Valor, reason = typed[float64](v, "responda com um número (JSON number, ponto decimal)")
+	case catalog.RespostaTexto:
+		r.Valor, reason = checkTexto(v)
+	case catalog.RespostaData:
+		r.Valor, reason = checkData(v)
 	case catalog.RespostaDominio:
 		return checkOpcao(pg, v)
-	case catalog.RespostaData:
-		s, ok := v.(string)
-		if !ok {
-			return r, "responda com uma data AAAA-MM-DD"
-		}
-		if _, err := time.Parse(time.DateOnly, s); err != nil {
-			return r, fmt.Sprintf("%q não é uma data AAAA-MM-DD", s)
-		}
-		r.Valor = s
 	default:
-		return r, "tipo de resposta desconhecido"
+		reason = "tipo de resposta desconhecido"
 	}
-	return r, ""
+	return r, reason
+}
+
+// typed is v as a T, or nil and reason when it is not one.
+func typed[T any](v any, reason string) (any, string) {
+	x, ok := v.(T)
+	if !ok {
+		return nil, reason
+	}
+	return x, ""
+}
+
+// checkTexto reads a TEXTO answer, trimmed, at most maxTexto characters.
+func checkTexto(v any) (any, string) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, "responda com um texto"
+	}
+	s = strings.TrimSpace(s)
+	if n := utf8.RuneCountInString(s); n > maxTexto {
+		return nil, fmt.Sprintf("texto de %d caracteres excede o limite de %d", n, maxTexto)
+	}
+	return s, ""
+}
+
+// checkData reads a DATA answer: a date AAAA-MM-DD.
+func checkData(v any) (any, string) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, "responda com uma data AAAA-MM-DD"
+	}
+	if _, err := time.Parse(time.DateOnly, s); err != nil {
+		return nil, fmt.Sprintf("%q não é uma data AAAA-MM-DD", s)
+	}
+	return s, ""
 }
 
 // checkOpcao types the answer of a DOMINIO question: one of its options'

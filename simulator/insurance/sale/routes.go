@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"homologa/simulator/httpx"
+	"homologa/simulator/insurance/wire"
 )
 
 // questionnaireScopes are the scopes that read and answer a questionnaire:
@@ -16,16 +17,11 @@ var questionnaireScopes = []string{"apiseguradora", "api.questionario"}
 // the portal's offer grants and the sale's control routes (the outbox of
 // signature codes, the card widget's pre-authorisation).
 func (s *Service) Routes() []httpx.Route {
-	route := func(api, method, path string, scopes []string, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: api, Method: method, Path: path, Auth: httpx.App, Scopes: scopes,
-			Idempotent: method == http.MethodPost, Answer: answer, Handler: f, Doc: doc}
-	}
 	ins := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return route("insurer", method, path, httpx.Scopes("apiseguradora"), answer, f, doc)
+		return wire.Route("insurer", httpx.Scopes("apiseguradora"), method, path, answer, f, doc)
 	}
-	quest := httpx.Scopes(questionnaireScopes...)
-	control := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: "sandbox", Method: method, Path: path, Auth: httpx.AppOptional, Answer: answer, Handler: f, Doc: doc}
+	quest := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return wire.Route("insurer", questionnaireScopes, method, path, answer, f, doc)
 	}
 	portal := func(method, path string, f httpx.HandlerFunc, doc string) httpx.Route {
 		return httpx.Route{API: "portal", Method: method, Path: path, Auth: httpx.Public, Handler: f, Doc: doc}
@@ -33,27 +29,27 @@ func (s *Service) Routes() []httpx.Route {
 	return []httpx.Route{
 		ins(http.MethodGet, "/modeloproposta", "insurance/modeloproposta.list", s.listOffers, "the offers the company may sell"),
 		ins(http.MethodGet, "/modeloproposta/{id}", "insurance/modeloproposta", s.getOffer, "one offer"),
-		route("insurer", http.MethodGet, "/questionario", quest, "insurance/questionario.list", s.listQuestionarios, "an offer's questionnaires"),
+		quest(http.MethodGet, "/questionario", "insurance/questionario.list", s.listQuestionarios, "an offer's questionnaires"),
 		ins(http.MethodPost, "/simulacao", "insurance/simulacao", s.postSimulacao, "price a profile"),
 		ins(http.MethodPost, "/simulacao/", "insurance/simulacao", s.postSimulacao, "price a profile"),
-		route("insurer", http.MethodPost, "/proposals/{codigo}/next-number", httpx.Scopes("apiunderwriting"), "insurance/reserva", s.reserveNumber, "reserve a proposal number"),
+		wire.Route("insurer", httpx.Scopes("apiunderwriting"), http.MethodPost, "/proposals/{codigo}/next-number", "insurance/reserva", s.reserveNumber, "reserve a proposal number"),
 		ins(http.MethodPost, "/proposta", "insurance/proposta.created", s.postProposta, "register a proposal"),
 		ins(http.MethodPost, "/proposta/{codigo}", "insurance/proposta.created", s.postProposta, "register a proposal"),
 		ins(http.MethodGet, "/proposta/{numero:[0-9]+}", "insurance/proposta", s.getProposta, "a proposal"),
 		ins(http.MethodPatch, "/proposta/{numero:[0-9]+}", "insurance/proposta.cancelled", s.cancelProposta, "cancel a proposal"),
 		ins(http.MethodGet, "/proposta/{numero:[0-9]+}/timeline", "insurance/timeline", s.timeline, "a proposal's timeline"),
 		ins(http.MethodGet, "/timeline", "insurance/timeline", s.timeline, "a proposal's timeline"),
-		route("insurer", http.MethodGet, "/proposta/{numero:[0-9]+}/questionario/{questionarioId:[0-9]+}", quest, "insurance/questionario.respostas", s.getRespostas, "a questionnaire's answers"),
-		route("insurer", http.MethodPut, "/proposta/{numero:[0-9]+}/questionario/{questionarioId:[0-9]+}", quest, "insurance/questionario.respostas", s.putRespostas, "answer a questionnaire"),
+		quest(http.MethodGet, "/proposta/{numero:[0-9]+}/questionario/{questionarioId:[0-9]+}", "insurance/questionario.respostas", s.getRespostas, "a questionnaire's answers"),
+		quest(http.MethodPut, "/proposta/{numero:[0-9]+}/questionario/{questionarioId:[0-9]+}", "insurance/questionario.respostas", s.putRespostas, "answer a questionnaire"),
 		ins(http.MethodGet, "/proposta/{numero:[0-9]+}/pendencia", "insurance/pendencia.list", s.listPendencias, "a proposal's pendings"),
 		ins(http.MethodGet, "/pendencia", "insurance/pendencia.list", s.listPendencias, "a proposal's pendings"),
 		ins(http.MethodPut, "/pendencia/{id:[0-9]+}", "insurance/pendencia", s.answerPendencia, "answer a pending"),
 
-		route("access", http.MethodPost, "/token/user", httpx.Scopes("apicontroleacesso"), "insurance/token", s.postTokenUser, "send a one-time signature code"),
-		route("access", http.MethodPost, "/token/user/{cpf}/system/{systemId}", httpx.Scopes("apicontroleacesso"), "insurance/token", s.postTokenUser, "send a one-time signature code"),
+		wire.Route("access", httpx.Scopes("apicontroleacesso"), http.MethodPost, "/token/user", "insurance/token", s.postTokenUser, "send a one-time signature code"),
+		wire.Route("access", httpx.Scopes("apicontroleacesso"), http.MethodPost, "/token/user/{cpf}/system/{systemId}", "insurance/token", s.postTokenUser, "send a one-time signature code"),
 
-		control(http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to customers"),
-		control(http.MethodPost, "/cartao/preautorizacao", "insurance/preautorizacao", s.preauthorize, "the card widget's pre-authorisation"),
+		wire.Control(http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to customers"),
+		wire.Control(http.MethodPost, "/cartao/preautorizacao", "insurance/preautorizacao", s.preauthorize, "the card widget's pre-authorisation"),
 
 		portal(http.MethodGet, "/companies/{id}/offers", s.companyOffers, "a company's offers"),
 		portal(http.MethodPut, "/companies/{id}/offers/{offer}", s.grantOffer, "grant an offer to a company"),

@@ -30,7 +30,7 @@ var Kinds = scenario.Kinds{
 // the proposal's scenario drives.
 func (s *Service) ScenarioRunners(e *scenario.Engine) {
 	e.Handle("proposta", wire.Resolving[Proposta]{Ref: "numeroProposta", Runner: wire.Runner[Proposta]{
-		Platform: &s.Platform, Noun: "proposta", Load: loadPropostaAnyCompany,
+		Platform: &s.Platform, Noun: "proposta", Load: propostas.AnyCompany,
 		About: func(p *Proposta) (string, map[string]any, string) { return p.AppID, subjectOf(p), keyOf(p) },
 		Steps: map[string]wire.Step[Proposta]{"status": s.stepStatus, "pending": s.stepPending, "refuse": s.stepRefuse},
 	}})
@@ -45,11 +45,11 @@ func (s *Service) stepStatus(ctx context.Context, tx *store.Tx, p *Proposta, st 
 		}
 		return fmt.Sprintf("implanted: inscrições %v", ids), nil
 	case st.Status == EmAnalise && p.Status == Pendente:
-		if err := s.resolveAnswered(ctx, tx, p); err != nil {
+		if err := pendencias.Resolve(ctx, tx, s.Machines, p.Numero, s.Clock.Now()); err != nil {
 			return "", err
 		}
 	case st.Status == Cancelada:
-		if err := s.closePendencias(ctx, tx, p); err != nil {
+		if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.Clock.Now()); err != nil {
 			return "", err
 		}
 	}
@@ -76,7 +76,7 @@ func (s *Service) stepRefuse(ctx context.Context, tx *store.Tx, p *Proposta, st 
 		reason, _ = st.Args["description"].(string)
 	}
 	reason = wire.OrDefault(reason, "Recusa técnica da subscrição")
-	if err := s.closePendencias(ctx, tx, p); err != nil {
+	if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.Clock.Now()); err != nil {
 		return "", err
 	}
 	if err := s.move(ctx, tx, p, Recusada, reason, usuarioSubscricao, nil); err != nil {

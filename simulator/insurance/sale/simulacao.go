@@ -68,8 +68,8 @@ func priceItem(o *catalog.Offer, sim map[string]any, prefix string, now time.Tim
 		per = 30
 	}
 	capital, _ := wire.Money(sim["capitalSegurado"])
-	q, limits := catalog.Price(o, catalog.Profile{BirthDate: birth, At: now, SexoID: sexo, Renda: renda.Float(),
-		ProfissaoCBO: wire.Str(prop, "profissaoCbo"), UF: strings.ToUpper(wire.Str(prop, "uf")), Fumante: fumante}, capital.Float(), per)
+	q, limits := catalog.Price(o, catalog.Profile{BirthDate: birth, At: now, SexoID: sexo, Renda: renda,
+		ProfissaoCBO: wire.Str(prop, "profissaoCbo"), UF: strings.ToUpper(wire.Str(prop, "uf")), Fumante: fumante}, capital, per)
 	item := map[string]any{}
 	for k, v := range sim {
 		item[k] = v

@@ -24,9 +24,11 @@ func scanPendencia(row wire.Scanner) (*pendencia, error) {
 	return &p, nil
 }
 
-// loadPendencias reads a proposal's pendings, oldest first.
-func loadPendencias(ctx context.Context, tx *store.Tx, numero int64) ([]*pendencia, error) {
-	return wire.All(ctx, tx, scanPendencia, `SELECT `+pendenciaColumns+` FROM pendencias WHERE numero = ? ORDER BY id`, numero)
+// loadPendencias reads a proposal's pendings in status ("" for all),
+// oldest first.
+func loadPendencias(ctx context.Context, tx *store.Tx, numero int64, status string) ([]*pendencia, error) {
+	where, args := wire.Where([]string{"numero = ?"}, []any{numero}, wire.Eq{Column: "status", Value: status})
+	return wire.All(ctx, tx, scanPendencia, `SELECT `+pendenciaColumns+` FROM pendencias `+where+` ORDER BY id`, args...)
 }
 
 // loadPendencia reads pending id, of whichever proposal: the caller checks
@@ -42,13 +44,5 @@ func insertPendencia(ctx context.Context, tx *store.Tx, p *pendencia) error {
 		return err
 	}
 	p.ID, err = res.LastInsertId()
-	return err
-}
-
-// storeAnswer writes the partner's answer; only a move of the pending
-// machine calls it, as it makes the pending RESPONDIDA.
-func storeAnswer(ctx context.Context, tx *store.Tx, id int64, resposta, autor, documento string, at time.Time) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pendencias SET status = ?, resposta = ?, autor = ?, documento = ?, updated_at = ? WHERE id = ?`,
-		wire.Respondida, resposta, autor, documento, at.UnixNano(), id)
 	return err
 }

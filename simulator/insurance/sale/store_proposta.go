@@ -59,16 +59,8 @@ func scanProposta(row wire.Scanner) (*Proposta, error) {
 	return &p, nil
 }
 
-// loadProposta reads the company's proposal numero; nil when it has none.
-func loadProposta(ctx context.Context, tx *store.Tx, companyID string, numero int64) (*Proposta, error) {
-	return wire.Maybe(scanProposta(tx.QueryRowContext(ctx, `SELECT `+propostaColumns+` FROM propostas WHERE numero = ? AND company_id = ?`, numero, companyID)))
-}
-
-// loadPropostaAnyCompany reads proposal numero of whichever company: the
-// insurer's own work (scenarios, regulation), never a partner's request.
-func loadPropostaAnyCompany(ctx context.Context, tx *store.Tx, numero int64) (*Proposta, error) {
-	return wire.Maybe(scanProposta(tx.QueryRowContext(ctx, `SELECT `+propostaColumns+` FROM propostas WHERE numero = ?`, numero)))
-}
+// propostas are the stored proposals, by number.
+var propostas = wire.Table[Proposta]{Name: "propostas", Key: "numero", Columns: propostaColumns, Scan: scanProposta}
 
 func insertProposta(ctx context.Context, tx *store.Tx, p *Proposta) error {
 	req, err := json.Marshal(p.Request)

@@ -66,7 +66,7 @@ func (u *underwriter) proponent(dp, cob map[string]any, now time.Time) {
 		uf = wire.Str(ends[0], "ESTADO")
 	}
 	fumante := dp["FUMANTE"] == true || dp["FUMANTE"] == "S" || dp["FUMANTE"] == "true"
-	u.profile = catalog.Profile{BirthDate: birth, At: now, SexoID: sexo, Renda: renda.Float(),
+	u.profile = catalog.Profile{BirthDate: birth, At: now, SexoID: sexo, Renda: renda,
 		ProfissaoCBO: wire.Str(wire.Obj(dp, "PROFISSAO"), "CODIGO"), UF: uf, Fumante: fumante}
 }
 
@@ -118,7 +118,7 @@ func (u *underwriter) cobertura(field string, prod *catalog.Produto, c map[strin
 	if u.profile.BirthDate.IsZero() {
 		return 0
 	}
-	q, limits := catalog.Price(u.offer, u.profile, capital.Float(), u.per)
+	q, limits := catalog.Price(u.offer, u.profile, capital, u.per)
 	for _, l := range limits {
 		if l.ItemProdutoID == item || (l.ItemProdutoID == 0 && l.ProdutoID == prod.ID) || (l.ItemProdutoID == 0 && l.ProdutoID == 0 && l.Code != catalog.LimitTicketMinimo) {
 			u.vs.Add(field+".VL_COBERTURA", "%s (%s)", l.Message, l.Code)
@@ -128,11 +128,11 @@ func (u *underwriter) cobertura(field string, prod *catalog.Produto, c map[strin
 	if !found {
 		return 0
 	}
-	// The pricing rounds each premium to the cent: what it gives is what
+	// The pricing gives each premium to the cent: what it gives is what
 	// the partner must send.
-	if want, _ := money.FromFloat(quoted.Premio); want != premio {
+	if quoted.Premio != premio {
 		u.vs.Add(field+".VL_CONTRIB", "VL_CONTRIB %s não confere com o prêmio %s que a simulação dá para capital %s, idade %d e periodicidade %s",
-			premio, want, capital, q.Idade, u.perName)
+			premio, quoted.Premio, capital, q.Idade, u.perName)
 	}
 	return premio
 }

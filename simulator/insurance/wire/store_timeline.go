@@ -36,6 +36,16 @@ func (t Timeline) Add(ctx context.Context, tx *store.Tx, parent int64, e Entry) 
 	return nil
 }
 
+// Moved tells a change of status of resource parent, noun naming it
+// ("Proposta APROVADA", with the reason after a colon).
+func (t Timeline) Moved(ctx context.Context, tx *store.Tx, parent int64, at time.Time, noun, status, usuario, motivo string) error {
+	desc := noun + " " + status
+	if motivo != "" {
+		desc += ": " + motivo
+	}
+	return t.Add(ctx, tx, parent, Entry{At: at, Status: status, Usuario: usuario, Descricao: desc})
+}
+
 // Read answers the timeline of resource parent, oldest first, each entry
 // with the pending it is about as it is now (pend, as the API answers
 // pendings: each with its "id").

@@ -25,3 +25,11 @@ func Created(v any) *httpx.Reply { return Reply(http.StatusCreated, v) }
 
 // Reply answers status with v in the envelope.
 func Reply(status int, v any) *httpx.Reply { return &httpx.Reply{Status: status, Body: Envelope(v)} }
+
+// OKOf answers 200 with what an operation read, or the operation's error.
+func OKOf[T any](v T, err error) (*httpx.Reply, error) {
+	if err != nil {
+		return nil, err
+	}
+	return OK(v), nil
+}
