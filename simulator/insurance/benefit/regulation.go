@@ -70,7 +70,7 @@ func (s *Service) refuseBeneficio(ctx context.Context, tx *store.Tx, b *benefici
 	if b.Status != BenEmRegulacao && b.Status != BenPendente {
 		return errs.Errorf(errs.Conflict, "o benefício %d está %s: só um benefício em regulação é recusado", b.ID, b.Status)
 	}
-	if err := s.closePendencias(ctx, tx, b); err != nil {
+	if err := pendencias.Close(ctx, tx, s.Machines, b.ID, s.Clock.Now()); err != nil {
 		return err
 	}
 	if err := storeRecusa(ctx, tx, b.ID, motivo, descricao); err != nil {

@@ -57,12 +57,12 @@ func (s *Service) stepStatus(ctx context.Context, tx *store.Tx, b *beneficio, st
 		return "reopened", nil
 	case BenEmRegulacao:
 		if b.Status == BenPendente {
-			if err := s.resolveAnswered(ctx, tx, b); err != nil {
+			if err := pendencias.Resolve(ctx, tx, s.Machines, b.ID, s.Clock.Now()); err != nil {
 				return "", err
 			}
 		}
 	case BenCancelado:
-		if err := s.closePendencias(ctx, tx, b); err != nil {
+		if err := pendencias.Close(ctx, tx, s.Machines, b.ID, s.Clock.Now()); err != nil {
 			return "", err
 		}
 	}
@@ -73,16 +73,14 @@ func (s *Service) stepStatus(ctx context.Context, tx *store.Tx, b *beneficio, st
 }
 
 func (s *Service) stepPending(ctx context.Context, tx *store.Tx, b *beneficio, st scenario.Step) (string, error) {
-	code, _ := st.Args["code"].(string)
-	desc, _ := st.Args["description"].(string)
-	group, _ := st.Args["group"].(string)
+	code, group, desc := wire.PendingArgs(st)
 	var exigidos []string
 	if list, ok := st.Args["documentosExigidos"].([]any); ok {
 		for _, d := range list {
 			exigidos = append(exigidos, fmt.Sprint(d))
 		}
 	}
-	id, err := s.raisePendencia(ctx, tx, b, code, group, wire.OrDefault(desc, code), exigidos)
+	id, err := s.raisePendencia(ctx, tx, b, code, group, desc, exigidos)
 	if err != nil {
 		return "", err
 	}

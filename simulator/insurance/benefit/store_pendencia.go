@@ -28,9 +28,11 @@ func scanPendencia(row wire.Scanner) (*pendencia, error) {
 	return &p, nil
 }
 
-// loadPendencias reads a benefit's pendings, oldest first.
-func loadPendencias(ctx context.Context, tx *store.Tx, beneficioID int64) ([]*pendencia, error) {
-	ps, err := wire.All(ctx, tx, scanPendencia, `SELECT `+pendenciaColumns+` FROM beneficio_pendencias WHERE beneficio_id = ? ORDER BY id`, beneficioID)
+// loadPendencias reads a benefit's pendings in status ("" for all),
+// oldest first.
+func loadPendencias(ctx context.Context, tx *store.Tx, beneficioID int64, status string) ([]*pendencia, error) {
+	where, args := wire.Where([]string{"beneficio_id = ?"}, []any{beneficioID}, wire.Eq{Column: "status", Value: status})
+	ps, err := wire.All(ctx, tx, scanPendencia, `SELECT `+pendenciaColumns+` FROM beneficio_pendencias `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("pendings of beneficio %d: %w", beneficioID, err)
 	}
@@ -54,13 +56,5 @@ func insertPendencia(ctx context.Context, tx *store.Tx, p *pendencia) error {
 		return fmt.Errorf("insert pending of beneficio %d: %w", p.BeneficioID, err)
 	}
 	p.ID, err = res.LastInsertId()
-	return err
-}
-
-// storeAnswer writes the partner's answer; only a move of the pending
-// machine calls it, as it makes the pending RESPONDIDA.
-func storeAnswer(ctx context.Context, tx *store.Tx, id int64, resposta, autor, documentos string, at time.Time) error {
-	_, err := tx.ExecContext(ctx, `UPDATE beneficio_pendencias SET status = ?, resposta = ?, autor = ?, documentos = ?, updated_at = ? WHERE id = ?`,
-		wire.Respondida, resposta, autor, documentos, at.UnixNano(), id)
 	return err
 }

@@ -14,6 +14,14 @@ import (
 	"homologa/simulator/money"
 )
 
+// bodyOf answers an enrollment an operation changed as its document.
+func bodyOf(in *Inscricao, err error) (*httpx.Reply, error) {
+	if err != nil {
+		return nil, err
+	}
+	return wire.OK(in.Body), nil
+}
+
 // inscricaoID reads the path's enrollment id.
 func inscricaoID(r *http.Request) (int64, error) {
 	return wire.PathID(r, "id", "id de inscrição inválido")
@@ -108,11 +116,7 @@ func (s *Service) reduceInscricao(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.reduce(r.Context(), wire.Principal(r).CompanyID, id, red)
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(out.Body), nil
+	return bodyOf(s.reduce(r.Context(), wire.Principal(r).CompanyID, id, red))
 }
 
 // cents reads an optional amount sent as a JSON number.
@@ -149,11 +153,7 @@ func (s *Service) changeBilling(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := s.changeBillingMethod(r.Context(), wire.Principal(r).CompanyID, id, body)
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(in.Body), nil
+	return bodyOf(s.changeBillingMethod(r.Context(), wire.Principal(r).CompanyID, id, body))
 }
 
 // changeRegistration is PUT /inscricao/{id}/dados-cadastrais {email,
@@ -171,9 +171,5 @@ func (s *Service) changeRegistration(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.changeDadosCadastrais(r.Context(), wire.Principal(r).CompanyID, id, in)
-	if err != nil {
-		return nil, err
-	}
-	return wire.OK(out.Body), nil
+	return bodyOf(s.changeDadosCadastrais(r.Context(), wire.Principal(r).CompanyID, id, in))
 }

@@ -14,10 +14,7 @@ import (
 // offer of the catalogue is sold through its canalComercializacao, which
 // canalVenda filters by.
 func (s *Service) listOffers(r *http.Request) (*httpx.Reply, error) {
-	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
-		return nil, err
-	}
-	complete, err := wire.BoolParam(r, "completo", true)
+	complete, err := completo(r)
 	if err != nil {
 		return nil, err
 	}
@@ -34,10 +31,7 @@ func (s *Service) listOffers(r *http.Request) (*httpx.Reply, error) {
 
 // getOffer is GET /modeloproposta/{id}?cnpj=&completo=.
 func (s *Service) getOffer(r *http.Request) (*httpx.Reply, error) {
-	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
-		return nil, err
-	}
-	complete, err := wire.BoolParam(r, "completo", true)
+	complete, err := completo(r)
 	if err != nil {
 		return nil, err
 	}
@@ -49,6 +43,15 @@ func (s *Service) getOffer(r *http.Request) (*httpx.Reply, error) {
 		return wire.OK(fullOffer{Offer: o, Questionario: o.Questionario}), nil
 	}
 	return wire.OK(s.shape(o, false)), nil
+}
+
+// completo reads whether the caller wants the complete shape (the
+// default), once a cnpj parameter names its own company.
+func completo(r *http.Request) (bool, error) {
+	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
+		return false, err
+	}
+	return wire.BoolParam(r, "completo", true)
 }
 
 // fullOffer is the complete shape of GET /modeloproposta/{id}: the offer

@@ -60,10 +60,8 @@ func (s *Service) stepStatus(ctx context.Context, tx *store.Tx, p *Proposta, st 
 }
 
 func (s *Service) stepPending(ctx context.Context, tx *store.Tx, p *Proposta, st scenario.Step) (string, error) {
-	code, _ := st.Args["code"].(string)
-	desc, _ := st.Args["description"].(string)
-	group, _ := st.Args["group"].(string)
-	id, err := s.raisePendencia(ctx, tx, p, code, group, wire.OrDefault(desc, code))
+	code, group, desc := wire.PendingArgs(st)
+	id, err := s.raisePendencia(ctx, tx, p, code, group, desc)
 	if err != nil {
 		return "", err
 	}

@@ -8,19 +8,17 @@ import (
 
 // Read runs f in a read transaction and answers what it read.
 func Read[T any](ctx context.Context, db *store.DB, f func(tx *store.Tx) (T, error)) (T, error) {
-	var out T
-	err := db.Read(ctx, func(tx *store.Tx) error {
-		var err error
-		out, err = f(tx)
-		return err
-	})
-	return out, err
+	return within(ctx, db.Read, f)
 }
 
 // Write runs f in a transaction and answers what it wrote.
 func Write[T any](ctx context.Context, db *store.DB, f func(tx *store.Tx) (T, error)) (T, error) {
+	return within(ctx, db.Tx, f)
+}
+
+func within[T any](ctx context.Context, run func(context.Context, func(*store.Tx) error) error, f func(tx *store.Tx) (T, error)) (T, error) {
 	var out T
-	err := db.Tx(ctx, func(tx *store.Tx) error {
+	err := run(ctx, func(tx *store.Tx) error {
 		var err error
 		out, err = f(tx)
 		return err

@@ -111,3 +111,12 @@ func (r Resolving[T]) Resolve(ctx context.Context, tx *store.Tx, appID string, r
 	}
 	return "", errs.Invalidf(r.Ref, "o app não tem %s %d", r.Noun, id)
 }
+
+// PendingArgs reads a pending step's arguments: its code, group and
+// description (the code when it gives none).
+func PendingArgs(st scenario.Step) (code, group, descricao string) {
+	code, _ = st.Args["code"].(string)
+	group, _ = st.Args["group"].(string)
+	descricao, _ = st.Args["description"].(string)
+	return code, group, OrDefault(descricao, code)
+}
