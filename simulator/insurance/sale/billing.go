@@ -75,7 +75,7 @@ func checkBillingBlock(o *catalog.Offer, cob map[string]any, prefix string) (pre
 
 // usePreauth uses up pre-authorisation code for proposal numero.
 func usePreauth(ctx context.Context, tx *store.Tx, payer Payer, code string, premio money.Cents, numero int64) error {
-	a, err := loadPreauth(ctx, tx, code)
+	a, err := loadPreauth(ctx, tx, payer.CompanyID, code)
 	if err != nil {
 		return err
 	}

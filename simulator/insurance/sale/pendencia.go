@@ -104,7 +104,7 @@ func (s *Service) respond(ctx context.Context, by auth.Principal, id int64, a re
 		if err := s.Trigger(ctx, tx, "proposta", p.Numero, "pending_answered"); err != nil {
 			return nil, err
 		}
-		return loadPendencia(ctx, tx, id)
+		return loadPendencia(ctx, tx, by.CompanyID, id)
 	})
 }
 
@@ -112,7 +112,7 @@ func (s *Service) respond(ctx context.Context, by auth.Principal, id int64, a re
 // company's pending is as unknown as a missing one.
 func mustPendencia(ctx context.Context, tx *store.Tx, companyID string, id int64) (*pendencia, *Proposta, error) {
 	notFound := wire.NotFound("PENDENCIA_NAO_ENCONTRADA", "pendência %d não encontrada", id)
-	pd, err := wire.Found(loadPendencia(ctx, tx, id))(notFound)
+	pd, err := wire.Found(loadPendencia(ctx, tx, companyID, id))(notFound)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -158,13 +158,13 @@ func checkValidade(v string, now time.Time) error {
 	return nil
 }
 
-// checkPreauth accepts a pre-authorisation issued to the payer's company
-// for the payer's CPF, unused, for at least premio (the first charge); a
-// is nil when code names none.
+// checkPreauth accepts a pre-authorisation the payer's company was given
+// (a is nil when code names none of its) for the payer's CPF, unused, for
+// at least premio (the first charge).
 func checkPreauth(a *preautorizacao, payer Payer, code string, premio money.Cents) error {
 	const field, typ = "PROPOSTA.DADOS_COBRANCA.CARTAO.NUM_PRE_AUTORIZACAO", "PRE_AUTORIZACAO_INVALIDA"
 	switch {
-	case a == nil || a.CompanyID != payer.CompanyID:
+	case a == nil:
 		return wire.Rule(field, typ, "pré-autorização %s não existe: obtenha-a pelo widget de cartão", code)
 	case a.CPF != payer.CPF:
 		return wire.Rule(field, typ, "a pré-autorização %s foi feita para outro CPF", code)

@@ -190,11 +190,11 @@ func numeroFor(ctx context.Context, tx *store.Tx, companyID, offerID string, pro
 		id, err := nextNumero(ctx, tx)
 		return id, nil, err
 	}
-	r, err := loadReservation(ctx, tx, int64(n))
+	r, err := loadReservation(ctx, tx, companyID, int64(n))
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := checkReservation(r, int64(n), companyID, offerID); err != nil {
+	if err := checkReservation(r, int64(n), offerID); err != nil {
 		return 0, nil, err
 	}
 	existing, err := propostas.Of(ctx, tx, companyID, int64(n))
@@ -204,10 +204,10 @@ func numeroFor(ctx context.Context, tx *store.Tx, companyID, offerID string, pro
 // reservation is a proposal number a company reserved for an offer.
 type reservation struct{ CompanyID, OfferID string }
 
-// checkReservation accepts number n only when the company reserved it for
-// the offer.
-func checkReservation(r *reservation, n int64, companyID, offerID string) error {
-	if r == nil || r.CompanyID != companyID {
+// checkReservation accepts number n only when the company reserved it (r
+// is nil when it did not) for the offer.
+func checkReservation(r *reservation, n int64, offerID string) error {
+	if r == nil {
 		return wire.Rule("PROPOSTA.NUMERO", "NUMERO_NAO_RESERVADO", "o número %d não foi reservado por esta empresa (POST /insurer/v1/proposals/{codigo}/next-number)", n)
 	}
 	if r.OfferID != offerID {

@@ -75,11 +75,11 @@ func (s *Service) questionnaireOf(ctx context.Context, tx *store.Tx, companyID s
 	if p != nil {
 		t.offerID, t.status = p.OfferID, p.Status
 	} else {
-		r, err := loadReservation(ctx, tx, numero)
+		r, err := loadReservation(ctx, tx, companyID, numero)
 		if err != nil {
 			return nil, err
 		}
-		if r == nil || r.CompanyID != companyID {
+		if r == nil {
 			return nil, wire.NotFound("PROPOSTA_NAO_ENCONTRADA", "proposta %d não encontrada nem reservada pela empresa", numero)
 		}
 		t.offerID = r.OfferID

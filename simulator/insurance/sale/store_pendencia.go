@@ -31,10 +31,11 @@ func loadPendencias(ctx context.Context, tx *store.Tx, numero int64, status stri
 	return wire.All(ctx, tx, scanPendencia, `SELECT `+pendenciaColumns+` FROM pendencias `+where+` ORDER BY id`, args...)
 }
 
-// loadPendencia reads pending id, of whichever proposal: the caller checks
-// the proposal is the company's. nil when there is none.
-func loadPendencia(ctx context.Context, tx *store.Tx, id int64) (*pendencia, error) {
-	return wire.Maybe(scanPendencia(tx.QueryRowContext(ctx, `SELECT `+pendenciaColumns+` FROM pendencias WHERE id = ?`, id)))
+// loadPendencia reads pending id of a proposal of the company; nil when
+// it has none.
+func loadPendencia(ctx context.Context, tx *store.Tx, companyID string, id int64) (*pendencia, error) {
+	return wire.Maybe(scanPendencia(tx.QueryRowContext(ctx, `SELECT `+pendenciaColumns+` FROM pendencias
+		WHERE id = ? AND numero IN (SELECT numero FROM propostas WHERE company_id = ?)`, id, companyID)))
 }
 
 func insertPendencia(ctx context.Context, tx *store.Tx, p *pendencia) error {

@@ -30,12 +30,12 @@ func insertPreautorizacao(ctx context.Context, tx *store.Tx, a *preautorizacao, 
 	return err
 }
 
-// loadPreauth reads pre-authorisation code, of whichever company: the
-// caller checks it is the payer's. nil when there is none.
-func loadPreauth(ctx context.Context, tx *store.Tx, code string) (*preautorizacao, error) {
+// loadPreauth reads the company's pre-authorisation code; nil when it has
+// none.
+func loadPreauth(ctx context.Context, tx *store.Tx, companyID, code string) (*preautorizacao, error) {
 	a := preautorizacao{Code: code}
 	var used sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT company_id, cpf, valor, bandeira, final, used_by FROM card_preauths WHERE code = ?`, code).
+	err := tx.QueryRowContext(ctx, `SELECT company_id, cpf, valor, bandeira, final, used_by FROM card_preauths WHERE code = ? AND company_id = ?`, code, companyID).
 		Scan(&a.CompanyID, &a.CPF, &a.Valor, &a.Bandeira, &a.Final, &used)
 	a.UsedBy = used.Int64
 	return wire.Maybe(&a, err)

@@ -36,10 +36,11 @@ func insertReservation(ctx context.Context, tx *store.Tx, numero int64, companyI
 	return err
 }
 
-// loadReservation reads who reserved number numero; nil when nobody did.
-func loadReservation(ctx context.Context, tx *store.Tx, numero int64) (*reservation, error) {
-	var r reservation
-	err := tx.QueryRowContext(ctx, `SELECT company_id, offer_id FROM proposal_numbers WHERE numero = ?`, numero).Scan(&r.CompanyID, &r.OfferID)
+// loadReservation reads the company's reservation of number numero; nil
+// when it did not reserve it.
+func loadReservation(ctx context.Context, tx *store.Tx, companyID string, numero int64) (*reservation, error) {
+	r := reservation{CompanyID: companyID}
+	err := tx.QueryRowContext(ctx, `SELECT offer_id FROM proposal_numbers WHERE numero = ? AND company_id = ?`, numero, companyID).Scan(&r.OfferID)
 	return wire.Maybe(&r, err)
 }
 

@@ -97,11 +97,10 @@ func TestCheckReservation(t *testing.T) {
 	}{
 		{"OK", &reservation{CompanyID: "c1", OfferID: "YZ"}, true},
 		{"ErrNotReserved", nil, false},
-		{"ErrAnotherCompanys", &reservation{CompanyID: "c2", OfferID: "YZ"}, false},
 		{"ErrAnotherOffer", &reservation{CompanyID: "c1", OfferID: "EIS"}, false},
 	}
 	for _, tt := range tests {
-		if err := checkReservation(tt.r, 100001, "c1", "YZ"); (err == nil) != tt.ok {
+		if err := checkReservation(tt.r, 100001, "YZ"); (err == nil) != tt.ok {
 			t.Errorf("%s: %v", tt.name, err)
 		}
 	}
@@ -118,7 +117,6 @@ func TestCheckPreauth(t *testing.T) {
 		{"OKCoversToTheCent", func(a preautorizacao) *preautorizacao { return &a }, ""},
 		{"ErrOneCentShort", func(a preautorizacao) *preautorizacao { a.Valor--; return &a }, "não cobre o prêmio de 46.34"},
 		{"ErrNone", func(preautorizacao) *preautorizacao { return nil }, "não existe"},
-		{"ErrAnotherCompanys", func(a preautorizacao) *preautorizacao { a.CompanyID = "c2"; return &a }, "não existe"},
 		{"ErrAnotherCPF", func(a preautorizacao) *preautorizacao { a.CPF = "11144477735"; return &a }, "outro CPF"},
 		{"ErrUsed", func(a preautorizacao) *preautorizacao { a.UsedBy = 100001; return &a }, "já foi usada pela proposta 100001"},
 	}
