@@ -14,7 +14,9 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
 	"homologa/simulator/httpx"
-	"homologa/simulator/insurance"
+	"homologa/simulator/insurance/benefit"
+	"homologa/simulator/insurance/customer"
+	"homologa/simulator/insurance/sale"
 	"homologa/simulator/pix"
 	"homologa/simulator/portal"
 	"homologa/simulator/resource"
@@ -43,7 +45,7 @@ func (s *Server) Routes() []httpx.Route {
 	}
 	homol := &homologation.Service{DB: s.DB, Clock: s.Clock, Auth: s.Auth}
 	ctl := &control.Handlers{Clock: s.Clock, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Inbox: &control.Inbox{}}
-	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, Domains: []resource.Lister{s.Pix, s.Insurance}, PingEvery: s.Config.PingEvery, Done: s.streamEnd}
+	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, Domains: []resource.Lister{s.Pix, s.Sale, s.Customer, s.Benefit}, PingEvery: s.Config.PingEvery, Done: s.streamEnd}
 	var all []httpx.Route
 	for _, rs := range [][]httpx.Route{
 		root,
@@ -53,7 +55,9 @@ func (s *Server) Routes() []httpx.Route {
 		homol.Routes(),
 		dash.Routes(),
 		s.Pix.Routes(),
-		s.Insurance.Routes(),
+		s.Sale.Routes(),
+		s.Customer.Routes(),
+		s.Benefit.Routes(),
 	} {
 		all = append(all, rs...)
 	}
@@ -165,7 +169,7 @@ func (s *Server) RouteKeys() []string {
 // data, their handlers bound to nothing. The harness reads the answer
 // schemas from it; the route reference is written from it.
 func RouteTable() []httpx.Route {
-	s := &Server{Auth: &auth.Service{}, Pix: &pix.Service{}, Insurance: &insurance.Service{}, Scenarios: &scenario.Engine{}}
+	s := &Server{Auth: &auth.Service{}, Pix: &pix.Service{}, Sale: &sale.Service{}, Customer: &customer.Service{}, Benefit: &benefit.Service{}, Scenarios: &scenario.Engine{}}
 	return s.Routes()
 }
 
