@@ -14,7 +14,9 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
 	"homologa/simulator/httpx"
-	"homologa/simulator/insurance"
+	"homologa/simulator/insurance/benefit"
+	"homologa/simulator/insurance/customer"
+	"homologa/simulator/insurance/sale"
 	"homologa/simulator/pix"
 	"homologa/simulator/portal"
 	"homologa/simulator/resource"
@@ -43,7 +45,7 @@ func (s *Server) Routes() []httpx.Route {
 	}
 	homol := &homologation.Service{DB: s.DB, Clocks: s.Clocks, Auth: s.Auth}
 	ctl := s.control()
-	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, Domains: []resource.Lister{s.Pix, s.Insurance}, PingEvery: s.Config.PingEvery, Done: s.streamEnd}
+	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, Domains: []resource.Lister{s.Pix, s.Sale, s.Customer, s.Benefit}, PingEvery: s.Config.PingEvery, Done: s.streamEnd}
 	ns := s.namespaces()
 	var all []httpx.Route
 	for _, rs := range [][]httpx.Route{
@@ -55,7 +57,9 @@ func (s *Server) Routes() []httpx.Route {
 		homol.Routes(),
 		dash.Routes(),
 		s.Pix.Routes(),
-		s.Insurance.Routes(),
+		s.Sale.Routes(),
+		s.Customer.Routes(),
+		s.Benefit.Routes(),
 	} {
 		all = append(all, rs...)
 	}
@@ -171,7 +175,7 @@ func (s *Server) RouteKeys() []string {
 // data, their handlers bound to nothing. The harness reads the answer
 // schemas from it; the route reference is written from it.
 func RouteTable() []httpx.Route {
-	s := &Server{Auth: &auth.Service{}, Pix: &pix.Service{}, Insurance: &insurance.Service{}, Scenarios: &scenario.Engine{}, Bus: &events.Bus{}}
+	s := &Server{Auth: &auth.Service{}, Pix: &pix.Service{}, Sale: &sale.Service{}, Customer: &customer.Service{}, Benefit: &benefit.Service{}, Scenarios: &scenario.Engine{}, Bus: &events.Bus{}}
 	return s.Routes()
 }
 

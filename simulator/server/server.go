@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,8 +28,11 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/idempotency"
-	"homologa/simulator/insurance"
+	"homologa/simulator/insurance/benefit"
 	"homologa/simulator/insurance/catalog"
+	"homologa/simulator/insurance/customer"
+	"homologa/simulator/insurance/sale"
+	"homologa/simulator/insurance/wire"
 	"homologa/simulator/jobs"
 	"homologa/simulator/pix"
 	"homologa/simulator/recorder"
@@ -115,9 +119,11 @@ type Server struct {
 	Keys     *idempotency.Keys
 	Schemas  *schema.Registry
 	Pix      *pix.Service
-	// Insurance is the insurance APIs: the sale, customer and benefit
-	// cycles (insurer, access, customer and benefits APIs).
-	Insurance *insurance.Service
+	// Sale, Customer and Benefit are the insurer's cycles: the sale
+	// (insurer and access APIs), the customer API, the benefits API.
+	Sale     *sale.Service
+	Customer *customer.Service
+	Benefit  *benefit.Service
 	// Scenarios runs the scenario catalogue; Faults injects its faults.
 	Scenarios *scenario.Engine
 	Faults    *scenario.Faults
@@ -270,7 +276,9 @@ func (s *Server) platform(ctx context.Context) error {
 }
 
 // domains makes the Pix and insurance services and gives them their jobs
-// and scenario runners.
+// and scenario runners. The insurer's cycles share one platform; the
+// sale opens enrollments through the customer cycle, which the benefit
+// cycle reads and ends.
 func (s *Server) domains(context.Context) error {
 	s.Pix = &pix.Service{DB: s.DB, Clocks: s.Clocks, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Jobs: s.Jobs, Schemas: s.Schemas, Log: s.Log, Scenarios: s.Scenarios}
 	s.Pix.RegisterJobs()
@@ -279,10 +287,15 @@ func (s *Server) domains(context.Context) error {
 	if err != nil {
 		return fmt.Errorf("insurance catalogue: %w", err)
 	}
-	s.Insurance = &insurance.Service{DB: s.DB, Clock: s.Clocks.Default, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
-		Scenarios: s.Scenarios, Catalog: offers, Log: s.Log}
-	s.Insurance.ScenarioRunners(s.Scenarios)
-	s.Insurance.RegisterJobs(s.Jobs)
+	platform := wire.Platform{DB: s.DB, Clock: s.Clocks.Default, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
+		Scenarios: s.Scenarios, Catalog: offers}
+	s.Customer = &customer.Service{Platform: platform}
+	s.Sale = &sale.Service{Platform: platform, Enrollments: s.Customer}
+	s.Benefit = &benefit.Service{Platform: platform, Customer: s.Customer, Sale: s.Sale}
+	s.Sale.ScenarioRunners(s.Scenarios)
+	s.Customer.ScenarioRunners(s.Scenarios)
+	s.Benefit.ScenarioRunners(s.Scenarios)
+	s.Customer.RegisterJobs(s.Jobs)
 	return nil
 }
 
@@ -332,7 +345,7 @@ func embeddedSchemas() (*schema.Registry, error) {
 func guardStatuses(ctx context.Context, db *store.DB) error {
 	seen := map[string]bool{}
 	var tables []string
-	for _, m := range pix.Machines() {
+	for _, m := range slices.Concat(pix.Machines(), sale.Machines(), customer.Machines(), benefit.Machines()) {
 		if m.Table == "" {
 			return fmt.Errorf("state machine %s names no table", m.Resource)
 		}
@@ -352,7 +365,7 @@ func Kinds() scenario.Kinds {
 			ks[name] = k
 		}
 	}
-	for _, kinds := range []scenario.Kinds{insurance.ScenarioKinds, insurance.CustomerKinds, insurance.BenefitKinds} {
+	for _, kinds := range []scenario.Kinds{sale.Kinds, customer.Kinds, benefit.Kinds} {
 		for name, k := range kinds {
 			ks[name] = k
 		}

@@ -156,6 +156,27 @@ func (c *Cobertura) HasCausa(id int) bool {
 	return slices.ContainsFunc(c.Causas, func(d Dominio) bool { return d.ID == id })
 }
 
+// Produto returns the offer's product id, nil when it has none.
+func (o *Offer) Produto(id int) *Produto {
+	for i := range o.Produtos {
+		if o.Produtos[i].ID == id {
+			return &o.Produtos[i]
+		}
+	}
+	return nil
+}
+
+// Cobertura returns the product's coverage item (itemProdutoId), nil when
+// it has none.
+func (p *Produto) Cobertura(item int) *Cobertura {
+	for i := range p.Coberturas {
+		if p.Coberturas[i].ItemProdutoID == item {
+			return &p.Coberturas[i]
+		}
+	}
+	return nil
+}
+
 // PoliticaAceitacao is an offer's acceptance policy.
 type PoliticaAceitacao struct {
 	ID                                int                 `json:"id" yaml:"id"`
@@ -319,9 +340,17 @@ func (c *Catalog) SellableBy(cnpj string) []string {
 	return slices.Clone(c.vendedores[taxid.NormalizeCNPJ(cnpj)])
 }
 
-// CanSell reports whether the partner CNPJ may sell the offer.
-func (c *Catalog) CanSell(cnpj, offerID string) bool {
-	return slices.Contains(c.vendedores[taxid.NormalizeCNPJ(cnpj)], offerID)
+// Cobertura returns coverage item of product produto of offer, nil when
+// the catalogue has none.
+func (c *Catalog) Cobertura(offer string, produto, item int) *Cobertura {
+	o, ok := c.offers[offer]
+	if !ok {
+		return nil
+	}
+	if p := o.Produto(produto); p != nil {
+		return p.Cobertura(item)
+	}
+	return nil
 }
 
 // Reduced returns the completo=false shape of o.
@@ -340,9 +369,6 @@ func (c *Catalog) Reduced(o *Offer) ReducedOffer {
 	}
 	return r
 }
-
-// ---------------------------------------------------------------------
-// Validation
 
 var (
 	offerIDPattern = regexp.MustCompile(`^[A-Za-z0-9]{1,10}$`)

@@ -62,6 +62,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"homologa/simulator/money"
 )
 
 // Pricing constants; the package comment explains them.
@@ -97,10 +99,10 @@ var periodicityTable = map[int]periodicity{30: {1, 1}, 90: {3, 1}, 180: {6, 1}, 
 // Profile is who is being priced and when.
 type Profile struct {
 	BirthDate    time.Time
-	At           time.Time // the sandbox's now; the age is taken at this instant
-	SexoID       int       // 1 male, 2 female
-	Renda        float64   // monthly income
-	ProfissaoCBO string    // "2410-05" or "241005"
+	At           time.Time   // the sandbox's now; the age is taken at this instant
+	SexoID       int         // 1 male, 2 female
+	Renda        money.Cents // monthly income
+	ProfissaoCBO string      // "2410-05" or "241005"
 	UF           string
 	Fumante      bool
 }
@@ -153,11 +155,11 @@ type Quote struct {
 	CodigoModeloProposta    string         `json:"codigoModeloProposta"`
 	PeriodicidadeCobrancaID int            `json:"periodicidadeCobrancaId"`
 	Idade                   int            `json:"idade"`
-	CapitalSegurado         float64        `json:"capitalSegurado"`
+	CapitalSegurado         money.Cents    `json:"capitalSegurado"`
 	TicketMinimo            float64        `json:"ticketMinimo"`
 	Produtos                []ProdutoQuote `json:"produtos"`
-	PremioMensal            float64        `json:"premioMensalTotal"`
-	Premio                  float64        `json:"premioTotal"` // for the periodicity
+	PremioMensal            money.Cents    `json:"premioMensalTotal"`
+	Premio                  money.Cents    `json:"premioTotal"` // for the periodicity
 }
 
 // ProdutoQuote is one priced product.
@@ -166,35 +168,51 @@ type ProdutoQuote struct {
 	Descricao          string           `json:"descricao"`
 	DescricaoComercial string           `json:"descricaoComercial"`
 	Coberturas         []CoberturaQuote `json:"coberturas"`
-	PremioMensal       float64          `json:"premioMensal"`
-	Premio             float64          `json:"premio"`
+	PremioMensal       money.Cents      `json:"premioMensal"`
+	Premio             money.Cents      `json:"premio"`
 }
 
 // CoberturaQuote is one priced coverage; the names follow MAG's simulation
 // response where it has them.
 type CoberturaQuote struct {
-	ID                            int     `json:"id"`
-	ItemProdutoID                 int     `json:"itemProdutoId"`
-	Descricao                     string  `json:"descricao"`
-	TipoID                        int     `json:"tipoId"`
-	CausaID                       int     `json:"causaId"`
-	Obrigatoria                   bool    `json:"obrigatoria"`
-	Capital                       float64 `json:"capital"`
-	CapitalBase                   float64 `json:"capitalBase"` // premioBase is per this much capital
-	Limite                        float64 `json:"limite"`      // highest capital allowed for the profile
-	PremioBase                    float64 `json:"premioBase"`  // monthly, per capitalBase
-	CustoFixo                     float64 `json:"custoFixo"`   // monthly
-	PremioMensal                  float64 `json:"premioMensal"`
-	Premio                        float64 `json:"premio"` // for the periodicity
-	ValorMinimoCapitalContratacao float64 `json:"valorMinimoCapitalContratacao"`
-	ValorLimiteCapitalReferencia  float64 `json:"valorLimiteCapitalReferencia"`
+	ID                            int         `json:"id"`
+	ItemProdutoID                 int         `json:"itemProdutoId"`
+	Descricao                     string      `json:"descricao"`
+	TipoID                        int         `json:"tipoId"`
+	CausaID                       int         `json:"causaId"`
+	Obrigatoria                   bool        `json:"obrigatoria"`
+	Capital                       money.Cents `json:"capital"`
+	CapitalBase                   float64     `json:"capitalBase"` // premioBase is per this much capital
+	Limite                        money.Cents `json:"limite"`      // highest capital allowed for the profile
+	PremioBase                    float64     `json:"premioBase"`  // monthly, per capitalBase
+	CustoFixo                     float64     `json:"custoFixo"`   // monthly
+	PremioMensal                  money.Cents `json:"premioMensal"`
+	Premio                        money.Cents `json:"premio"` // for the periodicity
+	ValorMinimoCapitalContratacao float64     `json:"valorMinimoCapitalContratacao"`
+	ValorLimiteCapitalReferencia  float64     `json:"valorLimiteCapitalReferencia"`
+}
+
+// Cobertura returns the quote of coverage item of product produto, when it
+// was priced.
+func (q Quote) Cobertura(produto, item int) (CoberturaQuote, bool) {
+	for _, p := range q.Produtos {
+		if p.IDProduto != produto {
+			continue
+		}
+		for _, c := range p.Coberturas {
+			if c.ItemProdutoID == item {
+				return c, true
+			}
+		}
+	}
+	return CoberturaQuote{}, false
 }
 
 // Price quotes every coverage of every product of o for the profile, the
 // requested capital and the periodicity; see the package comment. Limits
 // list what could not be priced and why; a quote with a
 // PREMIO_ABAIXO_DO_TICKET_MINIMO limit is priced but not sellable.
-func Price(o *Offer, p Profile, capital float64, periodicidadeID int) (Quote, []Limit) {
+func Price(o *Offer, p Profile, capital money.Cents, periodicidadeID int) (Quote, []Limit) {
 	age := Age(p.BirthDate, p.At)
 	q := Quote{
 		CodigoModeloProposta:    o.ID,
@@ -208,7 +226,7 @@ func Price(o *Offer, p Profile, capital float64, periodicidadeID int) (Quote, []
 	if len(limits) > 0 {
 		return q, limits
 	}
-	pr := pricer{offer: o, profile: p, age: age, capital: capital, per: per, risk: riskFactor(p)}
+	pr := pricer{offer: o, profile: p, age: age, capital: capital.Float(), per: per, risk: riskFactor(p)}
 	for i := range o.Produtos {
 		pq, ls := pr.produto(&o.Produtos[i])
 		limits = append(limits, ls...)
@@ -219,15 +237,12 @@ func Price(o *Offer, p Profile, capital float64, periodicidadeID int) (Quote, []
 		q.PremioMensal += pq.PremioMensal
 		q.Premio += pq.Premio
 	}
-	// Sums of cents carry float noise (0.1 + 0.2); snap them back.
-	q.PremioMensal = roundCents(q.PremioMensal)
-	q.Premio = roundCents(q.Premio)
-	if len(q.Produtos) > 0 && q.PremioMensal < o.TicketMinimo {
+	if len(q.Produtos) > 0 && q.PremioMensal < toCents(o.TicketMinimo) {
 		limits = append(limits, Limit{
 			Code:  LimitTicketMinimo,
 			Field: fieldCapital,
 			Message: fmt.Sprintf("prêmio mensal de %s abaixo do ticket mínimo de %s do modelo de proposta %s",
-				brl(q.PremioMensal), brl(o.TicketMinimo), o.ID),
+				brl(q.PremioMensal.Float()), brl(o.TicketMinimo), o.ID),
 			Valor: o.TicketMinimo,
 		})
 	}
@@ -253,7 +268,7 @@ func AgeFactor(age int) float64 {
 
 // checkInput rejects what cannot be priced at all: a periodicity the offer
 // lacks and malformed profile fields.
-func checkInput(o *Offer, p Profile, capital float64, periodicidadeID int) (periodicity, []Limit) {
+func checkInput(o *Offer, p Profile, capital money.Cents, periodicidadeID int) (periodicity, []Limit) {
 	var limits []Limit
 	add := func(code, field, format string, args ...any) {
 		limits = append(limits, Limit{Code: code, Field: field, Message: fmt.Sprintf(format, args...)})
@@ -264,7 +279,7 @@ func checkInput(o *Offer, p Profile, capital float64, periodicidadeID int) (peri
 		add(LimitPeriodicidadeInvalida, fieldPeriodicidade,
 			"periodicidade %d não é oferecida pelo modelo de proposta %s", periodicidadeID, o.ID)
 	}
-	if math.IsNaN(capital) || math.IsInf(capital, 0) || capital < 0 {
+	if capital < 0 {
 		add(LimitCapitalInvalido, fieldCapital, "o capital segurado deve ser um valor não negativo")
 	}
 	if p.SexoID != SexoMasculino && p.SexoID != SexoFeminino {
@@ -278,7 +293,7 @@ func checkInput(o *Offer, p Profile, capital float64, periodicidadeID int) (peri
 	if uf := normalizeUF(p.UF); uf != "" && !slices.Contains(ufs, uf) {
 		add(LimitUFInvalida, fieldUF, "UF %q desconhecida", p.UF)
 	}
-	if math.IsNaN(p.Renda) || math.IsInf(p.Renda, 0) || p.Renda < 0 {
+	if p.Renda < 0 {
 		add(LimitRendaInvalida, fieldRenda, "a renda deve ser um valor não negativo")
 	}
 	return per, limits
@@ -360,8 +375,6 @@ func (pr *pricer) produto(prod *Produto) (*ProdutoQuote, []Limit) {
 	if refused {
 		return nil, limits
 	}
-	pq.PremioMensal = roundCents(pq.PremioMensal)
-	pq.Premio = roundCents(pq.Premio)
 	return pq, limits
 }
 
@@ -436,13 +449,13 @@ func (pr *pricer) cobertura(prod *Produto, c *Cobertura) (CoberturaQuote, []Limi
 		TipoID:                        c.Tipo.ID,
 		CausaID:                       c.Causas[0].ID,
 		Obrigatoria:                   c.Obrigatoria,
-		Capital:                       capital,
+		Capital:                       toCents(capital),
 		CapitalBase:                   capitalBase,
-		Limite:                        limite,
+		Limite:                        toCents(limite),
 		PremioBase:                    base,
 		CustoFixo:                     c.CustoFixo,
-		PremioMensal:                  roundCents(monthly),
-		Premio:                        roundCents(monthly * months * discount),
+		PremioMensal:                  toCents(monthly),
+		Premio:                        toCents(monthly * months * discount),
 		ValorMinimoCapitalContratacao: c.ValorMinimoCapitalContratacao,
 		ValorLimiteCapitalReferencia:  c.ValorLimiteCapitalReferencia,
 	}, nil
@@ -496,7 +509,7 @@ func (pr *pricer) policyBounds(c *Cobertura, capital float64,
 	var bounds []capBound
 	for _, l := range pol.LimitesOperacionaisPorRenda {
 		if c.HasCausa(l.Causa) && inBand(pr.age, l.IdadeInicial, l.IdadeFinal) {
-			annual := 12 * pr.profile.Renda
+			annual := 12 * pr.profile.Renda.Float()
 			bounds = append(bounds, mk(LimitCapitalRenda, l.MultiploRenda*annual,
 				"capital de %s acima do limite de %s (%s vezes a renda anual de %s) da cobertura %s",
 				brl(capital), brl(l.MultiploRenda*annual), formatFactor(l.MultiploRenda), brl(annual), c.Descricao))
@@ -539,6 +552,9 @@ func roundCents(x float64) float64 {
 	}
 	return float64(cents) / 100
 }
+
+// toCents rounds an amount in reais half-up to cents, as roundCents.
+func toCents(x float64) money.Cents { return money.Cents(math.Round(roundCents(x) * 100)) }
 
 // roundTo8 rounds to 8 decimals, the precision of MAG's premioBase.
 func roundTo8(x float64) float64 { return math.Round(x*1e8) / 1e8 }

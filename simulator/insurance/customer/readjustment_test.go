@@ -1,0 +1,36 @@
+package customer
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"homologa/simulator/insurance/sale"
+	"homologa/simulator/money"
+)
+
+func TestAccumulate(t *testing.T) {
+	tests := []struct {
+		name   string
+		months []float64
+		want   float64
+	}{
+		{"DefaultMonthlyAYear", slices.Repeat([]float64{defaultMonthly}, 12), 4.2818},
+		{"UpAndDown", []float64{1, -1}, -0.01},
+		{"Nothing", nil, 0},
+	}
+	for _, tt := range tests {
+		if got := accumulate(tt.months); got != tt.want {
+			t.Errorf("%s: accumulate = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestReadjust(t *testing.T) {
+	covs := []sale.Cobertura{{ItemProdutoID: 1, CapitalSegurado: 100000_00, Premio: 46_34}, {ItemProdutoID: 2, CapitalSegurado: 5000_00, Premio: 1_01}}
+	got, total := readjust(covs, 1.042818)
+	want := []sale.Cobertura{{ItemProdutoID: 1, CapitalSegurado: 104281_80, Premio: 48_32}, {ItemProdutoID: 2, CapitalSegurado: 5214_09, Premio: 1_05}}
+	if !reflect.DeepEqual(got, want) || total != money.Cents(49_37) {
+		t.Errorf("readjust = %+v, %s; want %+v, 49.37", got, total, want)
+	}
+}

@@ -1,0 +1,192 @@
+package sale
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"homologa/simulator/errs"
+	"homologa/simulator/httpx"
+	"homologa/simulator/insurance/wire"
+	"homologa/simulator/scenario"
+)
+
+// numeroOf reads the proposal number from the path or ?numeroProposta=.
+func numeroOf(r *http.Request) (int64, error) {
+	v := mux.Vars(r)["numero"]
+	field := "numero"
+	if v == "" {
+		v, field = wire.Params(r).Get("numeroProposta"), "numeroProposta"
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errs.Invalidf(field, "informe o número da proposta (numeroProposta)")
+	}
+	return n, nil
+}
+
+// reserveNumber is POST /proposals/{codigo}/next-number (the underwriting
+// API's reservation, SUMMARY §3.4): a number for a proposal of the offer,
+// used before the proposal exists (questionnaire locator) and sent later
+// as PROPOSTA.NUMERO.
+func (s *Service) reserveNumber(r *http.Request) (*httpx.Reply, error) {
+	n, err := s.reserve(r.Context(), wire.Principal(r), mux.Vars(r)["codigo"])
+	if err != nil {
+		return nil, err
+	}
+	// The answer seen is bare, not in the envelope.
+	return httpx.Created(map[string]any{"proposalReservedNumber": n}), nil
+}
+
+// postProposta is POST /proposta?empresa=&codigoModeloProposta= (or
+// /proposta/{codigo}?empresa=): registers a signed proposal. The answer is
+// the proposal number and status RECEBIDA; analysis is the proposal's
+// scenario (default: scenarios/proposta-padrao.yaml).
+func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
+	if err := wire.CheckCNPJ(r, "empresa", "cnpj"); err != nil {
+		return nil, err
+	}
+	body, err := s.readProposta(r)
+	if err != nil {
+		return nil, err
+	}
+	prop := wire.Obj(body, "PROPOSTA")
+	code := mux.Vars(r)["codigo"]
+	if code == "" {
+		code = wire.Params(r).Get("codigoModeloProposta")
+	}
+	if code == "" {
+		code = wire.Str(wire.Obj(prop, "USO_MONGERAL"), "MODELO_PROPOSTA")
+	}
+	if code == "" {
+		return nil, errs.Invalidf("codigoModeloProposta", "informe o modelo de proposta: ?codigoModeloProposta=, /proposta/{codigo} ou PROPOSTA.USO_MONGERAL.MODELO_PROPOSTA")
+	}
+	p, replayed, err := s.createProposta(r.Context(), propostaIn{By: wire.Principal(r), Offer: code, Body: body, Scenario: r.Header.Get(scenario.Header)})
+	if err != nil {
+		return nil, err
+	}
+	status := http.StatusCreated
+	if replayed {
+		status = http.StatusOK
+	}
+	return wire.Reply(status, map[string]any{"numeroProposta": p.Numero, "status": p.Status, "statusCodigo": statusCode[p.Status],
+		"dataProtocolo": p.CreatedAt.Format(time.RFC3339), "valorTotal": p.Total}), nil
+}
+
+// readProposta reads a PROPOSTA body. Card data is refused before
+// anything else reads it (a schema error would echo the number); a date
+// no layout reads is malformed input (400), not a broken rule.
+func (s *Service) readProposta(r *http.Request) (map[string]any, error) {
+	raw, err := httpx.ReadBody(r, 0)
+	if err != nil {
+		return nil, err
+	}
+	var body map[string]any
+	if err := httpx.CheckSyntax(raw); err == nil {
+		json.Unmarshal(raw, &body)
+		if err := RefuseCardData(body); err != nil {
+			return nil, err
+		}
+	}
+	if err := httpx.CheckJSONContentType(r); err != nil {
+		return nil, err
+	}
+	if err := httpx.DecodeJSONBytes(raw, s.Schemas, "insurance/proposta.request", &body); err != nil {
+		return nil, readableDates(err)
+	}
+	if _, err := wire.ParseDate(wire.Str(wire.Obj(wire.Obj(body, "PROPOSTA"), "DADOS_PROPONENTE"), "DT_NASCIMENTO")); err != nil {
+		return nil, errs.Invalidf("PROPOSTA.DADOS_PROPONENTE.DT_NASCIMENTO", "%v", err)
+	}
+	return body, nil
+}
+
+// readableDates says in words what the schema's date pattern means.
+func readableDates(err error) error {
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	for i, v := range e.Violations {
+		last := v.Field[strings.LastIndex(v.Field, ".")+1:]
+		if (strings.HasPrefix(last, "DT_") || last == "NASCIMENTO") && strings.HasPrefix(v.Reason, "Does not match pattern") {
+			e.Violations[i].Reason = "data inválida: use YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS ou DD-MM-YYYY"
+		}
+	}
+	return e
+}
+
+// getProposta is GET /proposta/{numero}: v2 ResumoDaProposta, with the
+// status and what the sandbox adds (pendings and enrollments).
+func (s *Service) getProposta(r *http.Request) (*httpx.Reply, error) {
+	n, err := numeroOf(r)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.resumoOf(r.Context(), wire.Principal(r).CompanyID, n)
+	if err != nil {
+		return nil, err
+	}
+	return wire.OK(resumoBody(res)), nil
+}
+
+func resumoBody(res *resumo) map[string]any {
+	p := res.Proposta
+	prop := wire.Obj(p.Request, "PROPOSTA")
+	dp := wire.Obj(prop, "DADOS_PROPONENTE")
+	cob := wire.Obj(prop, "DADOS_COBRANCA")
+	insc := res.Inscricoes
+	if insc == nil {
+		insc = []int64{}
+	}
+	out := map[string]any{
+		"numeroProposta": p.Numero, "status": p.Status, "statusCodigo": statusCode[p.Status],
+		"dataProtocolo": p.CreatedAt.Format(time.RFC3339), "dataUltimaAtualizacao": p.UpdatedAt.Format(time.RFC3339),
+		"modeloProposta": p.OfferID, "valorProposta": p.Total,
+		"formaPagamento": wire.Str(cob, "TIPO_COBRANCA"), "periodicidadeCobranca": wire.OrDefault(wire.Str(cob, "PERIODICIDADE"), "MENSAL"),
+		"proponente": map[string]any{"nome": wire.Str(dp, "NOME"), "dataNascimento": wire.ISODate(wire.Str(dp, "DT_NASCIMENTO")), "cpf": p.CPF},
+		"pendencias": res.Pendencias,
+		"inscricoes": insc,
+		"mensagens":  []string{},
+	}
+	if p.Motivo != "" {
+		out["motivo"] = p.Motivo
+	}
+	return out
+}
+
+// cancelProposta is PATCH /proposta/{numero} {motivo, tipoCancelamento}:
+// the partner withdraws a proposal still in progress.
+func (s *Service) cancelProposta(r *http.Request) (*httpx.Reply, error) {
+	n, err := numeroOf(r)
+	if err != nil {
+		return nil, err
+	}
+	var in struct {
+		Motivo           string `json:"motivo"`
+		TipoCancelamento any    `json:"tipoCancelamento"`
+	}
+	if err := httpx.DecodeJSON(r, s.Schemas, "insurance/proposta.cancel", &in); err != nil {
+		return nil, err
+	}
+	if err := s.withdraw(r.Context(), wire.Principal(r), n, in.Motivo); err != nil {
+		return nil, err
+	}
+	return wire.OK(map[string]any{"id": n, "status": Cancelada, "statusCodigo": statusCode[Cancelada], "motivo": in.Motivo,
+		"tipoCancelamento": in.TipoCancelamento}), nil
+}
+
+// timeline is GET /proposta/{numero}/timeline and GET
+// /timeline?numeroProposta= (v2 TimeLine): every status and pending, oldest
+// first.
+func (s *Service) timeline(r *http.Request) (*httpx.Reply, error) {
+	n, err := numeroOf(r)
+	if err != nil {
+		return nil, err
+	}
+	return wire.OKOf(s.timelineOf(r.Context(), wire.Principal(r).CompanyID, n))
+}

@@ -1,0 +1,58 @@
+package sale
+
+import (
+	"net/http"
+
+	"homologa/simulator/httpx"
+	"homologa/simulator/insurance/wire"
+)
+
+// questionnaireScopes are the scopes that read and answer a questionnaire:
+// the insurer API's, and the one the forms widget's token carries
+// (insurance SUMMARY §2.1, §3.10), so a partner posting the evidenced
+// token to the widget sees it work.
+var questionnaireScopes = []string{"apiseguradora", "api.questionario"}
+
+// Routes is every route of the sale: the insurer API, access management,
+// the portal's offer grants and the sale's control routes (the outbox of
+// signature codes, the card widget's pre-authorisation).
+func (s *Service) Routes() []httpx.Route {
+	ins := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return wire.Route("insurer", httpx.Scopes("apiseguradora"), method, path, answer, f, doc)
+	}
+	quest := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return wire.Route("insurer", questionnaireScopes, method, path, answer, f, doc)
+	}
+	portal := func(method, path string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return httpx.Route{API: "portal", Method: method, Path: path, Auth: httpx.Public, Handler: f, Doc: doc}
+	}
+	return []httpx.Route{
+		ins(http.MethodGet, "/modeloproposta", "insurance/modeloproposta.list", s.listOffers, "the offers the company may sell"),
+		ins(http.MethodGet, "/modeloproposta/{id}", "insurance/modeloproposta", s.getOffer, "one offer"),
+		quest(http.MethodGet, "/questionario", "insurance/questionario.list", s.listQuestionarios, "an offer's questionnaires"),
+		ins(http.MethodPost, "/simulacao", "insurance/simulacao", s.postSimulacao, "price a profile"),
+		ins(http.MethodPost, "/simulacao/", "insurance/simulacao", s.postSimulacao, "price a profile"),
+		wire.Route("insurer", httpx.Scopes("apiunderwriting"), http.MethodPost, "/proposals/{codigo}/next-number", "insurance/reserva", s.reserveNumber, "reserve a proposal number"),
+		ins(http.MethodPost, "/proposta", "insurance/proposta.created", s.postProposta, "register a proposal"),
+		ins(http.MethodPost, "/proposta/{codigo}", "insurance/proposta.created", s.postProposta, "register a proposal"),
+		ins(http.MethodGet, "/proposta/{numero:[0-9]+}", "insurance/proposta", s.getProposta, "a proposal"),
+		ins(http.MethodPatch, "/proposta/{numero:[0-9]+}", "insurance/proposta.cancelled", s.cancelProposta, "cancel a proposal"),
+		ins(http.MethodGet, "/proposta/{numero:[0-9]+}/timeline", "insurance/timeline", s.timeline, "a proposal's timeline"),
+		ins(http.MethodGet, "/timeline", "insurance/timeline", s.timeline, "a proposal's timeline"),
+		quest(http.MethodGet, "/proposta/{numero:[0-9]+}/questionario/{questionarioId:[0-9]+}", "insurance/questionario.respostas", s.getRespostas, "a questionnaire's answers"),
+		quest(http.MethodPut, "/proposta/{numero:[0-9]+}/questionario/{questionarioId:[0-9]+}", "insurance/questionario.respostas", s.putRespostas, "answer a questionnaire"),
+		ins(http.MethodGet, "/proposta/{numero:[0-9]+}/pendencia", "insurance/pendencia.list", s.listPendencias, "a proposal's pendings"),
+		ins(http.MethodGet, "/pendencia", "insurance/pendencia.list", s.listPendencias, "a proposal's pendings"),
+		ins(http.MethodPut, "/pendencia/{id:[0-9]+}", "insurance/pendencia", s.answerPendencia, "answer a pending"),
+
+		wire.Route("access", httpx.Scopes("apicontroleacesso"), http.MethodPost, "/token/user", "insurance/token", s.postTokenUser, "send a one-time signature code"),
+		wire.Route("access", httpx.Scopes("apicontroleacesso"), http.MethodPost, "/token/user/{cpf}/system/{systemId}", "insurance/token", s.postTokenUser, "send a one-time signature code"),
+
+		wire.Control(http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to customers"),
+		wire.Control(http.MethodPost, "/cartao/preautorizacao", "insurance/preautorizacao", s.preauthorize, "the card widget's pre-authorisation"),
+
+		portal(http.MethodGet, "/companies/{id}/offers", s.companyOffers, "a company's offers"),
+		portal(http.MethodPut, "/companies/{id}/offers/{offer}", s.grantOffer, "grant an offer to a company"),
+		portal(http.MethodDelete, "/companies/{id}/offers/{offer}", s.revokeOffer, "revoke an offer"),
+	}
+}
