@@ -36,7 +36,7 @@ func oldCentsDB(t *testing.T, path string) (companyID, appID string) {
 	if n := count(t, db, `SELECT COUNT(*) FROM migrations WHERE name > 'migrations/`+lastBeforeCents+`'`); n != 0 {
 		t.Fatalf("%d migrations after %s applied", n, lastBeforeCents)
 	}
-	a := &auth.Service{DB: db, Clock: clock.New(clock.Frozen, 1, time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))}
+	a := &auth.Service{DB: db, Clocks: clock.NewClocks(clock.New(clock.Frozen, 1, time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)))}
 	c, err := a.CreateCompany(ctx, "11444777000161", "Corretora Antiga")
 	if err != nil {
 		t.Fatal(err)
