@@ -115,7 +115,7 @@ func (w *World) chargeMonthly(idRec, first, valor string, months int) error {
 }
 
 func (w *World) sandboxNow() (time.Time, error) {
-	if err := w.do(http.MethodGet, "/sandbox/clock", nil, ""); err != nil {
+	if err := w.control(http.MethodGet, "/sandbox/clock", ""); err != nil {
 		return time.Time{}, err
 	}
 	var c struct {

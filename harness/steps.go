@@ -518,7 +518,10 @@ func (w *World) obtainToken(scope string) error {
 
 // control calls the control API and insists on a 2xx.
 func (w *World) control(method, path, body string) error {
-	if err := w.do(method, path, []byte(body), "application/json"); err != nil {
+	w.harnessCall = true
+	err := w.do(method, path, []byte(body), "application/json")
+	w.harnessCall = false
+	if err != nil {
 		return err
 	}
 	if w.resp.StatusCode/100 != 2 {

@@ -45,20 +45,24 @@ type World struct {
 	partnerAnswer []byte
 	partnerStatus int
 
-	client   *http.Client
-	ctl      controlAuth
-	app      Credentials
-	token    string
-	vars     map[string]string
-	header   http.Header
-	resp     *http.Response
-	body     []byte
-	receiver *Receiver
-	event    *received
-	ws       *websocket.Conn
-	wsEvents chan events.Envelope
-	wsClosed chan error
-	cleanup  []func()
+	client *http.Client
+	ctl    controlAuth
+	// harnessCall marks a control call the harness makes for a step (the
+	// clock, receivers): it is the scenario's company's, whatever token
+	// the feature holds.
+	harnessCall bool
+	app         Credentials
+	token       string
+	vars        map[string]string
+	header      http.Header
+	resp        *http.Response
+	body        []byte
+	receiver    *Receiver
+	event       *received
+	ws          *websocket.Conn
+	wsEvents    chan events.Envelope
+	wsClosed    chan error
+	cleanup     []func()
 }
 
 type received struct {
@@ -140,10 +144,11 @@ func (w *World) do(method, path string, body []byte, contentType string) error {
 	if body != nil && contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	// The control API belongs to the scenario's company: the harness
-	// authenticates those calls itself (sandboxTransport), as the
-	// scenario's app, whatever became of the token a feature holds.
-	if w.token != "" && !strings.HasPrefix(req.URL.Path, "/sandbox/") {
+	// A feature's request carries the token the feature holds, to every
+	// API; one that holds none reaches the control API as the scenario's
+	// app, with the harness's own token (sandboxTransport), as the
+	// harness's own control calls always do (control).
+	if w.token != "" && !w.harnessCall {
 		req.Header.Set("Authorization", "Bearer "+w.token)
 	}
 	for k, vs := range w.header {

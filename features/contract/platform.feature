@@ -292,31 +292,36 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
     Then the response status is 422
     And the response body contains "outra requisição"
 
-  Scenario: Idempotency keys expire after 24 hours of sandbox time
-    Given I set the header "Idempotency-Key" to "onboard-2"
-    When I send "POST" to "/portal/companies" with JSON:
+  Scenario: Idempotency keys expire after 24 hours of the company's clock
+    Given I obtain a token
+    And I set the header "Idempotency-Key" to "cob-2"
+    When I send "POST" to "/pix/v2/cob" with JSON:
       """
-      {"cnpj": "11444777000161", "name": "Corretora Sul"}
+      {"valor": {"original": "5.00"}, "chave": "52998224725"}
       """
     Then the response status is 201
+    And I remember the response field "txid" as "first"
     When I advance the clock by "24h1s"
-    And I set the header "Idempotency-Key" to "onboard-2"
-    And I send "POST" to "/portal/companies" with JSON:
+    And I obtain a token
+    And I set the header "Idempotency-Key" to "cob-2"
+    And I send "POST" to "/pix/v2/cob" with JSON:
       """
-      {"cnpj": "11444777000161", "name": "Corretora Sul"}
+      {"valor": {"original": "5.00"}, "chave": "52998224725"}
       """
-    Then the response status is 409
+    Then the response status is 201
+    And the response header "Idempotent-Replayed" is ""
+    And the response body does not contain "${first}"
 
   # Interaction log
 
   Scenario: Every partner request is in the interaction log, secrets redacted
     Given I obtain a token
     And I set the header "Idempotency-Key" to "log-1"
-    When I send "POST" to "/portal/companies" with JSON:
+    When I send "POST" to "/pix/v2/cob" with JSON:
       """
-      {"cnpj": "11444777000161", "name": "Corretora Sul"}
+      {"valor": {"original": "7.00"}, "chave": "52998224725", "solicitacaoPagador": "Corretora Sul"}
       """
-    And I send "GET" to "/sandbox/interactions?path=/portal/companies"
+    And I send "GET" to "/sandbox/interactions?path=/pix/v2/cob"
     Then the response status is 200
     And the response field "interactions" has 1 item
     And the response field "interactions.0.method" is "POST"
@@ -406,7 +411,10 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
       """
     Then the response status is 409
     And the response body contains "não tem URL de webhook"
-    When I send "POST" to "/sandbox/events/ping"
+    When I send "POST" to "/sandbox/events/ping" with JSON:
+      """
+      {"clientId": "app-de-outra-empresa"}
+      """
     Then the response status is 400
     And the response field "errors.0.field" is "clientId"
 
@@ -426,7 +434,10 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
     Then the receiver has received 2 requests
     When I advance the clock by "9h"
     Then the receiver has received 6 requests
-    When I send "GET" to "/sandbox/deliveries?status=dead"
+    # Nine hours on, the token has long expired: the control API is the
+    # company's, and takes a live token like every API.
+    When I obtain a token
+    And I send "GET" to "/sandbox/deliveries?status=dead"
     Then the response field "deliveries" has 1 item
     And the response field "deliveries.0.attempts" has 6 items
     And the response field "deliveries.0.attempts.5.statusCode" is "500"
@@ -456,24 +467,30 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
   Scenario: The event stream delivers live events, filtered, and resumes from a sequence
     Given I obtain a token
     When I subscribe to the event stream
-    And I send "POST" to "/sandbox/events/ping"
+    And I send "POST" to "/sandbox/events/ping" with JSON:
+      """
+      {"message": "first"}
+      """
     Then the stream delivers a "sandbox.ping" event within 5 seconds
-    And the event field "sequence" is "1"
+    And the event field "sequence" matches "^[1-9][0-9]*$"
+    And I remember the event field "sequence" as "first"
     When I subscribe to the event stream with "types=proposta.*"
-    And I send "POST" to "/sandbox/events/ping"
+    And I send "POST" to "/sandbox/events/ping" with JSON:
+      """
+      {"message": "second"}
+      """
     Then the stream delivers nothing within 1 second
-    When I subscribe to the event stream with "since=1&types=sandbox.*"
+    When I subscribe to the event stream with "since=${first}&types=sandbox.*"
     Then the stream delivers a "sandbox.ping" event within 5 seconds
-    And the event field "sequence" is "2"
+    And the event field "data.message" is "second"
 
   Scenario: The event stream needs a token and shows only the company's events
     Then subscribing to the event stream is refused with status 401
     Given a company "Corretora Sul" with CNPJ "11444777000161" and an app "backend"
     And I obtain a token
     When I subscribe to the event stream with "since=0"
-    And I send "POST" to "/sandbox/events/ping" with JSON:
-      """
-      {"clientId": "homologa-demo"}
-      """
+    And I act as the demo app
+    And I obtain a token
+    And I send "POST" to "/sandbox/events/ping"
     Then the response status is 202
     And the stream delivers nothing within 1 second

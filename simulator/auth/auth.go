@@ -295,6 +295,22 @@ func (s *Service) ClientID(ctx context.Context, appID string) (string, error) {
 	return a.ClientID, err
 }
 
+// CompanyOf names the company of the app appID.
+func (s *Service) CompanyOf(ctx context.Context, appID string) (string, error) {
+	a, err := s.App(ctx, appID)
+	return a.CompanyID, err
+}
+
+// AppIDsOf lists the ids of a company's apps.
+func (s *Service) AppIDsOf(ctx context.Context, companyID string) ([]string, error) {
+	apps, err := s.AppsOf(ctx, companyID)
+	ids := make([]string, len(apps))
+	for i, a := range apps {
+		ids[i] = a.ID
+	}
+	return ids, err
+}
+
 // AppID returns the id of the app whose client id is clientID.
 func (s *Service) AppID(ctx context.Context, clientID string) (string, error) {
 	a, err := s.App(ctx, clientID)

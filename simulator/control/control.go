@@ -237,6 +237,14 @@ func (h *Handlers) set(r *http.Request) (*httpx.Reply, error) {
 			return nil, errs.Invalidf("mode", "%v", err)
 		}
 	}
+	// A clock to be frozen is frozen first, so that it stops exactly at
+	// the instant set; a clock to run is set first, and runs from there.
+	freeze := in.Mode != "" && mode == clock.Frozen
+	if freeze {
+		if err := h.Jobs.SetMode(r.Context(), mode, factor); err != nil {
+			return nil, err
+		}
+	}
 	n := 0
 	if in.At != "" {
 		at, err := time.Parse(time.RFC3339Nano, in.At)
@@ -250,7 +258,7 @@ func (h *Handlers) set(r *http.Request) (*httpx.Reply, error) {
 			return nil, err
 		}
 	}
-	if in.Mode != "" {
+	if in.Mode != "" && !freeze {
 		if err := h.Jobs.SetMode(r.Context(), mode, factor); err != nil {
 			return nil, err
 		}

@@ -75,7 +75,7 @@ func (b *Bus) deliverJob(ctx context.Context, j jobs.Job) error {
 	}
 	var f *WebhookFault
 	if b.Faults != nil {
-		f = b.Faults.Webhook(d.AppID, d.EventType)
+		f = b.Faults.Webhook(d.CompanyID, d.AppID, d.EventType)
 	}
 	if f != nil && (f.Drop || f.Delay > 0 || f.OutOfOrder) {
 		return b.DB.Tx(ctx, func(tx *store.Tx) error { return b.disturb(ctx, tx, d, f) })
@@ -122,7 +122,7 @@ func (b *Bus) deliverJob(ctx context.Context, j jobs.Job) error {
 // WebhookFaults is where the dispatcher asks whether to disturb a
 // delivery; the scenario engine answers.
 type WebhookFaults interface {
-	Webhook(appID, eventType string) *WebhookFault
+	Webhook(companyID, appID, eventType string) *WebhookFault
 }
 
 // WebhookFault is what an injected fault does to one delivery. Name says

@@ -12,6 +12,7 @@ import (
 	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Summary is a scenario in the catalogue listing.
@@ -90,7 +91,7 @@ func (e *Engine) Routes() []httpx.Route {
 
 func (e *Engine) list(r *http.Request) (*httpx.Reply, error) {
 	out := []Summary{}
-	for _, s := range e.Catalogue().All() {
+	for _, s := range e.viewOf(r.Context()).All() {
 		if k := r.URL.Query().Get("applies_to"); k != "" && s.AppliesTo != k {
 			continue
 		}
@@ -101,7 +102,7 @@ func (e *Engine) list(r *http.Request) (*httpx.Reply, error) {
 
 func (e *Engine) get(r *http.Request) (*Scenario, error) {
 	id := mux.Vars(r)["id"]
-	s := e.Catalogue().Get(id)
+	s := e.viewOf(r.Context()).Get(id)
 	if s == nil {
 		return nil, errs.Errorf(errs.NotFound, "não há cenário %q; GET /sandbox/scenarios lista os cenários", id)
 	}
@@ -133,7 +134,7 @@ func (e *Engine) reload(r *http.Request) (*httpx.Reply, error) {
 	if err := e.Reload(r.Context()); err != nil {
 		return nil, AsHTTP(err)
 	}
-	return httpx.OK(map[string]any{"loaded": len(e.Catalogue().All())}), nil
+	return httpx.OK(map[string]any{"loaded": len(e.viewOf(r.Context()).All())}), nil
 }
 
 func (e *Engine) remove(r *http.Request) (*httpx.Reply, error) {
@@ -158,8 +159,15 @@ func (e *Engine) bind(r *http.Request) (*httpx.Reply, error) {
 	if app == "" {
 		return nil, errs.Invalidf("clientId", "diga de qual app é o recurso que o cenário conduz")
 	}
+	// The binding is the app's company's: its steps fall due on that
+	// company's clock, also when the operator binds it.
+	company, err := e.Faults.Apps.CompanyOf(r.Context(), app)
+	if err != nil {
+		return nil, err
+	}
+	ctx := tenant.With(r.Context(), company)
 	if next, _ := in["next"].(bool); next {
-		if err := e.BindNext(s.ID, app); err != nil {
+		if err := e.BindNext(ctx, s.ID, app); err != nil {
 			return nil, err
 		}
 		return httpx.OK(map[string]any{"scenario": s.ID, "clientId": client, "next": s.AppliesTo}), nil
@@ -171,9 +179,9 @@ func (e *Engine) bind(r *http.Request) (*httpx.Reply, error) {
 		}
 	}
 	var b *Binding
-	err = e.DB.Tx(r.Context(), func(tx *store.Tx) error {
+	err = e.DB.Tx(ctx, func(tx *store.Tx) error {
 		var err error
-		b, err = e.BindExisting(r.Context(), tx, s.ID, app, ref)
+		b, err = e.BindExisting(ctx, tx, s.ID, app, ref)
 		return err
 	})
 	if err != nil {
@@ -190,7 +198,7 @@ func (e *Engine) activate(r *http.Request) (*httpx.Reply, error) {
 	if err := e.Faults.Activate(r.Context(), s, app); err != nil {
 		return nil, err
 	}
-	return httpx.OK(map[string]any{"active": e.Faults.List()}), nil
+	return httpx.OK(map[string]any{"active": e.Faults.List(r.Context())}), nil
 }
 
 func (e *Engine) deactivate(r *http.Request) (*httpx.Reply, error) {
@@ -204,7 +212,7 @@ func (e *Engine) deactivate(r *http.Request) (*httpx.Reply, error) {
 			return nil, err
 		}
 	}
-	if !e.Faults.Deactivate(s.ID, app) {
+	if !e.Faults.Deactivate(r.Context(), s.ID, app) {
 		return nil, errs.Errorf(errs.NotFound, "o cenário %s não está ativo para %q", s.ID, r.URL.Query().Get("clientId"))
 	}
 	return httpx.NoContent(), nil
@@ -231,16 +239,24 @@ func (e *Engine) scenarioFor(r *http.Request) (*Scenario, map[string]any, string
 }
 
 // appID resolves a client id named in the control API.
+// An app of another company is answered as none.
 func (e *Engine) appID(r *http.Request, client string) (string, error) {
-	id, err := e.Faults.Apps.AppID(r.Context(), client)
+	ctx := r.Context()
+	id, err := e.Faults.Apps.AppID(ctx, client)
+	if err == nil && tenant.Of(ctx) != "" {
+		company, cerr := e.Faults.Apps.CompanyOf(ctx, id)
+		if cerr != nil || company != tenant.Of(ctx) {
+			err = errs.Errorf(errs.NotFound, "não é da empresa")
+		}
+	}
 	if errs.Is(err, errs.NotFound) {
-		return "", errs.Invalidf("clientId", "nenhum app com client id %q", client)
+		return "", errs.Invalidf("clientId", "nenhum app com client id %q na sua empresa", client)
 	}
 	return id, err
 }
 
 func (e *Engine) faults(r *http.Request) (*httpx.Reply, error) {
-	return httpx.OK(map[string]any{"active": e.Faults.List()}), nil
+	return httpx.OK(map[string]any{"active": e.Faults.List(r.Context())}), nil
 }
 
 func (e *Engine) bindings(r *http.Request) (*httpx.Reply, error) {

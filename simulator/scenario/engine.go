@@ -21,6 +21,7 @@ import (
 	"homologa/simulator/jobs"
 	"homologa/simulator/schema"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Header names the scenario of the resource a request creates.
@@ -154,6 +155,7 @@ type Engine struct {
 	Faults  *Faults
 
 	cat     atomic.Pointer[Catalogue]
+	own     sync.Map // company → *Catalogue of its uploads
 	runners map[string]Runner
 	mu      sync.Mutex
 	next    map[string]string // kind + "\x00" + app → scenario of the app's next resource
@@ -176,8 +178,8 @@ func (e *Engine) Start(ctx context.Context) error {
 // Catalogue returns the loaded scenarios.
 func (e *Engine) Catalogue() *Catalogue { return e.cat.Load() }
 
-// Files gathers every source in override order: shipped, the folder, then
-// uploads.
+// Files gathers every shared source in override order: shipped, the
+// folder, then the operator's uploads.
 func (e *Engine) Files(ctx context.Context) ([]File, error) {
 	var files []File
 	if e.Shipped != nil {
@@ -195,7 +197,7 @@ func (e *Engine) Files(ctx context.Context) ([]File, error) {
 		files = append(files, fs...)
 	}
 	err := e.DB.Read(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, source FROM scenario_uploads ORDER BY uploaded_at, id`)
+		rows, err := tx.QueryContext(ctx, `SELECT id, source FROM scenario_uploads WHERE company_id = '' ORDER BY uploaded_at, id`)
 		if err != nil {
 			return err
 		}
@@ -212,8 +214,9 @@ func (e *Engine) Files(ctx context.Context) ([]File, error) {
 	return files, err
 }
 
-// Reload rebuilds the catalogue from every source; on any problem the
-// current one stays and every problem is returned.
+// Reload rebuilds the catalogue from every source, and each company's
+// scenarios; on any problem the current ones stay and every problem is
+// returned.
 func (e *Engine) Reload(ctx context.Context) error {
 	files, err := e.Files(ctx)
 	if err != nil {
@@ -223,15 +226,56 @@ func (e *Engine) Reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	e.cat.Store(c)
-	if e.Faults != nil {
-		e.Faults.refresh(c)
+	owned, err := e.ownedFiles(ctx)
+	if err != nil {
+		return err
 	}
+	own := map[string]*Catalogue{}
+	for company, fs := range owned {
+		if own[company], err = Build(fs, e.Kinds, e.Schemas); err != nil {
+			return err
+		}
+	}
+	e.cat.Store(c)
+	e.own.Range(func(k, _ any) bool { e.own.Delete(k); return true })
+	for company, oc := range own {
+		e.own.Store(company, oc)
+	}
+	e.refreshFaults()
 	return nil
 }
 
+// ownedFiles are the companies' uploads, by company.
+func (e *Engine) ownedFiles(ctx context.Context) (map[string][]File, error) {
+	out := map[string][]File{}
+	err := e.DB.Read(ctx, func(tx *store.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT company_id, id, source FROM scenario_uploads WHERE company_id <> '' ORDER BY uploaded_at, id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var company, id, src string
+			if err := rows.Scan(&company, &id, &src); err != nil {
+				return err
+			}
+			out[company] = append(out[company], File{Name: "upload/" + id + ".yaml", Data: []byte(src)})
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// refreshFaults points fault activations at the scenarios as now loaded.
+func (e *Engine) refreshFaults() {
+	if e.Faults != nil {
+		e.Faults.refresh(e.Lookup)
+	}
+}
+
 // Upload validates a scenario sent through the control API, stores it and
-// reloads; nothing changes when it or the resulting set is invalid.
+// reloads; nothing changes when it or the resulting set is invalid. A
+// company's upload is its own; the operator's is shared.
 func (e *Engine) Upload(ctx context.Context, data []byte) (*Scenario, error) {
 	s, err := Parse("upload", data, e.Kinds, e.Schemas)
 	if err != nil {
@@ -241,7 +285,8 @@ func (e *Engine) Upload(ctx context.Context, data []byte) (*Scenario, error) {
 		return nil, &LoadError{Problems: []Problem{{File: "upload", Line: lineOfID(data), Field: "id",
 			Message: fmt.Sprintf("o id %q é de um cenário de %s; escolha outro id (uma pasta --scenarios pode substituí-lo)", s.ID, prev.File)}}}
 	}
-	files, err := e.Files(ctx)
+	company := tenant.Of(ctx)
+	files, err := e.filesOf(ctx, company)
 	if err != nil {
 		return nil, err
 	}
@@ -252,31 +297,46 @@ func (e *Engine) Upload(ctx context.Context, data []byte) (*Scenario, error) {
 		return nil, err
 	}
 	err = e.DB.Tx(ctx, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO scenario_uploads (id, source, uploaded_at) VALUES (?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET source = excluded.source, uploaded_at = excluded.uploaded_at`, s.ID, string(data), e.Clocks.Now(ctx).UnixNano())
+		_, err := tx.ExecContext(ctx, `INSERT INTO scenario_uploads (company_id, id, source, uploaded_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (company_id, id) DO UPDATE SET source = excluded.source, uploaded_at = excluded.uploaded_at`, company, s.ID, string(data), e.Clocks.Now(ctx).UnixNano())
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	e.cat.Store(c)
-	if e.Faults != nil {
-		e.Faults.refresh(c)
+	if company == "" {
+		e.cat.Store(c)
+	} else {
+		e.own.Store(company, c)
 	}
+	e.refreshFaults()
 	return c.Get(s.ID), nil
 }
 
-// Remove deletes an uploaded scenario.
+// filesOf is what a company's catalogue is built from: its uploads; the
+// shared sources for sandbox-wide work.
+func (e *Engine) filesOf(ctx context.Context, company string) ([]File, error) {
+	if company == "" {
+		return e.Files(ctx)
+	}
+	owned, err := e.ownedFiles(ctx)
+	return owned[company], err
+}
+
+// Remove deletes an uploaded scenario: a company removes its own, the
+// operator the shared ones.
 func (e *Engine) Remove(ctx context.Context, id string) error {
-	s := e.Catalogue().Get(id)
+	company := tenant.Of(ctx)
+	s := e.viewOf(ctx).Get(id)
 	if s == nil {
 		return errs.Errorf(errs.NotFound, "não há cenário %q", id)
 	}
-	if !strings.HasPrefix(s.File, "upload/") {
-		return errs.Errorf(errs.Conflict, "o cenário %s vem de %s; só cenários enviados podem ser removidos", id, s.File)
+	owned := company != "" && e.viewFor(company).own != nil && e.viewFor(company).own.Get(id) != nil
+	if !strings.HasPrefix(s.File, "upload/") || (company != "" && !owned) {
+		return errs.Errorf(errs.Conflict, "o cenário %s vem de %s; só cenários enviados pela sua empresa podem ser removidos", id, s.File)
 	}
 	err := e.DB.Tx(ctx, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM scenario_uploads WHERE id = ?`, id)
+		_, err := tx.ExecContext(ctx, `DELETE FROM scenario_uploads WHERE company_id = ? AND id = ?`, company, id)
 		return err
 	})
 	if err != nil {
@@ -287,8 +347,8 @@ func (e *Engine) Remove(ctx context.Context, id string) error {
 
 // BindNext makes scenario id drive the next resource of its kind that app
 // creates.
-func (e *Engine) BindNext(id, appID string) error {
-	s := e.Catalogue().Get(id)
+func (e *Engine) BindNext(ctx context.Context, id, appID string) error {
+	s := e.viewOf(ctx).Get(id)
 	if s == nil {
 		return errs.Errorf(errs.NotFound, "não há cenário %q", id)
 	}
@@ -309,7 +369,7 @@ func (e *Engine) BindNext(id, appID string) error {
 // kind's default) and starts it, in the creating transaction. A default
 // with no steps stores nothing, so plain creations cost nothing here.
 func (e *Engine) Bind(ctx context.Context, tx *store.Tx, r Resource) error {
-	cat := e.Catalogue()
+	cat := e.viewOf(ctx)
 	var s *Scenario
 	how := ""
 	if r.Named != "" {
@@ -347,7 +407,7 @@ func (e *Engine) Bind(ctx context.Context, tx *store.Tx, r Resource) error {
 // BindExisting starts scenario id on an existing resource; earlier
 // bindings of the resource stop.
 func (e *Engine) BindExisting(ctx context.Context, tx *store.Tx, id, appID string, ref map[string]string) (*Binding, error) {
-	s := e.Catalogue().Get(id)
+	s := e.viewOf(ctx).Get(id)
 	if s == nil {
 		return nil, errs.Errorf(errs.NotFound, "não há cenário %q", id)
 	}
@@ -463,7 +523,7 @@ func (e *Engine) stepJob(ctx context.Context, j jobs.Job) error {
 		if err != nil || b == nil || b.Status != Running || b.Next != p.Step || b.Waiting != "" {
 			return err // gone, stopped, or a stale job: nothing to do
 		}
-		s := e.Catalogue().Get(b.ScenarioID)
+		s := e.viewOf(ctx).Get(b.ScenarioID)
 		if s == nil || p.Step >= len(s.Steps) {
 			b.Status = Stopped
 			b.Log = append(b.Log, LogEntry{Step: p.Step, At: e.Clocks.Now(ctx), Outcome: "stopped: scenario " + b.ScenarioID + " is no longer loaded (or lost this step)"})
@@ -534,7 +594,7 @@ func (e *Engine) Trigger(ctx context.Context, tx *store.Tx, kind, key, name stri
 		bs = append(bs, b)
 	}
 	rows.Close()
-	cat := e.Catalogue()
+	cat := e.viewOf(ctx)
 	for _, b := range bs {
 		s := cat.Get(b.ScenarioID)
 		if b.Waiting == name && s != nil && b.Next < len(s.Steps) {
@@ -604,17 +664,29 @@ func (e *Engine) save(ctx context.Context, tx *store.Tx, b *Binding) error {
 	return err
 }
 
-// Bindings lists bindings, newest first, optionally of one kind and key.
+// Bindings lists bindings, newest first, optionally of one kind and key:
+// those of the apps of the company ctx carries (every one for
+// sandbox-wide work).
 func (e *Engine) Bindings(ctx context.Context, kind, key string, limit int) ([]*Binding, error) {
 	var out []*Binding
+	apps, all := []string{}, true
+	if company := tenant.Of(ctx); company != "" {
+		var err error
+		if apps, err = e.Faults.Apps.AppIDsOf(ctx, company); err != nil {
+			return nil, err
+		}
+		all = false
+	}
+	owned, _ := json.Marshal(apps)
 	err := e.DB.Read(ctx, func(tx *store.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT `+bindingColumns+` FROM scenario_bindings
-			WHERE (? = '' OR kind = ?) AND (? = '' OR key = ?) ORDER BY id DESC LIMIT ?`, kind, kind, key, key, limit)
+			WHERE (? = '' OR kind = ?) AND (? = '' OR key = ?) AND (? OR app_id IN (SELECT value FROM json_each(?)))
+			ORDER BY id DESC LIMIT ?`, kind, kind, key, key, all, string(owned), limit)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
-		cat := e.Catalogue()
+		cat := e.viewOf(ctx)
 		for rows.Next() {
 			b, err := scanBinding(rows)
 			if err != nil {

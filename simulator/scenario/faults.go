@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,9 @@ import (
 type Apps interface {
 	ClientID(ctx context.Context, appID string) (string, error)
 	AppID(ctx context.Context, clientID string) (string, error)
+	// CompanyOf names an app's company; AppIDsOf lists a company's apps.
+	CompanyOf(ctx context.Context, appID string) (string, error)
+	AppIDsOf(ctx context.Context, companyID string) ([]string, error)
 }
 
 // Faults holds the active fault scenarios (globally or for one app) and
@@ -93,8 +97,8 @@ func (f *Faults) Activate(ctx context.Context, s *Scenario, app string) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.remove(s.ID, app)
 	company := tenant.Of(ctx)
+	f.remove(s.ID, app, company)
 	f.active = append(f.active, &activation{s: s, app: app, company: company, since: f.Clocks.NowOf(company), used: make([]int, len(s.Faults))})
 	return nil
 }
@@ -114,18 +118,19 @@ func (f *Faults) activateOnce(ctx context.Context, s *Scenario, app string) {
 	f.active = append(f.active, &activation{s: s, app: app, company: company, since: f.Clocks.NowOf(company), used: make([]int, len(s.Faults))})
 }
 
-// Deactivate turns off s for app; it reports whether it was on.
-func (f *Faults) Deactivate(id, app string) bool {
+// Deactivate turns off s for app, as the company ctx carries activated it;
+// it reports whether it was on.
+func (f *Faults) Deactivate(ctx context.Context, id, app string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.remove(id, app)
+	return f.remove(id, app, tenant.Of(ctx))
 }
 
-func (f *Faults) remove(id, app string) bool {
+func (f *Faults) remove(id, app, company string) bool {
 	n := len(f.active)
 	kept := f.active[:0]
 	for _, a := range f.active {
-		if !(a.s.ID == id && a.app == app) {
+		if !(a.s.ID == id && a.app == app && a.company == company) {
 			kept = append(kept, a)
 		}
 	}
@@ -133,14 +138,15 @@ func (f *Faults) remove(id, app string) bool {
 	return len(kept) != n
 }
 
-// refresh points activations at the reloaded scenarios and drops the ones
-// whose scenario is gone.
-func (f *Faults) refresh(c *Catalogue) {
+// refresh points activations at the reloaded scenarios, as the company
+// that activated each sees them, and drops the ones whose scenario is
+// gone.
+func (f *Faults) refresh(lookup func(company, id string) *Scenario) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	kept := f.active[:0]
 	for _, a := range f.active {
-		if s := c.Get(a.s.ID); s != nil && len(s.Faults) > 0 {
+		if s := lookup(a.company, a.s.ID); s != nil && len(s.Faults) > 0 {
 			if len(s.Faults) != len(a.used) {
 				a.used = make([]int, len(s.Faults))
 			}
@@ -151,12 +157,17 @@ func (f *Faults) refresh(c *Catalogue) {
 	f.active = kept
 }
 
-// List shows the activations.
-func (f *Faults) List() []Activation {
+// List shows the activations the company ctx carries made, and the
+// operator's, which apply to it too (every activation, for the operator).
+func (f *Faults) List(ctx context.Context) []Activation {
+	company := tenant.Of(ctx)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := []Activation{}
 	for _, a := range f.active {
+		if company != "" && a.company != company && a.company != "" {
+			continue
+		}
 		act := Activation{Scenario: a.s.ID, App: f.clientID(a.app), Since: a.since}
 		for i, ft := range a.s.Faults {
 			act.Faults = append(act.Faults, FaultStatus{Index: i, Line: ft.Line, Action: ft.Action(), Used: a.used[i], Times: ft.Times, Spent: f.spent(a, i)})
@@ -174,13 +185,16 @@ func (f *Faults) spent(a *activation, i int) bool {
 	return ft.Window > 0 && f.Clocks.NowOf(a.company).After(a.since.Add(ft.Window))
 }
 
-// take finds the first live fault that ok accepts, counts one use of it and
-// names it for the logs.
-func (f *Faults) take(app string, ok func(*Fault) bool) (*Fault, string) {
+// take finds the first live fault that ok accepts for a request or
+// delivery of app, of company, counts one use of it and names it for the
+// logs. A fault activated for an app applies to it; one a company
+// activated for none applies to every app of the company; the
+// operator's, to every app.
+func (f *Faults) take(app, company string, ok func(*Fault) bool) (*Fault, string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, a := range f.active {
-		if a.app != "" && a.app != app {
+		if (a.app != "" && a.app != app) || (a.app == "" && a.company != "" && a.company != company) {
 			continue
 		}
 		for i := range a.s.Faults {
@@ -276,13 +290,13 @@ func globMatch(pat, s string) bool {
 // response lost "after" the work leaves the stored answer a retry with the
 // same Idempotency-Key gets. The header X-Sandbox-Scenario activates the
 // named scenario's faults for the app on first sight.
-func (f *Faults) Middleware(cat func() *Catalogue, next http.Handler) http.Handler {
+func (f *Faults) Middleware(lookup func(company, id string) *Scenario, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := httpx.InfoOf(r.Context())
 		// Only a known app activates by header: on the token endpoint the
 		// app is not known yet, and a header must not arm every app.
 		if name := r.Header.Get(Header); name != "" && info.AppID != "" {
-			if s := cat().Get(name); s != nil && len(s.Faults) > 0 {
+			if s := lookup(info.CompanyID, name); s != nil && len(s.Faults) > 0 {
 				f.activateOnce(r.Context(), s, info.AppID)
 			}
 		}
@@ -304,7 +318,7 @@ func (f *Faults) Middleware(cat func() *Catalogue, next http.Handler) http.Handl
 		if f.needsClient() {
 			client = f.clientID(info.AppID)
 		}
-		ft, name := f.take(info.AppID, func(ft *Fault) bool { return ft.Match != nil && matchRequest(ft.Match, r, client, body) })
+		ft, name := f.take(info.AppID, f.companyOf(r, info), func(ft *Fault) bool { return ft.Match != nil && matchRequest(ft.Match, r, client, body) })
 		if ft == nil {
 			next.ServeHTTP(w, r)
 			return
@@ -407,11 +421,11 @@ func (d *discard) WriteHeader(int)             {}
 
 // Webhook returns the fault to apply to a delivery of eventType to app, if
 // any, counting one use.
-func (f *Faults) Webhook(app, eventType string) *events.WebhookFault {
+func (f *Faults) Webhook(company, app, eventType string) *events.WebhookFault {
 	if f.empty() {
 		return nil
 	}
-	ft, name := f.take(app, func(ft *Fault) bool {
+	ft, name := f.take(app, company, func(ft *Fault) bool {
 		w := ft.Webhook
 		return w != nil && (w.App == "" || w.App == f.clientID(app)) && (w.Event == "" || globMatch(w.Event, eventType))
 	})
@@ -432,4 +446,33 @@ func (f *Faults) forgetApps(appIDs []string) {
 		}
 	}
 	f.active = kept
+}
+
+// companyOf is the company a request is of: its app's, once authenticated;
+// on the token endpoint, the app its client credentials name (in the
+// request's namespace).
+func (f *Faults) companyOf(r *http.Request, info *httpx.Info) string {
+	if info.CompanyID != "" || f.Apps == nil {
+		return info.CompanyID
+	}
+	client, _, ok := r.BasicAuth()
+	if !ok && r.Body != nil {
+		// Peek at the form without consuming it: the handler reads it.
+		raw, err := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		if err != nil {
+			return ""
+		}
+		form, _ := url.ParseQuery(string(raw))
+		client = form.Get("client_id")
+	}
+	if client == "" {
+		return ""
+	}
+	id, err := f.Apps.AppID(r.Context(), client)
+	if err != nil {
+		return ""
+	}
+	company, _ := f.Apps.CompanyOf(r.Context(), id)
+	return company
 }

@@ -113,9 +113,9 @@ func (s *Server) Mount(rt httpx.Route) error {
 	switch rt.Auth {
 	case httpx.Public, httpx.Stream:
 	case httpx.Client:
-		h = s.Faults.Middleware(s.Scenarios.Catalogue, h)
+		h = s.Faults.Middleware(s.Scenarios.Lookup, h)
 	case httpx.App:
-		h = s.Auth.Require(rt.Scopes, s.Faults.Middleware(s.Scenarios.Catalogue, h))
+		h = s.Auth.Require(rt.Scopes, s.Faults.Middleware(s.Scenarios.Lookup, h))
 	case httpx.AppOptional:
 		h = s.Auth.Optional(h)
 	case httpx.Tenant:

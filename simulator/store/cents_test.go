@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,7 +14,6 @@ import (
 	"time"
 
 	"homologa/simulator/auth"
-	"homologa/simulator/clock"
 	"homologa/simulator/server"
 	"homologa/simulator/store"
 )
@@ -36,12 +37,19 @@ func oldCentsDB(t *testing.T, path string) (companyID, appID string) {
 	if n := count(t, db, `SELECT COUNT(*) FROM migrations WHERE name > 'migrations/`+lastBeforeCents+`'`); n != 0 {
 		t.Fatalf("%d migrations after %s applied", n, lastBeforeCents)
 	}
-	a := &auth.Service{DB: db, Clocks: clock.NewClocks(clock.New(clock.Frozen, 1, time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)))}
-	c, err := a.CreateCompany(ctx, "11444777000161", "Corretora Antiga")
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, err := a.CreateApp(ctx, auth.NewApp{Company: c.ID, Name: "antigo", ClientID: "old-app", ClientSecret: "old-secret"})
+	// The company and its app as the version of 0014 stored them (the
+	// current auth writes columns that version lacks).
+	c := struct{ ID string }{"company-old"}
+	app := struct{ ID string }{"app-old"}
+	secretHash := sha256.Sum256([]byte("old-secret"))
+	err = db.Tx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO companies (id, cnpj, name, created_at) VALUES (?, '11444777000161', 'Corretora Antiga', 1)`, c.ID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO apps (id, company_id, name, client_id, secret_hash, webhook_url, webhook_secret, scopes, environment, created_at, updated_at)
+			VALUES (?, ?, 'antigo', 'old-app', ?, '', 'whsec_old', ?, 'sandbox', 1, 1)`, app.ID, c.ID, hex.EncodeToString(secretHash[:]), strings.Join(auth.Scopes, " "))
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
