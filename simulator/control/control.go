@@ -149,7 +149,7 @@ func (h *Handlers) view(r *http.Request, ran *int) (*httpx.Reply, error) {
 	company := tenant.Of(r.Context())
 	clk := h.Clocks.Of(company)
 	mode, factor := clk.Mode()
-	n, err := h.Jobs.Pending(r.Context())
+	n, err := h.Jobs.Pending(r.Context(), auth.IsOperator(r.Context()))
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func (h *Handlers) interactions(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	q := r.URL.Query()
-	f := recorder.Filter{CompanyID: tenant.Of(r.Context()), AppID: app, Method: strings.ToUpper(q.Get("method")), Path: q.Get("path")}
+	f := recorder.Filter{CompanyID: tenant.Of(r.Context()), EveryCompany: auth.IsOperator(r.Context()), AppID: app, Method: strings.ToUpper(q.Get("method")), Path: q.Get("path")}
 	switch f.Method {
 	case "", http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
 	default:
@@ -335,7 +335,7 @@ func (h *Handlers) deliveries(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	q := r.URL.Query()
-	f := events.DeliveryFilter{CompanyID: tenant.Of(r.Context()), AppID: app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
+	f := events.DeliveryFilter{CompanyID: tenant.Of(r.Context()), EveryCompany: auth.IsOperator(r.Context()), AppID: app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
 	switch f.Status {
 	case "", "queued", "pending", "delivered", "dead", "dropped":
 	default:
@@ -397,7 +397,7 @@ func (h *Handlers) events(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := events.Filter{CompanyID: tenant.Of(r.Context())}
+	f := events.Filter{CompanyID: tenant.Of(r.Context()), Every: auth.IsOperator(r.Context())}
 	if cnpj := r.URL.Query().Get("cnpj"); cnpj != "" {
 		f.CNPJ = taxid.NormalizeCNPJ(cnpj)
 		if err := taxid.CheckCNPJ(f.CNPJ); err != nil {

@@ -198,11 +198,11 @@ func (h *Handlers) authenticate(r *http.Request) (events.Filter, error) {
 	}
 	cnpj := r.URL.Query().Get("cnpj")
 	if cnpj == "" {
-		return events.Filter{}, nil
+		return events.Filter{Every: true}, nil
 	}
 	cnpj = taxid.NormalizeCNPJ(cnpj)
 	if err := taxid.CheckCNPJ(cnpj); err != nil {
 		return events.Filter{}, errs.Invalidf("cnpj", "%v", err)
 	}
-	return events.Filter{CNPJ: cnpj}, nil
+	return events.Filter{Every: true, CNPJ: cnpj}, nil
 }

@@ -151,7 +151,7 @@ func TestSignatureUsesWallClockNotSandboxTime(t *testing.T) {
 
 func TestStreamDropsASlowConsumerWithoutBlockingWriters(t *testing.T) {
 	b, _ := newBus(t, "")
-	stream := &events.Stream{Bus: b, Buffer: 4, Authenticate: func(r *http.Request) (events.Filter, error) { return events.Filter{CNPJ: "11222333000181"}, nil }}
+	stream := &events.Stream{Bus: b, Buffer: 4, Authenticate: func(r *http.Request) (events.Filter, error) { return events.Filter{Every: true, CNPJ: "11222333000181"}, nil }}
 	conn := dial(t, stream)
 	for b.Hub.Len() == 0 {
 		time.Sleep(time.Millisecond)
@@ -187,7 +187,7 @@ func TestStreamDropsASlowConsumerWithoutBlockingWriters(t *testing.T) {
 func TestStreamPingsAndDropsASilentPeer(t *testing.T) {
 	b, _ := newBus(t, "")
 	stream := &events.Stream{Bus: b, PingEvery: 20 * time.Millisecond, PongWait: 60 * time.Millisecond,
-		Authenticate: func(r *http.Request) (events.Filter, error) { return events.Filter{}, nil }}
+		Authenticate: func(r *http.Request) (events.Filter, error) { return events.Filter{Every: true}, nil }}
 	conn := dial(t, stream)
 	pings := make(chan struct{}, 10)
 	// Answering no pong: the default handler would answer, so replace it.

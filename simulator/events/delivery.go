@@ -327,8 +327,10 @@ func (b *Bus) Delivery(ctx context.Context, id string) (Delivery, error) {
 
 // DeliveryFilter selects deliveries for the log.
 type DeliveryFilter struct {
-	// CompanyID limits the list to one company's ("" for every one).
-	CompanyID string
+	// CompanyID limits the list to one company's; EveryCompany (the
+	// operator's view) lists every company's.
+	CompanyID    string
+	EveryCompany bool
 	AppID     string
 	Status    string
 	EventType string
@@ -344,9 +346,9 @@ func (b *Bus) Deliveries(ctx context.Context, f DeliveryFilter) ([]Delivery, err
 	out := []Delivery{}
 	err := b.DB.Read(ctx, func(tx *store.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM deliveries d JOIN events e ON e.seq = d.event_seq
-			WHERE (? = '' OR e.company_id = ?) AND (? = '' OR d.app_id = ?) AND (? = '' OR d.status = ?) AND (? = '' OR e.type = ?) AND (? = '' OR e.id = ?)
+			WHERE (? OR e.company_id = ?) AND (? = '' OR d.app_id = ?) AND (? = '' OR d.status = ?) AND (? = '' OR e.type = ?) AND (? = '' OR e.id = ?)
 			ORDER BY d.event_seq DESC, d.created_at DESC LIMIT ?`,
-			f.CompanyID, f.CompanyID, f.AppID, f.AppID, f.Status, f.Status, f.EventType, f.EventType, f.EventID, f.EventID, f.Limit)
+			f.EveryCompany, f.CompanyID, f.AppID, f.AppID, f.Status, f.Status, f.EventType, f.EventType, f.EventID, f.EventID, f.Limit)
 		if err != nil {
 			return err
 		}

@@ -214,14 +214,14 @@ func (b *Bus) enqueue(ctx context.Context, tx *store.Tx, seq int64, appID, key s
 	return id, nil
 }
 
-// Events returns the envelopes f's company (or CNPJ) may see after
-// sequence since, oldest first, at most limit; a zero filter (the
-// operator's) sees every company's.
+// Events returns the envelopes f's company (or, for the operator's
+// filter, every company, or one CNPJ) may see after sequence since,
+// oldest first, at most limit.
 func (b *Bus) Events(ctx context.Context, f Filter, since int64, limit int) ([]Envelope, error) {
 	var out []Envelope
 	err := b.DB.Read(ctx, func(tx *store.Tx) error {
 		q := `SELECT envelope, company_id FROM events WHERE seq > ? AND (? OR company_id = ?) AND (? = '' OR cnpj = ?) ORDER BY seq LIMIT ?`
-		rows, err := tx.QueryContext(ctx, q, since, f.CompanyID == "", f.CompanyID, f.CNPJ, f.CNPJ, limit)
+		rows, err := tx.QueryContext(ctx, q, since, f.Every, f.CompanyID, f.CNPJ, f.CNPJ, limit)
 		if err != nil {
 			return err
 		}

@@ -67,9 +67,11 @@ func (h *Hub) Len() int {
 
 // Filter selects events for a subscriber. Zero values match everything.
 type Filter struct {
-	// CompanyID limits events to one company (tenant isolation); the
-	// operator's stream leaves it empty and may filter by CNPJ.
+	// CompanyID limits events to one company (tenant isolation); Every
+	// (the operator's stream) takes every company's, and may filter by
+	// CNPJ.
 	CompanyID string
+	Every     bool
 	CNPJ      string
 	// Types are exact types or prefixes ending in ".*" ("proposta.*").
 	Types []string
@@ -80,7 +82,7 @@ type Filter struct {
 
 // Match reports whether e passes the filter.
 func (f Filter) Match(e Envelope) bool {
-	if f.CompanyID != "" && e.CompanyID != f.CompanyID {
+	if !f.Every && e.CompanyID != f.CompanyID {
 		return false
 	}
 	if f.CNPJ != "" && e.CNPJ != f.CNPJ {

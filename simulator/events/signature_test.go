@@ -49,24 +49,27 @@ func TestSignAndVerify(t *testing.T) {
 }
 
 func TestFilter(t *testing.T) {
-	e := events.Envelope{Type: "proposta.status", CNPJ: "11222333000181",
+	e := events.Envelope{Type: "proposta.status", CNPJ: "11222333000181", CompanyID: "c1",
 		Subject: map[string]any{"numeroProposta": float64(123456), "inscricaoIds": []any{float64(987), float64(988)}, "txid": "abc"}}
 	tests := []struct {
 		name string
 		f    events.Filter
 		want bool
 	}{
-		{"Empty", events.Filter{}, true},
-		{"Company", events.Filter{CNPJ: "11222333000181"}, true},
-		{"OtherCompany", events.Filter{CNPJ: "11444777000161"}, false},
-		{"Type", events.Filter{Types: []string{"proposta.status"}}, true},
-		{"TypePrefix", events.Filter{Types: []string{"cobranca.*", "proposta.*"}}, true},
-		{"OtherType", events.Filter{Types: []string{"cobranca.*"}}, false},
-		{"SubjectKeyed", events.Filter{Subject: "numeroProposta:123456"}, true},
-		{"SubjectInList", events.Filter{Subject: "inscricaoIds:988"}, true},
-		{"SubjectAnyKey", events.Filter{Subject: "abc"}, true},
-		{"SubjectWrongKey", events.Filter{Subject: "txid:123456"}, false},
-		{"SubjectMissing", events.Filter{Subject: "999"}, false},
+		{"Empty", events.Filter{}, false},
+		{"Company", events.Filter{CompanyID: "c1"}, true},
+		{"OtherCompany", events.Filter{CompanyID: "c2"}, false},
+		{"Every", events.Filter{Every: true}, true},
+		{"EveryCNPJ", events.Filter{Every: true, CNPJ: "11222333000181"}, true},
+		{"EveryOtherCNPJ", events.Filter{Every: true, CNPJ: "11444777000161"}, false},
+		{"Type", events.Filter{CompanyID: "c1", Types: []string{"proposta.status"}}, true},
+		{"TypePrefix", events.Filter{CompanyID: "c1", Types: []string{"cobranca.*", "proposta.*"}}, true},
+		{"OtherType", events.Filter{CompanyID: "c1", Types: []string{"cobranca.*"}}, false},
+		{"SubjectKeyed", events.Filter{CompanyID: "c1", Subject: "numeroProposta:123456"}, true},
+		{"SubjectInList", events.Filter{CompanyID: "c1", Subject: "inscricaoIds:988"}, true},
+		{"SubjectAnyKey", events.Filter{CompanyID: "c1", Subject: "abc"}, true},
+		{"SubjectWrongKey", events.Filter{CompanyID: "c1", Subject: "txid:123456"}, false},
+		{"SubjectMissing", events.Filter{CompanyID: "c1", Subject: "999"}, false},
 	}
 	for _, tt := range tests {
 		if got := tt.f.Match(e); got != tt.want {
@@ -77,8 +80,8 @@ func TestFilter(t *testing.T) {
 
 func TestHubDropsASlowSubscriber(t *testing.T) {
 	h := events.NewHub()
-	slow := h.Subscribe(events.Filter{}, 2)
-	fast := h.Subscribe(events.Filter{}, 10)
+	slow := h.Subscribe(events.Filter{Every: true}, 2)
+	fast := h.Subscribe(events.Filter{Every: true}, 10)
 	for i := 1; i <= 3; i++ {
 		h.Publish(events.Envelope{Sequence: int64(i)}) // never blocks
 	}

@@ -295,13 +295,12 @@ func (s *Scheduler) exec(ctx context.Context, q string, args ...any) {
 	}
 }
 
-// Pending returns how many jobs the company ctx carries has waiting;
-// every job of the sandbox for sandbox-wide work.
-func (s *Scheduler) Pending(ctx context.Context) (int, error) {
+// Pending returns how many jobs the company ctx carries has waiting, or
+// with every true how many the whole sandbox has.
+func (s *Scheduler) Pending(ctx context.Context, every bool) (int, error) {
 	var n int
-	company := tenant.Of(ctx)
 	err := s.db.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE ? = '' OR company_id = ?`, company, company).Scan(&n)
+		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE ? OR company_id = ?`, every, tenant.Of(ctx)).Scan(&n)
 	})
 	return n, err
 }

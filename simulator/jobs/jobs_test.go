@@ -79,7 +79,7 @@ func TestAdvanceRunsEachJobAtItsInstantInOrder(t *testing.T) {
 	if !clk.Now().Equal(start.Add(48 * time.Hour)) {
 		t.Fatalf("clock = %v after advance", clk.Now())
 	}
-	if p, _ := s.Pending(ctx); p != 1 {
+	if p, _ := s.Pending(ctx, true); p != 1 {
 		t.Fatalf("pending = %d, want the job of next year", p)
 	}
 }
@@ -119,7 +119,7 @@ func TestFailingJobIsRetriedThenDropped(t *testing.T) {
 	if calls != 5 {
 		t.Fatalf("a failing job ran %d times, want 5", calls)
 	}
-	if p, _ := s.Pending(ctx); p != 0 {
+	if p, _ := s.Pending(ctx, true); p != 0 {
 		t.Fatalf("pending = %d after the last attempt, want 0", p)
 	}
 }
@@ -148,7 +148,7 @@ func TestRunLoopRunsJobsDueNow(t *testing.T) {
 	schedule(t, db, s, "note", start, 9)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if p, _ := s.Pending(context.Background()); p == 0 {
+		if p, _ := s.Pending(context.Background(), true); p == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -238,7 +238,7 @@ func TestAdvancingOneCompanyLeavesTheOthers(t *testing.T) {
 	if now := clocks.NowOf("A"); !now.Equal(start.AddDate(1, 0, 0)) {
 		t.Fatalf("A's clock is at %s, want a year on", now)
 	}
-	if left, _ := s.Pending(b); left != 2 {
+	if left, _ := s.Pending(b, false); left != 2 {
 		t.Fatalf("B has %d jobs left, want its 2", left)
 	}
 	// The operator moving the default clock moves B (which follows it),

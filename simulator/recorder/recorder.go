@@ -365,8 +365,10 @@ func (t *teeBody) Read(p []byte) (int, error) {
 
 // Filter selects interactions.
 type Filter struct {
-	// CompanyID limits the list to one company's requests ("" for all).
-	CompanyID string
+	// CompanyID limits the list to one company's requests; EveryCompany
+	// (the operator's view) lists every company's.
+	CompanyID    string
+	EveryCompany bool
 	AppID     string
 	Method    string
 	// Path is an exact path, or a prefix when it ends in "*".
@@ -393,9 +395,9 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 		// did reads the tail; AfterID pages forward from an older point.
 		rows, err := tx.QueryContext(ctx, `SELECT * FROM (SELECT id, at, request_id, app_id, api, method, path, query, req_headers, req_body, status,
 			resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at FROM interactions
-			WHERE (? = '' OR company_id = ?) AND (? = '' OR app_id = ?) AND (? = '' OR method = ?) AND (? = '' OR (CASE WHEN ? THEN substr(path, 1, length(?)) = ? ELSE path = ? END))
+			WHERE (? OR company_id = ?) AND (? = '' OR app_id = ?) AND (? = '' OR method = ?) AND (? = '' OR (CASE WHEN ? THEN substr(path, 1, length(?)) = ? ELSE path = ? END))
 			AND at >= ? AND id > ? ORDER BY id `+map[bool]string{true: "ASC", false: "DESC"}[f.AfterID > 0]+` LIMIT ?) ORDER BY id`,
-			f.CompanyID, f.CompanyID, f.AppID, f.AppID, strings.ToUpper(f.Method), strings.ToUpper(f.Method), path, prefix, path, path, path, since, f.AfterID, f.Limit)
+			f.EveryCompany, f.CompanyID, f.AppID, f.AppID, strings.ToUpper(f.Method), strings.ToUpper(f.Method), path, prefix, path, path, path, since, f.AfterID, f.Limit)
 		if err != nil {
 			return err
 		}

@@ -84,7 +84,7 @@ func TestApply(t *testing.T) {
 	clk := clock.New(clock.Frozen, 0, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	hub := events.NewHub()
-	sub := hub.Subscribe(events.Filter{}, 10)
+	sub := hub.Subscribe(events.Filter{Every: true}, 10)
 	bus := &events.Bus{DB: db, Clocks: clock.NewClocks(clk), Jobs: jobs.New(db, clock.NewClocks(clk), log), Hub: hub, Log: log,
 		AppOf: func(context.Context, *store.Tx, string) (events.App, error) { return events.App{}, nil }}
 	a := &statemachine.Applier{Bus: bus}
@@ -128,7 +128,7 @@ func TestApply(t *testing.T) {
 			t.Fatalf("a rolled-back move published %s", e.Type)
 		default:
 		}
-		evs, _ := bus.Events(ctx, events.Filter{}, 0, 10)
+		evs, _ := bus.Events(ctx, events.Filter{Every: true}, 0, 10)
 		if len(evs) != 1 {
 			t.Fatalf("events stored = %d, want 1 (the rolled-back one gone)", len(evs))
 		}
