@@ -151,7 +151,9 @@ func TestSignatureUsesWallClockNotSandboxTime(t *testing.T) {
 
 func TestStreamDropsASlowConsumerWithoutBlockingWriters(t *testing.T) {
 	b, _ := newBus(t, "")
-	stream := &events.Stream{Bus: b, Buffer: 4, Authenticate: func(r *http.Request) (events.Filter, error) { return events.Filter{Every: true, CNPJ: "11222333000181"}, nil }}
+	stream := &events.Stream{Bus: b, Buffer: 4, Authenticate: func(r *http.Request) (events.Filter, error) {
+		return events.Filter{Every: true, CNPJ: "11222333000181"}, nil
+	}}
 	conn := dial(t, stream)
 	for b.Hub.Len() == 0 {
 		time.Sleep(time.Millisecond)

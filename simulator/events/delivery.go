@@ -331,11 +331,11 @@ type DeliveryFilter struct {
 	// operator's view) lists every company's.
 	CompanyID    string
 	EveryCompany bool
-	AppID     string
-	Status    string
-	EventType string
-	EventID   string
-	Limit     int
+	AppID        string
+	Status       string
+	EventType    string
+	EventID      string
+	Limit        int
 }
 
 // Deliveries lists deliveries, newest first, with their attempts.

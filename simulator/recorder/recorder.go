@@ -369,8 +369,8 @@ type Filter struct {
 	// (the operator's view) lists every company's.
 	CompanyID    string
 	EveryCompany bool
-	AppID     string
-	Method    string
+	AppID        string
+	Method       string
 	// Path is an exact path, or a prefix when it ends in "*".
 	Path    string
 	Since   time.Time
