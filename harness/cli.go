@@ -30,7 +30,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	partnerFile := fs.String("partner", "", "the partner file (YAML): its actions, and optionally its clientId")
+	partnerFile := fs.String("partner", "", "the partner file (YAML): its actions, and optionally its clientId; optional with --features")
 	sandbox := fs.String("sandbox", "", "a running sandbox's base URL (default: one in-process)")
 	featuresDir := fs.String("features", "", "a folder of features instead of the embedded homologation suite")
 	tags := fs.String("tags", "", "run only the scenarios matching this tag expression, e.g. @regra:idempotencia")
@@ -44,13 +44,18 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *partnerFile == "" {
-		fmt.Fprintln(stderr, "homologa test: --partner FILE is required")
-		return 2
-	}
-	p, err := LoadPartner(*partnerFile)
-	if err != nil {
-		fmt.Fprintln(stderr, "homologa test:", err)
+	// A QA team's own features (contract features, say) may not need a
+	// partner at all; the embedded suite always does.
+	p := &Partner{Name: "(no partner: features only)"}
+	switch {
+	case *partnerFile != "":
+		var err error
+		if p, err = LoadPartner(*partnerFile); err != nil {
+			fmt.Fprintln(stderr, "homologa test:", err)
+			return 2
+		}
+	case *featuresDir == "":
+		fmt.Fprintln(stderr, "homologa test: --partner FILE is required (or --features DIR, for features that need no partner)")
 		return 2
 	}
 	rep, err := RunHomologation(ctx, HomologationOptions{Partner: p, SandboxURL: *sandbox, FeaturesDir: *featuresDir, Tags: *tags,
