@@ -385,32 +385,44 @@ func sortedKeys(m map[string]string) []string {
 	return out
 }
 
+// Limits on what one scenario file may expand to. A hosted sandbox parses
+// files anyone with an app can upload, so anchors and aliases are counted as
+// the nodes they stand for: a "billion laughs" file of a few hundred bytes is
+// refused at the budget instead of filling memory.
+const (
+	maxNodes = 20000 // nodes after alias expansion; real scenarios use < 500
+	maxDepth = 64    // nesting depth; real scenarios use < 10
+)
+
+// converter turns YAML nodes into the values encoding/json would give,
+// counting nodes and depth against the limits above.
+type converter struct{ nodes int }
+
 // toJSONValue converts a YAML node to the value encoding/json would give:
 // maps with string keys, []any, float64, string, bool, nil.
 func toJSONValue(n *yaml.Node) (any, error) {
+	return (&converter{}).value(n, 0)
+}
+
+func (c *converter) value(n *yaml.Node, depth int) (any, error) {
+	c.nodes++
+	if c.nodes > maxNodes {
+		return nil, fmt.Errorf("linha %d: o arquivo se expande a mais de %d nós (âncoras e aliases contam o que repetem)", n.Line, maxNodes)
+	}
+	if depth > maxDepth {
+		return nil, fmt.Errorf("linha %d: aninhamento mais fundo que %d níveis", n.Line, maxDepth)
+	}
 	switch n.Kind {
 	case yaml.DocumentNode:
-		return toJSONValue(n.Content[0])
+		return c.value(n.Content[0], depth)
 	case yaml.AliasNode:
-		return toJSONValue(n.Alias)
+		return c.value(n.Alias, depth+1)
 	case yaml.MappingNode:
-		m := map[string]any{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if _, dup := m[k.Value]; dup {
-				return nil, fmt.Errorf("line %d: key %q appears twice", k.Line, k.Value)
-			}
-			v, err := toJSONValue(n.Content[i+1])
-			if err != nil {
-				return nil, err
-			}
-			m[k.Value] = v
-		}
-		return m, nil
+		return c.mapping(n, depth)
 	case yaml.SequenceNode:
 		out := []any{}
-		for _, c := range n.Content {
-			v, err := toJSONValue(c)
+		for _, item := range n.Content {
+			v, err := c.value(item, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -418,9 +430,29 @@ func toJSONValue(n *yaml.Node) (any, error) {
 		}
 		return out, nil
 	}
+	return scalar(n)
+}
+
+func (c *converter) mapping(n *yaml.Node, depth int) (any, error) {
+	m := map[string]any{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if _, dup := m[k.Value]; dup {
+			return nil, fmt.Errorf("linha %d: a chave %q aparece duas vezes", k.Line, k.Value)
+		}
+		v, err := c.value(n.Content[i+1], depth+1)
+		if err != nil {
+			return nil, err
+		}
+		m[k.Value] = v
+	}
+	return m, nil
+}
+
+func scalar(n *yaml.Node) (any, error) {
 	var v any
 	if err := n.Decode(&v); err != nil {
-		return nil, fmt.Errorf("line %d: %v", n.Line, err)
+		return nil, fmt.Errorf("linha %d: %v", n.Line, err)
 	}
 	switch x := v.(type) {
 	case int:

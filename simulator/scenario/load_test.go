@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,18 @@ func registry(t *testing.T) *schema.Registry {
 		t.Fatal(err)
 	}
 	return reg
+}
+
+// laughs is the "billion laughs" file: nine anchors, each ten aliases of the
+// one before, a few hundred bytes that expand to 10^9 nodes.
+func laughs() string {
+	var b strings.Builder
+	b.WriteString("id: x-y\ntitle: T\napplies_to: cob\na0: &a0 [lol]\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*a%d,", i-1), 10), ","))
+	}
+	b.WriteString("steps:\n  - pay: true\n")
+	return b.String()
 }
 
 // Every bad file is refused with the file, the line and the field of the
@@ -49,6 +62,9 @@ func TestParseRefusesBadFiles(t *testing.T) {
 		{"an answer lost with nothing to lose it", "id: x-y\ntitle: T\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    phase: after\n    latency: 1s\n", "f.yaml:6: faults.0.phase: uma falha depois do trabalho perde a resposta"},
 		{"neither steps nor faults", "id: x-y\ntitle: T\napplies_to: pix\n", "f.yaml:1: um cenário precisa de passos ou falhas"},
 		{"select with both equals and in", head + "select: {field: a, equals: 1, in: [2]}\nsteps:\n  - pay: true\n", "f.yaml:4: select: informe exatamente um entre equals e in"},
+		{"a key twice", head + "title: U\nsteps:\n  - pay: true\n", "f.yaml:1: linha 4: a chave \"title\" aparece duas vezes"},
+		{"a billion laughs", laughs(), "o arquivo se expande a mais de 20000 nós"},
+		{"nesting too deep", head + "x: " + strings.Repeat("[", 80) + strings.Repeat("]", 80) + "\n", "aninhamento mais fundo que 64 níveis"},
 		{"two documents", head + "steps:\n  - pay: true\n---\nid: z\n", "f.yaml:6: um cenário por arquivo"},
 	}
 	for _, tt := range tests {
