@@ -564,11 +564,7 @@ func (s *Service) patchCharge(ctx context.Context, host string, p auth.Principal
 		if v := removalRule(k.kind, c.Status, req); v != nil {
 			return nil, invalid(k.opInvalida, *v)
 		}
-		out, err := s.move(ctx, tx, c, status, true)
-		if err != nil {
-			return nil, err
-		}
-		return out, s.trigger(ctx, tx, c, "removed")
+		return s.move(ctx, tx, c, status, true, "removed")
 	})
 }
 
@@ -586,7 +582,7 @@ func removalRule(kind, current string, req doc) *violation {
 
 // move changes a charge's status through its machine; byUser marks a
 // change the receiver asked for, which is a new revision.
-func (s *Service) move(ctx context.Context, tx *store.Tx, c *charge, to string, byUser bool) (doc, error) {
+func (s *Service) move(ctx context.Context, tx *store.Tx, c *charge, to string, byUser bool, trigger string) (doc, error) {
 	from := c.Status
 	body := clone(c.Body)
 	co, err := s.company(ctx, tx, c.CompanyID)
@@ -597,7 +593,8 @@ func (s *Service) move(ctx context.Context, tx *store.Tx, c *charge, to string, 
 		Machine: machines[c.Kind], From: from, To: to, AppID: c.AppID, CNPJ: co.CNPJ,
 		Subject: doc{"txid": c.TxID}, SubjectKey: "txid:" + c.TxID,
 		Data:    doc{"statusAnterior": from, "statusAtual": to},
-		Targets: []events.Target{},
+		Targets:  []events.Target{},
+		Scenario: statemachine.Tell{Kind: c.Kind, Key: chargeKey(c.CompanyID, c.TxID), Trigger: trigger},
 		Store: func(ctx context.Context, tx *store.Tx) error {
 			old := c.Revisao
 			c.Status = to

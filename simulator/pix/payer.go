@@ -175,13 +175,10 @@ func (s *Service) payLoaded(ctx context.Context, tx *store.Tx, c *charge, in Pay
 	if err := insertPix(ctx, tx, p, in); err != nil {
 		return nil, err
 	}
-	if _, err := s.move(ctx, tx, c, Concluida, false); err != nil {
+	if _, err := s.move(ctx, tx, c, Concluida, false, "paid"); err != nil {
 		return nil, err
 	}
 	if err := s.notify(ctx, tx, p, "pix.recebido", "Pix Recebido", nil); err != nil {
-		return nil, err
-	}
-	if err := s.trigger(ctx, tx, c, "paid"); err != nil {
 		return nil, err
 	}
 	// A composite QR (journeys 3 and 4): paying the charge authorises the

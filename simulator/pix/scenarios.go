@@ -179,7 +179,7 @@ func (s *Service) chargeStep(ctx context.Context, tx *store.Tx, b *scenario.Bind
 		if c.Status != Ativa {
 			return "", errs.Errorf(errs.Conflict, "a cobrança %s está %s", c.TxID, c.Status)
 		}
-		if _, err := s.move(ctx, tx, c, st.Status, false); err != nil {
+		if _, err := s.move(ctx, tx, c, st.Status, false, ""); err != nil {
 			return "", err
 		}
 		return "moved to " + st.Status, nil

@@ -18,8 +18,10 @@ import (
 
 	"homologa/simulator/clock"
 	"homologa/simulator/errs"
+	"homologa/simulator/events"
 	"homologa/simulator/jobs"
 	"homologa/simulator/schema"
+	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
 	"homologa/simulator/tenant"
 )
@@ -574,6 +576,17 @@ func (e *Engine) do(ctx context.Context, tx *store.Tx, b *Binding, st Step) (str
 		return "", fmt.Errorf("no runner for %s", b.Kind)
 	}
 	return r.Do(ctx, tx, b, st)
+}
+
+// Observe is the engine as an observer of the state machines: a move that
+// names a trigger (statemachine.Tell) reaches the resource's bindings in
+// the move's own transaction. Triggers that are not moves (a revision, a
+// pending answered) call Trigger directly.
+func (e *Engine) Observe(ctx context.Context, tx *store.Tx, m statemachine.Move, _ *events.Envelope) error {
+	if m.Scenario.Trigger == "" {
+		return nil
+	}
+	return e.Trigger(ctx, tx, m.Scenario.Kind, m.Scenario.Key, m.Scenario.Trigger)
 }
 
 // Trigger tells the running bindings of a resource that something

@@ -271,6 +271,7 @@ func (s *Server) platform(ctx context.Context) error {
 	s.Faults = &scenario.Faults{Clocks: s.Clocks, Apps: s.Auth}
 	s.Scenarios = &scenario.Engine{DB: s.DB, Clocks: s.Clocks, Jobs: s.Jobs, Log: s.Log, Schemas: s.Schemas, Kinds: Kinds(),
 		Shipped: scenarios.FS, Dir: cfg.ScenariosDir, Faults: s.Faults}
+	s.Machines.Observe(s.Scenarios.Observe)
 	s.Bus.Faults = s.Faults
 	return nil
 }

@@ -125,6 +125,16 @@ type Move struct {
 	Targets []events.Target
 	// Store writes the new state with the domain's own SQL.
 	Store func(ctx context.Context, tx *store.Tx) error
+	// Scenario names the resource in the scenario engine and what the
+	// move tells its scenario; the engine hears it as an observer.
+	Scenario Tell
+}
+
+// Tell is what a move tells the scenario bound to the resource: Kind and
+// Key find the binding, Trigger is the trigger a step may wait for
+// ("paid", "cancelled"). A zero Tell tells nothing.
+type Tell struct {
+	Kind, Key, Trigger string
 }
 
 // Observer hears every applied move inside its transaction, so that what it
