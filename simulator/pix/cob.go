@@ -592,7 +592,7 @@ func (s *Service) move(ctx context.Context, tx *store.Tx, c *charge, to string, 
 	_, err = s.Machines.Apply(ctx, tx, statemachine.Move{
 		Machine: machines[c.Kind], From: from, To: to, AppID: c.AppID, CNPJ: co.CNPJ,
 		Subject: doc{"txid": c.TxID}, SubjectKey: "txid:" + c.TxID,
-		Data:    doc{"statusAnterior": from, "statusAtual": to},
+		Data:     doc{"statusAnterior": from, "statusAtual": to},
 		Targets:  []events.Target{},
 		Scenario: statemachine.Tell{Kind: c.Kind, Key: chargeKey(c.CompanyID, c.TxID), Trigger: trigger},
 		Store: func(ctx context.Context, tx *store.Tx) error {
