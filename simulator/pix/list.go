@@ -216,7 +216,7 @@ func (l *listing) filter() string { return strings.Join(l.where, " AND ") }
 // more; nil when the scanned row is the answer), under key next to
 // parametros.
 func list[T any](ctx context.Context, db *store.DB, lq *listQuery, l listing, key string,
-	scan func(row scanner) (T, error), full func(ctx context.Context, tx *store.Tx, v T) (any, error)) (doc, error) {
+	scan func(row store.Scanner) (T, error), full func(ctx context.Context, tx *store.Tx, v T) (any, error)) (doc, error) {
 	return read(ctx, db, func(tx *store.Tx) (doc, error) {
 		params, rows, err := pageRows(ctx, tx, lq, l, scan)
 		if err != nil {

@@ -2,17 +2,12 @@ package pix
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
 	"homologa/simulator/store"
 )
-
-// scanner is a row to scan: *sql.Row or *sql.Rows.
-type scanner interface{ Scan(...any) error }
 
 // exec runs a statement.
 func exec(ctx context.Context, tx *store.Tx, query string, args ...any) error {
@@ -29,61 +24,15 @@ func execCount(ctx context.Context, tx *store.Tx, query string, args ...any) (in
 	return res.RowsAffected()
 }
 
-// queryValue scans the one column of the one row a query returns.
-func queryValue[T any](ctx context.Context, tx *store.Tx, query string, args ...any) (T, error) {
-	var v T
-	err := tx.QueryRowContext(ctx, query, args...).Scan(&v)
-	return v, err
-}
-
-// queryAll runs a query and scans every row.
-func queryAll[T any](ctx context.Context, tx *store.Tx, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	return scanAll(rows, scan)
-}
-
-// scanAll scans every row and closes them.
-func scanAll[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) {
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-// maybe turns "no row" into nil: a finder's answer when there is nothing.
-func maybe[T any](v *T, err error) (*T, error) {
-	if err != nil {
-		return nil, none(err)
-	}
-	return v, nil
-}
-
-// none is nil for "no row", err otherwise.
-func none(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
-	return err
-}
-
 // scanString scans a row of one text column.
-func scanString(row scanner) (string, error) {
+func scanString(row store.Scanner) (string, error) {
 	var s string
 	err := row.Scan(&s)
 	return s, err
 }
 
 // scanJSON scans a row of one JSON column, kept as it was stored.
-func scanJSON(row scanner) (json.RawMessage, error) {
+func scanJSON(row store.Scanner) (json.RawMessage, error) {
 	var s string
 	err := row.Scan(&s)
 	return json.RawMessage(s), err
@@ -116,20 +65,20 @@ func (j jsonDoc) Scan(v any) error {
 
 // pageRows runs a listing: it counts its rows, completes parametros with
 // the paginacao lq asks for, and scans the page's rows in order.
-func pageRows[T any](ctx context.Context, tx *store.Tx, lq *listQuery, l listing, scan func(scanner) (T, error)) (doc, []T, error) {
-	total, err := queryValue[int](ctx, tx, `SELECT COUNT(*) FROM `+l.from+` WHERE `+l.filter(), l.args...)
+func pageRows[T any](ctx context.Context, tx *store.Tx, lq *listQuery, l listing, scan func(store.Scanner) (T, error)) (doc, []T, error) {
+	total, err := store.Value[int](ctx, tx, `SELECT COUNT(*) FROM `+l.from+` WHERE `+l.filter(), l.args...)
 	if err != nil {
 		return nil, nil, err
 	}
 	params, limit, offset := lq.page(total)
 	args := append(append([]any{}, l.args...), limit, offset)
-	list, err := queryAll(ctx, tx, scan, `SELECT `+l.columns+` FROM `+l.from+` WHERE `+l.filter()+` ORDER BY `+l.order+` LIMIT ? OFFSET ?`, args...)
+	list, err := store.All(ctx, tx, scan, `SELECT `+l.columns+` FROM `+l.from+` WHERE `+l.filter()+` ORDER BY `+l.order+` LIMIT ? OFFSET ?`, args...)
 	return params, list, err
 }
 
 // maxID is the largest id of a table, 0 when it is empty.
 func maxID(ctx context.Context, tx *store.Tx, table string) (int64, error) {
-	return queryValue[int64](ctx, tx, `SELECT COALESCE(MAX(id), 0) FROM `+table)
+	return store.Value[int64](ctx, tx, `SELECT COALESCE(MAX(id), 0) FROM `+table)
 }
 
 // findCompany reads a company's CNPJ and name.
@@ -141,5 +90,5 @@ func findCompany(ctx context.Context, tx *store.Tx, id string) (company, error) 
 
 // findAppCompany reads the company of an app.
 func findAppCompany(ctx context.Context, tx *store.Tx, appID string) (string, error) {
-	return queryValue[string](ctx, tx, `SELECT company_id FROM apps WHERE id = ?`, appID)
+	return store.Value[string](ctx, tx, `SELECT company_id FROM apps WHERE id = ?`, appID)
 }

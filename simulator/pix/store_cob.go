@@ -10,7 +10,7 @@ import (
 
 const chargeColumns = `id, company_id, app_id, kind, txid, status, revisao, loc_id, lote_id, created_at, body`
 
-func scanCharge(row scanner) (*charge, error) {
+func scanCharge(row store.Scanner) (*charge, error) {
 	var c charge
 	if err := row.Scan(&c.ID, &c.CompanyID, &c.AppID, &c.Kind, &c.TxID, &c.Status, &c.Revisao, &c.LocID, &c.LoteID, nanos{&c.CreatedAt}, &c.raw); err != nil {
 		return nil, err
@@ -20,7 +20,7 @@ func scanCharge(row scanner) (*charge, error) {
 
 // findCharge finds a company's cob or cobv by txid; nil when none.
 func findCharge(ctx context.Context, tx *store.Tx, companyID, txid string) (*charge, error) {
-	return maybe(scanCharge(tx.QueryRowContext(ctx, `SELECT `+chargeColumns+` FROM pix_cobs WHERE company_id = ? AND txid = ?`, companyID, txid)))
+	return store.Maybe(scanCharge(tx.QueryRowContext(ctx, `SELECT `+chargeColumns+` FROM pix_cobs WHERE company_id = ? AND txid = ?`, companyID, txid)))
 }
 
 // findChargeByID finds a company's charge by its row id, which its
@@ -31,7 +31,7 @@ func findChargeByID(ctx context.Context, tx *store.Tx, companyID string, id int6
 
 // findChargeTxid is the txid of a company's charge by its row id.
 func findChargeTxid(ctx context.Context, tx *store.Tx, companyID string, id int64) (string, error) {
-	return queryValue[string](ctx, tx, `SELECT txid FROM pix_cobs WHERE company_id = ? AND id = ?`, companyID, id)
+	return store.Value[string](ctx, tx, `SELECT txid FROM pix_cobs WHERE company_id = ? AND id = ?`, companyID, id)
 }
 
 // storedCharge is what GET reads of a charge: just enough to answer.
@@ -47,12 +47,12 @@ func findStoredCharge(ctx context.Context, tx *store.Tx, companyID, txid string)
 	var c storedCharge
 	err := tx.QueryRowContext(ctx, `SELECT id, kind, revisao, body FROM pix_cobs WHERE company_id = ? AND txid = ?`, companyID, txid).
 		Scan(&c.id, &c.kind, &c.revisao, &c.body)
-	return maybe(&c, err)
+	return store.Maybe(&c, err)
 }
 
 // findRevision is the last body of an earlier revision of a charge.
 func findRevision(ctx context.Context, tx *store.Tx, cobID int64, revisao int) (string, error) {
-	return queryValue[string](ctx, tx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, cobID, revisao)
+	return store.Value[string](ctx, tx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, cobID, revisao)
 }
 
 // insertCharge stores a new charge with its first body; it reports false,
@@ -99,7 +99,7 @@ type listedCharge struct {
 	body doc
 }
 
-func scanListedCharge(row scanner) (listedCharge, error) {
+func scanListedCharge(row store.Scanner) (listedCharge, error) {
 	var c listedCharge
 	err := row.Scan(&c.id, jsonDoc{&c.body})
 	return c, err

@@ -9,26 +9,26 @@ import (
 
 const cobrColumns = `company_id, txid, app_id, id_rec, status, vencimento, body`
 
-func scanCobR(row scanner) (*cobr, error) {
+func scanCobR(row store.Scanner) (*cobr, error) {
 	var c cobr
 	return &c, row.Scan(&c.CompanyID, &c.TxID, &c.AppID, &c.IDRec, &c.Status, &c.Vencimento, jsonDoc{&c.Body})
 }
 
 // findCobR finds a company's recurring charge; nil when none.
 func findCobR(ctx context.Context, tx *store.Tx, companyID, txid string) (*cobr, error) {
-	return maybe(scanCobR(tx.QueryRowContext(ctx, `SELECT `+cobrColumns+` FROM pix_cobrs WHERE company_id = ? AND txid = ?`, companyID, txid)))
+	return store.Maybe(scanCobR(tx.QueryRowContext(ctx, `SELECT `+cobrColumns+` FROM pix_cobrs WHERE company_id = ? AND txid = ?`, companyID, txid)))
 }
 
 // findOpenCobRs lists the charges of a recurrence not yet settled.
 func findOpenCobRs(ctx context.Context, tx *store.Tx, companyID, idRec string) ([]*cobr, error) {
-	return queryAll(ctx, tx, scanCobR, `SELECT `+cobrColumns+` FROM pix_cobrs WHERE company_id = ? AND id_rec = ? AND status IN (?, ?)`,
+	return store.All(ctx, tx, scanCobR, `SELECT `+cobrColumns+` FROM pix_cobrs WHERE company_id = ? AND id_rec = ? AND status IN (?, ?)`,
 		companyID, idRec, CobRCriada, CobRAtiva)
 }
 
 // findCobRVencimentos lists the due dates of a company's recurrence's
 // charges that were not rejected or cancelled.
 func findCobRVencimentos(ctx context.Context, tx *store.Tx, companyID, idRec string) ([]string, error) {
-	return queryAll(ctx, tx, scanString, `SELECT vencimento FROM pix_cobrs WHERE company_id = ? AND id_rec = ? AND status NOT IN (?, ?)`,
+	return store.All(ctx, tx, scanString, `SELECT vencimento FROM pix_cobrs WHERE company_id = ? AND id_rec = ? AND status NOT IN (?, ?)`,
 		companyID, idRec, CobRRejeitada, CobRCancelada)
 }
 

@@ -10,8 +10,8 @@ import (
 // findKeyOwner is the app holding a key in a namespace: a key has one owner
 // within a namespace, as DICT gives it one.
 func findKeyOwner(ctx context.Context, tx *store.Tx, namespace, chave string) (string, error) {
-	owner, err := queryValue[string](ctx, tx, `SELECT app_id FROM pix_keys WHERE namespace = ? AND chave = ?`, namespace, chave)
-	return owner, none(err)
+	owner, err := store.Value[string](ctx, tx, `SELECT app_id FROM pix_keys WHERE namespace = ? AND chave = ?`, namespace, chave)
+	return owner, store.NoRow(err)
 }
 
 func insertKey(ctx context.Context, tx *store.Tx, k Key, companyID, namespace string) error {
@@ -21,7 +21,7 @@ func insertKey(ctx context.Context, tx *store.Tx, k Key, companyID, namespace st
 
 // findKeys lists an app's keys by creation.
 func findKeys(ctx context.Context, tx *store.Tx, appID string) ([]Key, error) {
-	return queryAll(ctx, tx, func(row scanner) (Key, error) {
+	return store.All(ctx, tx, func(row store.Scanner) (Key, error) {
 		var k Key
 		return k, row.Scan(&k.Chave, &k.Tipo, &k.AppID, nanos{&k.CreatedAt})
 	}, `SELECT chave, tipo, app_id, created_at FROM pix_keys WHERE app_id = ? ORDER BY created_at, chave`, appID)
@@ -29,5 +29,5 @@ func findKeys(ctx context.Context, tx *store.Tx, appID string) ([]Key, error) {
 
 // findAppKeys lists the keys of an app.
 func findAppKeys(ctx context.Context, tx *store.Tx, appID string) ([]string, error) {
-	return queryAll(ctx, tx, scanString, `SELECT chave FROM pix_keys WHERE app_id = ?`, appID)
+	return store.All(ctx, tx, scanString, `SELECT chave FROM pix_keys WHERE app_id = ?`, appID)
 }

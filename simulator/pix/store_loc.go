@@ -8,20 +8,20 @@ import (
 
 const locColumns = `id, company_id, app_id, tipo_cob, token, location, cob_id, created_at`
 
-func scanLoc(row scanner) (*loc, error) {
+func scanLoc(row store.Scanner) (*loc, error) {
 	var l loc
 	return &l, row.Scan(&l.ID, &l.CompanyID, &l.AppID, &l.TipoCob, &l.Token, &l.Location, &l.CobID, nanos{&l.CreatedAt})
 }
 
 func findLoc(ctx context.Context, tx *store.Tx, companyID string, id int64) (*loc, error) {
-	return maybe(scanLoc(tx.QueryRowContext(ctx, `SELECT `+locColumns+` FROM pix_locs WHERE company_id = ? AND id = ?`, companyID, id)))
+	return store.Maybe(scanLoc(tx.QueryRowContext(ctx, `SELECT `+locColumns+` FROM pix_locs WHERE company_id = ? AND id = ?`, companyID, id)))
 }
 
 // findLocByToken finds a location by the token of its URL, whoever owns
 // it: the payer and the public payload endpoints read a QR code, which
 // names no receiver.
 func findLocByToken(ctx context.Context, tx *store.Tx, token string) (*loc, error) {
-	return maybe(scanLoc(tx.QueryRowContext(ctx, `SELECT `+locColumns+` FROM pix_locs WHERE token = ?`, token)))
+	return store.Maybe(scanLoc(tx.QueryRowContext(ctx, `SELECT `+locColumns+` FROM pix_locs WHERE token = ?`, token)))
 }
 
 func insertLoc(ctx context.Context, tx *store.Tx, l *loc) error {

@@ -8,20 +8,20 @@ import (
 
 const locRecColumns = `id, company_id, token, location, id_rec, created_at`
 
-func scanLocRec(row scanner) (*locRec, error) {
+func scanLocRec(row store.Scanner) (*locRec, error) {
 	var l locRec
 	return &l, row.Scan(&l.ID, &l.CompanyID, &l.Token, &l.Location, &l.IDRec, nanos{&l.CreatedAt})
 }
 
 func findLocRec(ctx context.Context, tx *store.Tx, companyID string, id int64) (*locRec, error) {
-	return maybe(scanLocRec(tx.QueryRowContext(ctx, `SELECT `+locRecColumns+` FROM pix_locrecs WHERE id = ? AND company_id = ?`, id, companyID)))
+	return store.Maybe(scanLocRec(tx.QueryRowContext(ctx, `SELECT `+locRecColumns+` FROM pix_locrecs WHERE id = ? AND company_id = ?`, id, companyID)))
 }
 
 // findLocRecByToken finds a location of recurrences by the token of its
 // URL, whoever owns it: the public payload endpoint reads a QR code, which
 // names no receiver.
 func findLocRecByToken(ctx context.Context, tx *store.Tx, token string) (*locRec, error) {
-	return maybe(scanLocRec(tx.QueryRowContext(ctx, `SELECT `+locRecColumns+` FROM pix_locrecs WHERE token = ?`, token)))
+	return store.Maybe(scanLocRec(tx.QueryRowContext(ctx, `SELECT `+locRecColumns+` FROM pix_locrecs WHERE token = ?`, token)))
 }
 
 // insertLocRec stores a new location and sets its id.
@@ -31,7 +31,7 @@ func insertLocRec(ctx context.Context, tx *store.Tx, l *locRec, appID string) er
 		return err
 	}
 	var err error
-	l.ID, err = queryValue[int64](ctx, tx, `SELECT last_insert_rowid()`)
+	l.ID, err = store.Value[int64](ctx, tx, `SELECT last_insert_rowid()`)
 	return err
 }
 

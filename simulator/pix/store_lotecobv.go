@@ -10,7 +10,7 @@ import (
 
 // existsLote reports whether a company has ever sent a batch.
 func existsLote(ctx context.Context, tx *store.Tx, companyID string) (bool, error) {
-	return queryValue[bool](ctx, tx, `SELECT EXISTS (SELECT 1 FROM pix_lotes WHERE company_id = ?)`, companyID)
+	return store.Value[bool](ctx, tx, `SELECT EXISTS (SELECT 1 FROM pix_lotes WHERE company_id = ?)`, companyID)
 }
 
 // findLote reads a batch with its company's CNPJ; nil when none.
@@ -18,16 +18,16 @@ func findLote(ctx context.Context, tx *store.Tx, companyID string, id int64) (*l
 	l := lote{CompanyID: companyID, ID: id}
 	err := tx.QueryRowContext(ctx, `SELECT l.app_id, l.host, l.descricao, l.created_at, c.cnpj FROM pix_lotes l JOIN companies c ON c.id = l.company_id
 		WHERE l.company_id = ? AND l.id = ?`, companyID, id).Scan(&l.AppID, &l.Host, &l.Descricao, nanos{&l.CreatedAt}, &l.CNPJ)
-	return maybe(&l, err)
+	return store.Maybe(&l, err)
 }
 
 // findLoteTxids returns the txids of a batch, or nil when there is no
 // batch.
 func findLoteTxids(ctx context.Context, tx *store.Tx, companyID string, id int64) ([]string, error) {
-	if n, err := queryValue[int](ctx, tx, `SELECT COUNT(*) FROM pix_lotes WHERE company_id = ? AND id = ?`, companyID, id); err != nil || n == 0 {
+	if n, err := store.Value[int](ctx, tx, `SELECT COUNT(*) FROM pix_lotes WHERE company_id = ? AND id = ?`, companyID, id); err != nil || n == 0 {
 		return nil, err
 	}
-	out, err := queryAll(ctx, tx, scanString, `SELECT txid FROM pix_lote_items WHERE company_id = ? AND lote_id = ? ORDER BY position`, companyID, id)
+	out, err := store.All(ctx, tx, scanString, `SELECT txid FROM pix_lote_items WHERE company_id = ? AND lote_id = ? ORDER BY position`, companyID, id)
 	if out == nil {
 		out = []string{}
 	}
@@ -49,7 +49,7 @@ func updateLoteDescricao(ctx context.Context, tx *store.Tx, companyID string, id
 
 // txidInUse reports whether a company's charge or batch item has a txid.
 func txidInUse(ctx context.Context, tx *store.Tx, companyID, txid string) (bool, error) {
-	n, err := queryValue[int](ctx, tx, `SELECT (SELECT COUNT(*) FROM pix_cobs WHERE company_id = ? AND txid = ?) + (SELECT COUNT(*) FROM pix_lote_items WHERE company_id = ? AND txid = ?)`,
+	n, err := store.Value[int](ctx, tx, `SELECT (SELECT COUNT(*) FROM pix_cobs WHERE company_id = ? AND txid = ?) + (SELECT COUNT(*) FROM pix_lote_items WHERE company_id = ? AND txid = ?)`,
 		companyID, txid, companyID, txid)
 	return n > 0, err
 }
@@ -61,25 +61,25 @@ func insertLoteItem(ctx context.Context, tx *store.Tx, companyID string, loteID 
 
 const loteItemColumns = `txid, status, request`
 
-func scanLoteItem(row scanner) (*loteItem, error) {
+func scanLoteItem(row store.Scanner) (*loteItem, error) {
 	var it loteItem
 	return &it, row.Scan(&it.TxID, &it.Status, &it.Request)
 }
 
 // findLoteItem reads the batch item of a txid; nil when none.
 func findLoteItem(ctx context.Context, tx *store.Tx, companyID, txid string) (*loteItem, error) {
-	return maybe(scanLoteItem(tx.QueryRowContext(ctx, `SELECT `+loteItemColumns+` FROM pix_lote_items WHERE company_id = ? AND txid = ?`, companyID, txid)))
+	return store.Maybe(scanLoteItem(tx.QueryRowContext(ctx, `SELECT `+loteItemColumns+` FROM pix_lote_items WHERE company_id = ? AND txid = ?`, companyID, txid)))
 }
 
 // findLoteItems lists a batch's items in a status, in order.
 func findLoteItems(ctx context.Context, tx *store.Tx, companyID string, loteID int64, status string) ([]*loteItem, error) {
-	return queryAll(ctx, tx, scanLoteItem, `SELECT `+loteItemColumns+` FROM pix_lote_items WHERE company_id = ? AND lote_id = ? AND status = ? ORDER BY position`,
+	return store.All(ctx, tx, scanLoteItem, `SELECT `+loteItemColumns+` FROM pix_lote_items WHERE company_id = ? AND lote_id = ? AND status = ? ORDER BY position`,
 		companyID, loteID, status)
 }
 
 // findLoteItemBodies lists a batch's items as GET shows them, in order.
 func findLoteItemBodies(ctx context.Context, tx *store.Tx, companyID string, loteID int64) ([]doc, error) {
-	return queryAll(ctx, tx, func(row scanner) (doc, error) {
+	return store.All(ctx, tx, func(row store.Scanner) (doc, error) {
 		var txid, status, problema string
 		var at sql.NullInt64
 		err := row.Scan(&txid, &status, &problema, &at)
@@ -115,7 +115,7 @@ func loteListing(companyID string, lq *listQuery) listing {
 	return lq.listing(companyID, "pix_lotes", "id", "created_at, id")
 }
 
-func scanLoteID(row scanner) (int64, error) {
+func scanLoteID(row store.Scanner) (int64, error) {
 	var id int64
 	err := row.Scan(&id)
 	return id, err

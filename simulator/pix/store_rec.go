@@ -9,14 +9,14 @@ import (
 
 const recColumns = `id_rec, company_id, app_id, status, loc_id, body, created_at`
 
-func scanRec(row scanner) (*rec, error) {
+func scanRec(row store.Scanner) (*rec, error) {
 	var r rec
 	return &r, row.Scan(&r.ID, &r.CompanyID, &r.AppID, &r.Status, &r.LocID, jsonDoc{&r.Body}, nanos{&r.CreatedAt})
 }
 
 // findRec finds a company's recurrence; nil when none.
 func findRec(ctx context.Context, tx *store.Tx, companyID, id string) (*rec, error) {
-	return maybe(scanRec(tx.QueryRowContext(ctx, `SELECT `+recColumns+` FROM pix_recs WHERE id_rec = ? AND company_id = ?`, id, companyID)))
+	return store.Maybe(scanRec(tx.QueryRowContext(ctx, `SELECT `+recColumns+` FROM pix_recs WHERE id_rec = ? AND company_id = ?`, id, companyID)))
 }
 
 // findRecByID finds a recurrence by its idRec alone, whoever owns it. Only
@@ -24,13 +24,13 @@ func findRec(ctx context.Context, tx *store.Tx, companyID, id string) (*rec, err
 // engine (a binding knows its idRec only), the simulated payer of the
 // control API and the public payload of a recurrence's QR.
 func findRecByID(ctx context.Context, tx *store.Tx, id string) (*rec, error) {
-	return maybe(scanRec(tx.QueryRowContext(ctx, `SELECT `+recColumns+` FROM pix_recs WHERE id_rec = ?`, id)))
+	return store.Maybe(scanRec(tx.QueryRowContext(ctx, `SELECT `+recColumns+` FROM pix_recs WHERE id_rec = ?`, id)))
 }
 
 // findRecsNamingTxid lists a company's CRIADA recurrences whose body
 // mentions a txid (the caller checks where).
 func findRecsNamingTxid(ctx context.Context, tx *store.Tx, companyID, txid string) ([]*rec, error) {
-	return queryAll(ctx, tx, scanRec, `SELECT `+recColumns+` FROM pix_recs WHERE company_id = ? AND status = ? AND instr(body, ?) > 0`,
+	return store.All(ctx, tx, scanRec, `SELECT `+recColumns+` FROM pix_recs WHERE company_id = ? AND status = ? AND instr(body, ?) > 0`,
 		companyID, RecCriada, `"txid":"`+txid+`"`)
 }
 

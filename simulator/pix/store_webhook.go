@@ -9,13 +9,13 @@ import (
 
 const webhookColumns = `chave, url, app_id, created_at`
 
-func scanWebhook(row scanner) (*webhook, error) {
+func scanWebhook(row store.Scanner) (*webhook, error) {
 	var w webhook
 	return &w, row.Scan(&w.Chave, &w.URL, &w.AppID, nanos{&w.CreatedAt})
 }
 
 func findWebhook(ctx context.Context, tx *store.Tx, companyID, chave string) (*webhook, error) {
-	return maybe(scanWebhook(tx.QueryRowContext(ctx, `SELECT `+webhookColumns+` FROM pix_webhooks WHERE company_id = ? AND chave = ?`, companyID, chave)))
+	return store.Maybe(scanWebhook(tx.QueryRowContext(ctx, `SELECT `+webhookColumns+` FROM pix_webhooks WHERE company_id = ? AND chave = ?`, companyID, chave)))
 }
 
 // upsertWebhook stores a key's webhook. Re-registering keeps the creation

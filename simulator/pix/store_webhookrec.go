@@ -12,7 +12,7 @@ func findWebhookRec(ctx context.Context, tx *store.Tx, companyID, kind string) (
 	var w webhook
 	err := tx.QueryRowContext(ctx, `SELECT url, created_at FROM pix_rec_webhooks WHERE company_id = ? AND kind = ?`, companyID, kind).
 		Scan(&w.URL, nanos{&w.CreatedAt})
-	return maybe(&w, err)
+	return store.Maybe(&w, err)
 }
 
 func upsertWebhookRec(ctx context.Context, tx *store.Tx, companyID, kind, appID, url string, now time.Time) error {
