@@ -288,7 +288,7 @@ func (s *Server) domains(context.Context) error {
 	if err != nil {
 		return fmt.Errorf("insurance catalogue: %w", err)
 	}
-	platform := wire.Platform{DB: s.DB, Clock: s.Clocks.Default, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
+	platform := wire.Platform{DB: s.DB, Clocks: s.Clocks, Auth: s.Auth, Bus: s.Bus, Machines: s.Machines, Schemas: s.Schemas,
 		Scenarios: s.Scenarios, Catalog: offers}
 	s.Customer = &customer.Service{Platform: platform}
 	s.Sale = &sale.Service{Platform: platform, Enrollments: s.Customer}

@@ -174,7 +174,7 @@ func (vs violations) err() error {
 func (s *Service) notify(ctx context.Context, a *aviso) (*beneficio, error) {
 	var b *beneficio
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		now := s.Clock.Now()
+		now := s.NowOf(a.By.CompanyID)
 		var vs violations
 		checkOccurrenceNotFuture(&vs, a.Ocorrencia, a.Hora, now)
 		insc, covs, err := s.enrollmentFor(ctx, tx, &vs, a)
@@ -212,7 +212,7 @@ func firstErr(err error, vs violations) error {
 	return vs.err()
 }
 
-// checkOccurrenceNotFuture refuses an occurrence after the sandbox's now:
+// checkOccurrenceNotFuture refuses an occurrence after the company's now:
 // the date, or the hour on today's date.
 func checkOccurrenceNotFuture(vs *violations, occ time.Time, hora string, now time.Time) {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)

@@ -42,7 +42,7 @@ func (s *Service) payBeneficio(ctx context.Context, tx *store.Tx, b *beneficio, 
 	for i := range recipients {
 		recipients[i].Valor, recipients[i].Percentual = amounts[i], pcts[i].Float()
 	}
-	now := s.Clock.Now()
+	now := s.NowOf(b.CompanyID)
 	if err := storePagamento(ctx, tx, b.ID, valor, now, recipients); err != nil {
 		return err
 	}

@@ -91,7 +91,7 @@ func (s *Service) respond(ctx context.Context, by auth.Principal, id, pid int64,
 			return nil, err
 		}
 		if err := pendencias.Answer(ctx, tx, &s.Platform, wire.Answer{ID: pd.ID, Parent: b.ID, From: pd.Status, ParentStatus: b.Status, AppID: b.AppID,
-			Resposta: a.Resposta, Autor: a.Autor, Documentos: string(docs), At: s.Clock.Now(),
+			Resposta: a.Resposta, Autor: a.Autor, Documentos: string(docs), At: s.NowOf(b.CompanyID),
 			Event: wire.Event{Subject: b.subject(), Key: b.key(), Data: map[string]any{"resposta": a.Resposta, "autor": a.Autor, "documentos": a.Documentos}},
 		}); err != nil {
 			return nil, err
@@ -112,7 +112,7 @@ func (s *Service) raisePendencia(ctx context.Context, tx *store.Tx, b *beneficio
 	if exigidos == nil {
 		exigidos = []string{}
 	}
-	now := s.Clock.Now()
+	now := s.NowOf(b.CompanyID)
 	pd := &pendencia{BeneficioID: b.ID, Status: wire.Aberta, Grupo: wire.OrDefault(grupo, "DOCUMENTACAO"), Codigo: codigo, Descricao: descricao,
 		DocumentosExigidos: exigidos, Responsavel: "COMUNICANTE", CreatedAt: now, UpdatedAt: now}
 	return pendencias.Raise(ctx, tx, &s.Platform, wire.Raise{Parent: b.ID, AppID: b.AppID, At: now,

@@ -25,7 +25,7 @@ func (s *Service) moveBeneficio(ctx context.Context, tx *store.Tx, b *beneficio,
 	if motivo != "" {
 		data["motivo"] = motivo
 	}
-	now := s.Clock.Now()
+	now := s.NowOf(b.CompanyID)
 	err := s.Move(ctx, tx, b.AppID, statemachine.Move{
 		Machine: beneficioMachine, From: from, To: to, Subject: b.subject(), SubjectKey: b.key(), Data: data,
 		Store: func(ctx context.Context, tx *store.Tx) error {
@@ -70,7 +70,7 @@ func (s *Service) refuseBeneficio(ctx context.Context, tx *store.Tx, b *benefici
 	if b.Status != BenEmRegulacao && b.Status != BenPendente {
 		return errs.Errorf(errs.Conflict, "o benefício %d está %s: só um benefício em regulação é recusado", b.ID, b.Status)
 	}
-	if err := pendencias.Close(ctx, tx, s.Machines, b.ID, s.Clock.Now()); err != nil {
+	if err := pendencias.Close(ctx, tx, s.Machines, b.ID, s.NowOf(b.CompanyID)); err != nil {
 		return err
 	}
 	if err := storeRecusa(ctx, tx, b.ID, motivo, descricao); err != nil {

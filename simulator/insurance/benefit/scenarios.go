@@ -57,12 +57,12 @@ func (s *Service) stepStatus(ctx context.Context, tx *store.Tx, b *beneficio, st
 		return "reopened", nil
 	case BenEmRegulacao:
 		if b.Status == BenPendente {
-			if err := pendencias.Resolve(ctx, tx, s.Machines, b.ID, s.Clock.Now()); err != nil {
+			if err := pendencias.Resolve(ctx, tx, s.Machines, b.ID, s.NowOf(b.CompanyID)); err != nil {
 				return "", err
 			}
 		}
 	case BenCancelado:
-		if err := pendencias.Close(ctx, tx, s.Machines, b.ID, s.Clock.Now()); err != nil {
+		if err := pendencias.Close(ctx, tx, s.Machines, b.ID, s.NowOf(b.CompanyID)); err != nil {
 			return "", err
 		}
 	}

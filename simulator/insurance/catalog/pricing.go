@@ -9,7 +9,7 @@
 // periodicity always give the same quote, to the cent. It is a toy model
 // shaped like a real tariff, not MAG's. For each coverage of each product:
 //
-//	age         = full years between the birth date and the sandbox's now
+//	age         = full years between the birth date and the company's now
 //	              (a 29 February birthday is reached on 1 March)
 //	ageFactor   = exp(0.085 × (age − 30))        1.00 at 30, ≈2.34 at 40,
 //	                                             ≈12.8 at 60, ≈0.36 at 18
@@ -99,7 +99,7 @@ var periodicityTable = map[int]periodicity{30: {1, 1}, 90: {3, 1}, 180: {6, 1}, 
 // Profile is who is being priced and when.
 type Profile struct {
 	BirthDate    time.Time
-	At           time.Time   // the sandbox's now; the age is taken at this instant
+	At           time.Time   // the selling company's now; the age is taken at this instant
 	SexoID       int         // 1 male, 2 female
 	Renda        money.Cents // monthly income
 	ProfissaoCBO string      // "2410-05" or "241005"

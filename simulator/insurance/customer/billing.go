@@ -16,15 +16,14 @@ const graceDays = 60
 
 // startBilling schedules what an implanted enrollment lives by: its first
 // charge now, and its first readjustment a year later.
-func (s *Service) startBilling(ctx context.Context, tx *store.Tx, id int64, now time.Time) error {
+func (s *Service) startBilling(ctx context.Context, tx *store.Tx, companyID string, id int64, now time.Time) error {
 	if s.Jobs == nil {
 		return nil
 	}
-	if _, err := s.Jobs.Schedule(ctx, tx, jobIssue, now, jobRef{ID: id, Parcela: 1}); err != nil {
+	if err := s.schedule(ctx, tx, companyID, jobIssue, now, jobRef{ID: id, Parcela: 1}); err != nil {
 		return err
 	}
-	_, err := s.Jobs.Schedule(ctx, tx, jobReadjust, now.AddDate(1, 0, 0), jobRef{ID: id})
-	return err
+	return s.schedule(ctx, tx, companyID, jobReadjust, now.AddDate(1, 0, 0), jobRef{ID: id})
 }
 
 // periodMonths is the months between charges of a periodicity.
@@ -67,7 +66,7 @@ func (s *Service) issueJob(ctx context.Context, tx *store.Tx, ref jobRef) error 
 	if in.Status != InscAtiva && in.Status != InscSuspensa {
 		return nil // the enrollment ended: no more charges
 	}
-	now := s.Clock.Now()
+	now := s.NowOf(in.CompanyID)
 	dia, _ := wire.Int(in.Body["diaVencimento"])
 	due := dueDate(now, dia)
 	c := &cobranca{InscricaoID: in.ID, CompanyID: in.CompanyID, AppID: in.AppID, Competencia: due.Format("01/2006"), Parcela: ref.Parcela,
@@ -87,12 +86,11 @@ func (s *Service) issueJob(ctx context.Context, tx *store.Tx, ref jobRef) error 
 	}
 	// The day after the due date (Brasília), an unpaid charge suspends.
 	overdue := time.Date(due.Year(), due.Month(), due.Day()+1, 0, 0, 0, 0, wire.Brasilia)
-	if _, err := s.Jobs.Schedule(ctx, tx, jobOverdue, overdue, jobRef{ID: c.ID}); err != nil {
+	if err := s.schedule(ctx, tx, in.CompanyID, jobOverdue, overdue, jobRef{ID: c.ID}); err != nil {
 		return err
 	}
 	next := now.AddDate(0, periodMonths(wire.Str(in.Body, "periodicidade")), 0)
-	_, err = s.Jobs.Schedule(ctx, tx, jobIssue, next, jobRef{ID: in.ID, Parcela: ref.Parcela + 1})
-	return err
+	return s.schedule(ctx, tx, in.CompanyID, jobIssue, next, jobRef{ID: in.ID, Parcela: ref.Parcela + 1})
 }
 
 // overdueJob suspends the enrollment of a charge still unpaid the day after
@@ -105,8 +103,7 @@ func (s *Service) overdueJob(ctx context.Context, tx *store.Tx, ref jobRef) erro
 	if err := s.moveInscricao(ctx, tx, in, InscSuspensa); err != nil {
 		return err
 	}
-	_, err = s.Jobs.Schedule(ctx, tx, jobGrace, s.Clock.Now().AddDate(0, 0, graceDays), jobRef{ID: c.ID})
-	return err
+	return s.schedule(ctx, tx, in.CompanyID, jobGrace, s.NowOf(in.CompanyID).AddDate(0, 0, graceDays), jobRef{ID: c.ID})
 }
 
 // graceJob cancels an enrollment whose overdue charge is still unpaid at

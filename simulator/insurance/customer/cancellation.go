@@ -8,7 +8,7 @@ import (
 	"homologa/simulator/store"
 )
 
-// cancelDelay is how long, on the sandbox clock, a requested cancellation
+// cancelDelay is how long, on the company's clock, a requested cancellation
 // takes to be processed.
 const cancelDelay = 5 * time.Minute
 
@@ -18,7 +18,7 @@ const cancelDelay = 5 * time.Minute
 // window, Valor Pago Alterado with valorNovo 0). It returns when the
 // request was taken.
 func (s *Service) requestCancellation(ctx context.Context, companyID string, id int64, motivo string) (time.Time, error) {
-	now := s.Clock.Now()
+	now := s.NowOf(companyID)
 	return now, s.DB.Tx(ctx, func(tx *store.Tx) error {
 		in, err := mustInscricao(ctx, tx, companyID, id)
 		if err != nil {
@@ -31,8 +31,7 @@ func (s *Service) requestCancellation(ctx context.Context, companyID string, id 
 		if err := s.moveInscricao(ctx, tx, in, InscCancelamentoSolicitado); err != nil {
 			return err
 		}
-		_, err = s.Jobs.Schedule(ctx, tx, jobCancel, now.Add(cancelDelay), jobRef{ID: in.ID})
-		return err
+		return s.schedule(ctx, tx, in.CompanyID, jobCancel, now.Add(cancelDelay), jobRef{ID: in.ID})
 	})
 }
 

@@ -90,7 +90,7 @@ func (s *Service) cobrancaOf(ctx context.Context, companyID string, id int64) (*
 // moveCobranca changes a charge's status with its event; PAGA also issues
 // the commission, and a payment may lift a suspension.
 func (s *Service) moveCobranca(ctx context.Context, tx *store.Tx, c *cobranca, to, motivo string) error {
-	now := s.Clock.Now()
+	now := s.NowOf(c.CompanyID)
 	data := map[string]any{"valor": c.Valor, "formaCobranca": c.Forma, "competencia": c.Competencia, "parcela": c.Parcela}
 	switch to {
 	case CobRecebida:
@@ -129,7 +129,7 @@ func (s *Service) liftSuspension(ctx context.Context, tx *store.Tx, id int64) er
 	if err != nil || in == nil || in.Status != InscSuspensa {
 		return err
 	}
-	overdue, err := countOverdue(ctx, tx, id, s.Clock.Now().In(wire.Brasilia).Format(time.DateOnly))
+	overdue, err := countOverdue(ctx, tx, id, s.NowOf(in.CompanyID).In(wire.Brasilia).Format(time.DateOnly))
 	if err != nil || overdue > 0 {
 		return err
 	}

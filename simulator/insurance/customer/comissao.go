@@ -107,7 +107,7 @@ func (s *Service) issueCommission(ctx context.Context, tx *store.Tx, c *cobranca
 		return err
 	}
 	rule := ruleFor(in.OfferID)
-	now := s.Clock.Now()
+	now := s.NowOf(c.CompanyID)
 	com := &comissao{CobrancaID: c.ID, InscricaoID: c.InscricaoID, CompanyID: c.CompanyID, AppID: c.AppID, Valor: c.Valor.Mul(rule.Percentual / 100),
 		Percentual: rule.Percentual, Competencia: c.Competencia, Status: ComEmitida, CreatedAt: now}
 	if err := insertComissao(ctx, tx, com); err != nil {
@@ -125,14 +125,13 @@ func (s *Service) issueCommission(ctx context.Context, tx *store.Tx, c *cobranca
 	if err != nil || !first {
 		return err
 	}
-	_, err = s.Jobs.Schedule(ctx, tx, jobPayout, payday, jobRef{Company: c.CompanyID, Mes: mes})
-	return err
+	return s.schedule(ctx, tx, c.CompanyID, jobPayout, payday, jobRef{Company: c.CompanyID, Mes: mes})
 }
 
 // payoutJob pays the company's accrued commissions: each becomes PAGA
 // (Comissão Paga) in the month's batch.
 func (s *Service) payoutJob(ctx context.Context, tx *store.Tx, ref jobRef) error {
-	now := s.Clock.Now()
+	now := s.NowOf(ref.Company)
 	due, err := dueComissoes(ctx, tx, ref.Company, now)
 	if err != nil {
 		return err
@@ -151,7 +150,7 @@ func (s *Service) payoutJob(ctx context.Context, tx *store.Tx, ref jobRef) error
 // paid one is a negative entry).
 func (s *Service) reverseCommissions(ctx context.Context, tx *store.Tx, in *Inscricao, motivo string) error {
 	rule := ruleFor(in.OfferID)
-	now := s.Clock.Now()
+	now := s.NowOf(in.CompanyID)
 	if now.After(in.CreatedAt.AddDate(0, rule.JanelaMeses, 0)) {
 		return nil
 	}

@@ -1,20 +1,29 @@
 package customer
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/auth"
 	"homologa/simulator/httpx"
-	"maps"
+	"homologa/simulator/insurance/wire"
 )
 
-// getIndex is GET /sandbox/indices/{indice}: the months the table holds
-// (shipped defaults and control-API values).
+// indexScopeOf is whose index values a call reads or sets: the caller's
+// company's, or the sandbox's for the operator.
+func indexScopeOf(r *http.Request) indexScope {
+	return indexScope{CompanyID: wire.Principal(r).CompanyID, Sandbox: auth.IsOperator(r.Context())}
+}
+
+// getIndex is GET /sandbox/indices/{indice}: the months the caller's
+// company's readjustments read (the shipped defaults, the sandbox's values,
+// its own over them); the operator's: the sandbox's table.
 func (s *Service) getIndex(r *http.Request) (*httpx.Reply, error) {
 	indice := mux.Vars(r)["indice"]
-	months, err := s.indexTable(r.Context(), indice)
+	months, err := s.indexTable(r.Context(), indexScopeOf(r), indice)
 	if err != nil {
 		return nil, err
 	}
@@ -26,13 +35,15 @@ func (s *Service) getIndex(r *http.Request) (*httpx.Reply, error) {
 }
 
 // putIndex is PUT /sandbox/indices/{indice} {"2026-01": 0.52, …}: sets
-// monthly values (percent) used by the readjustments that follow.
+// monthly values (percent) used by the readjustments that follow: the
+// caller company's own, or the operator's for every company without a
+// value of its own.
 func (s *Service) putIndex(r *http.Request) (*httpx.Reply, error) {
 	var in map[string]float64
 	if err := httpx.DecodeJSON(r, s.Schemas, "insurance/indices.request", &in); err != nil {
 		return nil, err
 	}
-	if err := s.setIndex(r.Context(), mux.Vars(r)["indice"], in); err != nil {
+	if err := s.setIndex(r.Context(), indexScopeOf(r), mux.Vars(r)["indice"], in); err != nil {
 		return nil, err
 	}
 	return s.getIndex(r)

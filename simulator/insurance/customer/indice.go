@@ -2,7 +2,6 @@ package customer
 
 import (
 	"context"
-	"errors"
 	"maps"
 	"time"
 
@@ -22,40 +21,62 @@ var defaultIPCA = map[string]float64{
 
 const defaultMonthly = 0.35
 
-// errNoMonth is a month the index table does not hold.
-var errNoMonth = errors.New("no such month")
-
-// monthlyIndex is the index's value for a month: the table's, else the
-// shipped default, else defaultMonthly.
-func monthlyIndex(ctx context.Context, tx *store.Tx, indice, mes string) (float64, error) {
-	v, err := loadIndexMonth(ctx, tx, indice, mes)
-	if !errors.Is(err, errNoMonth) {
-		return v, err
-	}
-	if v, ok := defaultIPCA[mes]; ok && indice == indiceReajuste {
-		return v, nil
-	}
-	return defaultMonthly, nil
+// indexScope is whose index values a call reads or sets: a company's (its
+// own values over the sandbox's), or the sandbox's (the operator's: the
+// shipped months and what the operator set, which every company without a
+// value of its own reads).
+type indexScope struct {
+	CompanyID string
+	Sandbox   bool
 }
 
-// indexTable is an index's months (percent) as the readjustments read
-// them: the shipped defaults and what the control API set.
-func (s *Service) indexTable(ctx context.Context, indice string) (map[string]float64, error) {
+// owner is the company_id the scope's values are stored under: "" for
+// the sandbox's table.
+func (sc indexScope) owner() string {
+	if sc.Sandbox {
+		return ""
+	}
+	return sc.CompanyID
+}
+
+// effectiveIndex is an index's months (percent) as a company's
+// readjustments read them: the shipped defaults, over them the sandbox's
+// values, over those the company's own (companyID "" reads the sandbox's
+// table alone).
+func effectiveIndex(ctx context.Context, tx *store.Tx, companyID, indice string) (map[string]float64, error) {
 	months := map[string]float64{}
 	if indice == indiceReajuste {
 		maps.Copy(months, defaultIPCA)
 	}
+	stored, err := loadIndex(ctx, tx, companyID, indice)
+	maps.Copy(months, stored)
+	return months, err
+}
+
+// monthOf is a month's value in a table, defaultMonthly for a month the
+// table does not hold.
+func monthOf(table map[string]float64, mes string) float64 {
+	if v, ok := table[mes]; ok {
+		return v
+	}
+	return defaultMonthly
+}
+
+// indexTable is an index's months as the scope sees them.
+func (s *Service) indexTable(ctx context.Context, sc indexScope, indice string) (map[string]float64, error) {
+	var months map[string]float64
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		stored, err := loadIndex(ctx, tx, indice)
-		maps.Copy(months, stored)
+		var err error
+		months, err = effectiveIndex(ctx, tx, sc.owner(), indice)
 		return err
 	})
 	return months, err
 }
 
 // setIndex sets monthly values (percent, each month YYYY-MM within -10..50)
-// that the readjustments which follow use.
-func (s *Service) setIndex(ctx context.Context, indice string, months map[string]float64) error {
+// of the scope, which the readjustments that follow use: a company's
+// values change only its own readjustments.
+func (s *Service) setIndex(ctx context.Context, sc indexScope, indice string, months map[string]float64) error {
 	for mes, v := range months {
 		if _, err := time.Parse("2006-01", mes); err != nil {
 			return errs.Invalidf(mes, "mês deve ser YYYY-MM")
@@ -64,9 +85,12 @@ func (s *Service) setIndex(ctx context.Context, indice string, months map[string
 			return errs.Invalidf(mes, "valor mensal %.2f%% fora de -10..50", v)
 		}
 	}
+	if !sc.Sandbox && sc.CompanyID == "" {
+		return errs.Errorf(errs.Forbidden, "os índices de uma empresa são definidos com o token de um app dela")
+	}
 	return s.DB.Tx(ctx, func(tx *store.Tx) error {
 		for mes, v := range months {
-			if err := putIndexMonth(ctx, tx, indice, mes, v); err != nil {
+			if err := putIndexMonth(ctx, tx, sc.owner(), indice, mes, v); err != nil {
 				return err
 			}
 		}

@@ -128,7 +128,7 @@ func (s *Service) Enroll(ctx context.Context, tx *store.Tx, p sale.Plano) (int64
 	if err := insertInscricao(ctx, tx, in); err != nil {
 		return 0, err
 	}
-	return in.ID, s.startBilling(ctx, tx, in.ID, p.At)
+	return in.ID, s.startBilling(ctx, tx, in.CompanyID, in.ID, p.At)
 }
 
 // InscricoesOf lists the ids of the enrollments of the company's proposal
@@ -188,7 +188,7 @@ func (s *Service) inscricaoBody(ctx context.Context, companyID string, id int64)
 // save writes the enrollment's document (its status unchanged).
 func (s *Service) save(ctx context.Context, tx *store.Tx, in *Inscricao) error {
 	in.writeBody()
-	return storeInscricao(ctx, tx, in, s.Clock.Now())
+	return storeInscricao(ctx, tx, in, s.NowOf(in.CompanyID))
 }
 
 // moveInscricao changes an enrollment's status through its machine,
@@ -199,7 +199,7 @@ func (s *Service) moveInscricao(ctx context.Context, tx *store.Tx, in *Inscricao
 		Store: func(ctx context.Context, tx *store.Tx) error {
 			in.Status = to
 			in.writeBody()
-			return storeInscricaoStatus(ctx, tx, in, s.Clock.Now())
+			return storeInscricaoStatus(ctx, tx, in, s.NowOf(in.CompanyID))
 		}})
 	if err != nil {
 		in.Status = from
@@ -211,7 +211,7 @@ func (s *Service) moveInscricao(ctx context.Context, tx *store.Tx, in *Inscricao
 // premium and/or capital.
 func (s *Service) valorPagoAlterado(ctx context.Context, tx *store.Tx, in *Inscricao, motivo string, antes, depois, capAntes, capDepois money.Cents, extra map[string]any) error {
 	data := map[string]any{"motivo": motivo, "valorAnterior": antes, "valorNovo": depois,
-		"capitalAnterior": capAntes, "capitalNovo": capDepois, "vigenciaAPartirDe": s.Clock.Now().Format(time.DateOnly)}
+		"capitalAnterior": capAntes, "capitalNovo": capDepois, "vigenciaAPartirDe": s.NowOf(in.CompanyID).Format(time.DateOnly)}
 	for k, v := range extra {
 		data[k] = v
 	}
@@ -238,7 +238,7 @@ func (s *Service) End(ctx context.Context, tx *store.Tx, id int64, to, motivo st
 	if err := s.moveInscricao(ctx, tx, in, to); err != nil {
 		return err
 	}
-	if err := cobrancasDe.MoveAll(ctx, tx, s.Machines, in.ID, s.Clock.Now(), CobCancelada, CobEmitida, CobRecusada); err != nil {
+	if err := cobrancasDe.MoveAll(ctx, tx, s.Machines, in.ID, s.NowOf(in.CompanyID), CobCancelada, CobEmitida, CobRecusada); err != nil {
 		return err
 	}
 	if to == InscCancelada {

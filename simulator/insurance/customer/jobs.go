@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"homologa/simulator/jobs"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Job kinds of the customer cycle.
@@ -48,4 +50,12 @@ func (s *Service) RegisterJobs(js *jobs.Scheduler) {
 	handle(jobPayout, s.payoutJob)
 	handle(jobReadjust, s.readjustJob)
 	handle(jobCancel, s.cancelJob)
+}
+
+// schedule files a job of a company's resource under that company: it
+// falls due on the company's clock and runs for it, whoever's work
+// scheduled it (a partner's request, a scenario, the operator).
+func (s *Service) schedule(ctx context.Context, tx *store.Tx, companyID, kind string, at time.Time, ref jobRef) error {
+	_, err := s.Jobs.Schedule(tenant.With(ctx, companyID), tx, kind, at, ref)
+	return err
 }

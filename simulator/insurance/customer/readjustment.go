@@ -11,15 +11,16 @@ import (
 )
 
 // accumulated is the index over the twelve months before the anniversary
-// month: Π(1 + m/100) − 1, in percent to four decimals.
-func accumulated(ctx context.Context, tx *store.Tx, indice string, anniversary time.Time) (float64, error) {
+// month, as the company's table holds them: Π(1 + m/100) − 1, in percent
+// to four decimals.
+func accumulated(ctx context.Context, tx *store.Tx, companyID, indice string, anniversary time.Time) (float64, error) {
+	table, err := effectiveIndex(ctx, tx, companyID, indice)
+	if err != nil {
+		return 0, err
+	}
 	months := make([]float64, 0, 12)
 	for i := 12; i >= 1; i-- {
-		v, err := monthlyIndex(ctx, tx, indice, anniversary.AddDate(0, -i, 0).Format("2006-01"))
-		if err != nil {
-			return 0, err
-		}
-		months = append(months, v)
+		months = append(months, monthOf(table, anniversary.AddDate(0, -i, 0).Format("2006-01")))
 	}
 	return accumulate(months), nil
 }
@@ -53,8 +54,8 @@ func (s *Service) readjustJob(ctx context.Context, tx *store.Tx, ref jobRef) err
 	if err != nil || in == nil || (in.Status != InscAtiva && in.Status != InscSuspensa) {
 		return err
 	}
-	now := s.Clock.Now()
-	pct, err := accumulated(ctx, tx, indiceReajuste, now)
+	now := s.NowOf(in.CompanyID)
+	pct, err := accumulated(ctx, tx, in.CompanyID, indiceReajuste, now)
 	if err != nil {
 		return err
 	}
@@ -68,6 +69,5 @@ func (s *Service) readjustJob(ctx context.Context, tx *store.Tx, ref jobRef) err
 		map[string]any{"indice": indiceReajuste, "percentual": pct}); err != nil {
 		return err
 	}
-	_, err = s.Jobs.Schedule(ctx, tx, jobReadjust, now.AddDate(1, 0, 0), jobRef{ID: in.ID})
-	return err
+	return s.schedule(ctx, tx, in.CompanyID, jobReadjust, now.AddDate(1, 0, 0), jobRef{ID: in.ID})
 }

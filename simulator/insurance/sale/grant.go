@@ -47,7 +47,7 @@ func (s *Service) setGrant(ctx context.Context, key, offer string, granted bool)
 		return err
 	}
 	return s.DB.Tx(ctx, func(tx *store.Tx) error {
-		return putGrant(ctx, tx, c.ID, grant{OfferID: offer, Granted: granted}, s.Clock.Now())
+		return putGrant(ctx, tx, c.ID, grant{OfferID: offer, Granted: granted}, s.NowOf(c.ID))
 	})
 }
 

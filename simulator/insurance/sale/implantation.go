@@ -44,7 +44,7 @@ func (s *Service) implant(ctx context.Context, tx *store.Tx, p *Proposta) ([]int
 	if p.Status != Aprovada {
 		return nil, errs.Errorf(errs.Conflict, "a proposta %d está %s: só uma proposta APROVADA é implantada", p.Numero, p.Status)
 	}
-	now := s.Clock.Now()
+	now := s.NowOf(p.CompanyID)
 	var ids []int64
 	for _, plano := range planosOf(p, s.Catalog, now) {
 		id, err := s.Enrollments.Enroll(ctx, tx, plano)

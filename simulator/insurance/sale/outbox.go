@@ -18,15 +18,21 @@ type outboxMessage struct {
 	CreatedAt time.Time
 }
 
-// outboxFilter selects messages: of a CPF, of an app (its client id);
-// empty fields select all.
-type outboxFilter struct{ CPF, ClientID string }
+// outboxFilter selects messages: a company's (every company's only when
+// EveryCompany says so: the operator's), of a CPF, of an app (its client
+// id); empty CPF and ClientID select all.
+type outboxFilter struct {
+	CompanyID    string
+	EveryCompany bool
+	CPF          string
+	ClientID     string
+}
 
 // outboxLimit is how many messages the outbox shows, newest first.
 const outboxLimit = 100
 
-// outboxOf lists the newest messages the filter selects, of every company:
-// the outbox is a control route of the sandbox.
+// outboxOf lists the newest messages the filter selects: a company reads
+// the codes sent to its own customers, never another's.
 func (s *Service) outboxOf(ctx context.Context, f outboxFilter) ([]outboxMessage, error) {
 	var out []outboxMessage
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
@@ -42,7 +48,7 @@ func (s *Service) outboxOf(ctx context.Context, f outboxFilter) ([]outboxMessage
 			appID = a.ID
 		}
 		var err error
-		if out, err = listOutbox(ctx, tx, f.CPF, appID, outboxLimit); err != nil {
+		if out, err = listOutbox(ctx, tx, f, appID, outboxLimit); err != nil {
 			return err
 		}
 		clients := map[string]string{}

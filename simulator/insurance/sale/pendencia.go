@@ -91,7 +91,7 @@ func (s *Service) respond(ctx context.Context, by auth.Principal, id int64, a re
 			return nil, wire.Rule("id", "PENDENCIA_NAO_ABERTA", "a pendência %d está %s: só uma pendência ABERTA é respondida", id, pd.Status)
 		}
 		ans := wire.Answer{ID: pd.ID, Parent: p.Numero, From: pd.Status, ParentStatus: p.Status, AppID: p.AppID, Resposta: a.Resposta, Autor: a.Autor,
-			At: s.Clock.Now(), Event: wire.Event{Subject: subjectOf(p), Key: keyOf(p)}}
+			At: s.NowOf(p.CompanyID), Event: wire.Event{Subject: subjectOf(p), Key: keyOf(p)}}
 		data := map[string]any{"resposta": a.Resposta, "autor": a.Autor}
 		if a.Documento != nil {
 			doc, _ := json.Marshal(a.Documento)
@@ -126,7 +126,7 @@ func (s *Service) raisePendencia(ctx context.Context, tx *store.Tx, p *Proposta,
 	if p.Status != EmAnalise && p.Status != Pendente {
 		return 0, errs.Errorf(errs.Conflict, "a proposta %d está %s: pendências são abertas durante a análise", p.Numero, p.Status)
 	}
-	now := s.Clock.Now()
+	now := s.NowOf(p.CompanyID)
 	pd := &pendencia{Numero: p.Numero, Status: wire.Aberta, Grupo: wire.OrDefault(grupo, usuarioSubscricao), Codigo: codigo, Descricao: descricao,
 		Responsavel: "PROPONENTE", CreatedAt: now, UpdatedAt: now}
 	return pendencias.Raise(ctx, tx, &s.Platform, wire.Raise{Parent: p.Numero, AppID: p.AppID, At: now,

@@ -26,7 +26,7 @@ import (
 //	4000000000000119   422 PRE_AUTORIZACAO_TENTE_NOVAMENTE, then approved:
 //	                   attempts for one company alternate refusal, approval
 //
-// A validade in the past (sandbox clock) is a 400 on validade.
+// A validade in the past (the company's clock) is a 400 on validade.
 var declinedCards = map[string]string{
 	"4000000000000002": "CARTAO_RECUSADO: transação negada pelo emissor",
 	"4000000000009995": "SALDO_INSUFICIENTE: limite insuficiente",
@@ -43,8 +43,8 @@ var retryCards = map[string]string{
 // preautorizacaoIn is what the credit-card widget sends: the card stops
 // here, the partner only ever gets the code.
 type preautorizacaoIn struct {
-	// CompanyID is the calling app's company, "" without a token (then
-	// CNPJ names it).
+	// CompanyID is the calling app's company, "" for the operator (then
+	// CNPJ names it, in the namespace the call names).
 	CompanyID string
 	CNPJ      string
 	CPF       string
@@ -65,7 +65,7 @@ type preautorizacao struct {
 
 // checkCard checks the card and the amount before anything is held: a
 // valid CPF, a positive amount, a Luhn-valid number, an unexpired card
-// (judged by the sandbox clock), and not a test card the issuer declines.
+// (judged on the company's date), and not a test card the issuer declines.
 func checkCard(in preautorizacaoIn, now time.Time) (money.Cents, error) {
 	if err := taxid.CheckCPF(in.CPF); err != nil {
 		return 0, errs.Invalidf("cpf", "CPF inválido: %v", err)
@@ -90,21 +90,25 @@ func checkCard(in preautorizacaoIn, now time.Time) (money.Cents, error) {
 // proposal carries (CARTAO.NUM_PRE_AUTORIZACAO). A retry card's refusal
 // is recorded, so the next attempt approves.
 func (s *Service) holdAmount(ctx context.Context, in preautorizacaoIn) (*preautorizacao, error) {
-	valor, err := checkCard(in, s.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
+	var err error
 	if in.CompanyID == "" {
 		if in.CompanyID, err = s.companyByCNPJ(ctx, in.CNPJ); err != nil {
 			return nil, err
 		}
+	}
+	// The card's expiry is judged on the company's date: a company that
+	// advanced its clock past the card's month sees it expired.
+	now := s.NowOf(in.CompanyID)
+	valor, err := checkCard(in, now)
+	if err != nil {
+		return nil, err
 	}
 	a := &preautorizacao{CompanyID: in.CompanyID, CPF: in.CPF, Valor: valor, Bandeira: wire.OrDefault(in.Bandeira, brand(in.Numero)),
 		Final: in.Numero[len(in.Numero)-4:]}
 	refused := false
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
 		if _, ok := retryCards[in.Numero]; ok {
-			if refused, err = alternateRetry(ctx, tx, a.CompanyID, a.Final, s.Clock.Now()); err != nil || refused {
+			if refused, err = alternateRetry(ctx, tx, a.CompanyID, a.Final, now); err != nil || refused {
 				// The refusal is recorded and committed, so it is
 				// answered after the transaction rather than by failing it.
 				return err
@@ -112,7 +116,7 @@ func (s *Service) holdAmount(ctx context.Context, in preautorizacaoIn) (*preauto
 		}
 		sum := sha256.Sum256([]byte(s.DB.IDs.UUID()))
 		a.Code = "PA" + strings.ToUpper(hex.EncodeToString(sum[:6]))
-		return insertPreautorizacao(ctx, tx, a, s.Clock.Now())
+		return insertPreautorizacao(ctx, tx, a, now)
 	})
 	if err != nil {
 		return nil, err
@@ -137,7 +141,8 @@ func (s *Service) companyByCNPJ(ctx context.Context, cnpj string) (string, error
 
 // checkValidade refuses an expired card when the expiry is given (MM/AA or
 // MM/AAAA): a card is valid through the last day of its month, judged by
-// the sandbox clock in Brasília, so a sandbox advanced past it refuses it.
+// the company's clock in Brasília, so a company advanced past it refuses
+// it.
 func checkValidade(v string, now time.Time) error {
 	if v == "" {
 		return nil

@@ -103,7 +103,7 @@ func (s *Service) reserve(ctx context.Context, by auth.Principal, code string) (
 		if n, err = nextNumero(ctx, tx); err != nil {
 			return err
 		}
-		return insertReservation(ctx, tx, n, by.CompanyID, code, s.Clock.Now())
+		return insertReservation(ctx, tx, n, by.CompanyID, code, s.NowOf(by.CompanyID))
 	})
 	return n, err
 }
@@ -148,7 +148,7 @@ func (s *Service) createProposta(ctx context.Context, in propostaIn) (p *Propost
 // and its scenario.
 func (s *Service) receive(ctx context.Context, tx *store.Tx, in propostaIn, o *catalog.Offer, numero int64) (*Proposta, error) {
 	prop := wire.Obj(in.Body, "PROPOSTA")
-	now := s.Clock.Now()
+	now := s.NowOf(in.By.CompanyID)
 	total, vs := underwrite(o, prop, now)
 	if err := vs.Err("PROPOSTA_INVALIDA", "a proposta viola as regras do modelo de proposta"); err != nil {
 		return nil, err
@@ -251,7 +251,7 @@ func (s *Service) withdraw(ctx context.Context, by auth.Principal, numero int64,
 		if _, err := propostaMachine.Check(p.Status, Cancelada); err != nil {
 			return wire.Rule("status", "PROPOSTA_NAO_CANCELAVEL", "a proposta %d está %s e não pode mais ser cancelada", numero, p.Status)
 		}
-		if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.Clock.Now()); err != nil {
+		if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.NowOf(p.CompanyID)); err != nil {
 			return err
 		}
 		if err := s.move(ctx, tx, p, Cancelada, motivo, by.ClientID, nil); err != nil {
@@ -286,7 +286,7 @@ func (s *Service) move(ctx context.Context, tx *store.Tx, p *Proposta, to, motiv
 	for k, v := range extra {
 		data[k] = v
 	}
-	now := s.Clock.Now()
+	now := s.NowOf(p.CompanyID)
 	err := s.Move(ctx, tx, p.AppID, statemachine.Move{
 		Machine: propostaMachine, From: p.Status, To: to, Subject: subjectOf(p), SubjectKey: keyOf(p), Data: data,
 		Store: func(ctx context.Context, tx *store.Tx) error {

@@ -132,7 +132,7 @@ func (s *Service) saveRespostas(ctx context.Context, by auth.Principal, numero i
 		if err := vs.Err("RESPOSTAS_INVALIDAS", "as respostas não conferem com o questionário"); err != nil {
 			return err
 		}
-		if err := putRespostas(ctx, tx, t, by.CompanyID, saved, autor, s.Clock.Now()); err != nil {
+		if err := putRespostas(ctx, tx, t, by.CompanyID, saved, autor, s.NowOf(by.CompanyID)); err != nil {
 			return err
 		}
 		rs, err = loadRespostas(ctx, tx, numero, qid)

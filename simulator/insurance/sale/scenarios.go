@@ -45,11 +45,11 @@ func (s *Service) stepStatus(ctx context.Context, tx *store.Tx, p *Proposta, st 
 		}
 		return fmt.Sprintf("implanted: inscrições %v", ids), nil
 	case st.Status == EmAnalise && p.Status == Pendente:
-		if err := pendencias.Resolve(ctx, tx, s.Machines, p.Numero, s.Clock.Now()); err != nil {
+		if err := pendencias.Resolve(ctx, tx, s.Machines, p.Numero, s.NowOf(p.CompanyID)); err != nil {
 			return "", err
 		}
 	case st.Status == Cancelada:
-		if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.Clock.Now()); err != nil {
+		if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.NowOf(p.CompanyID)); err != nil {
 			return "", err
 		}
 	}
@@ -74,7 +74,7 @@ func (s *Service) stepRefuse(ctx context.Context, tx *store.Tx, p *Proposta, st 
 		reason, _ = st.Args["description"].(string)
 	}
 	reason = wire.OrDefault(reason, "Recusa técnica da subscrição")
-	if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.Clock.Now()); err != nil {
+	if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.NowOf(p.CompanyID)); err != nil {
 		return "", err
 	}
 	if err := s.move(ctx, tx, p, Recusada, reason, usuarioSubscricao, nil); err != nil {

@@ -31,7 +31,7 @@ func (s *Service) simulate(ctx context.Context, by auth.Principal, code string, 
 	if err != nil {
 		return nil, err
 	}
-	now := s.Clock.Now()
+	now := s.NowOf(by.CompanyID)
 	out := &simulacao{OfferID: o.ID}
 	for i, sim := range items {
 		prefix := fmt.Sprintf("simulacoes.%d.", i)

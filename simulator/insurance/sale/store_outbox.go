@@ -14,19 +14,17 @@ func insertOutboxMessage(ctx context.Context, tx *store.Tx, m *outboxMessage) er
 	return err
 }
 
-// listOutbox reads the newest messages of every company, of a CPF and of
-// an app when they are not "".
-func listOutbox(ctx context.Context, tx *store.Tx, cpf, appID string, limit int) ([]outboxMessage, error) {
-	q := `SELECT id, app_id, cpf, channel, destination, subject, body, code, created_at FROM outbox_messages WHERE 1 = 1`
+// listOutbox reads the newest messages of the filter's company (of every
+// company when it says so), of its CPF and of app appID when they are not
+// "".
+func listOutbox(ctx context.Context, tx *store.Tx, f outboxFilter, appID string, limit int) ([]outboxMessage, error) {
+	var conds []string
 	var args []any
-	if cpf != "" {
-		q += ` AND cpf = ?`
-		args = append(args, cpf)
+	if !f.EveryCompany {
+		conds, args = append(conds, "company_id = ?"), append(args, f.CompanyID)
 	}
-	if appID != "" {
-		q += ` AND app_id = ?`
-		args = append(args, appID)
-	}
+	where, args := wire.Where(conds, args, wire.Eq{Column: "cpf", Value: f.CPF}, wire.Eq{Column: "app_id", Value: appID})
+	q := `SELECT id, app_id, cpf, channel, destination, subject, body, code, created_at FROM outbox_messages ` + where
 	return wire.All(ctx, tx, func(row wire.Scanner) (outboxMessage, error) {
 		var m outboxMessage
 		var at int64

@@ -77,7 +77,7 @@ type signatureToken struct {
 // issueToken issues a one-time signature code and "sends" it: the outbox
 // keeps the message (GET /sandbox/outbox), and the event stream shows it.
 func (s *Service) issueToken(ctx context.Context, in tokenIn) (*signatureToken, error) {
-	now := s.Clock.Now()
+	now := s.NowOf(in.By.CompanyID)
 	t := &signatureToken{ID: s.DB.IDs.UUID(), CompanyID: in.By.CompanyID, AppID: in.By.AppID, CPF: in.CPF, Channel: in.Channel,
 		SystemID: in.SystemID, CreatedAt: now, ExpiresAt: now.Add(time.Duration(in.Minutes) * time.Minute)}
 	t.Code = oneTimeCode(t.ID, in.Size)

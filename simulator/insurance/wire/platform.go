@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"time"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
@@ -16,8 +17,10 @@ import (
 // Platform is the sandbox's plumbing each insurance cycle works with; the
 // server makes one and gives it to the three.
 type Platform struct {
-	DB       *store.DB
-	Clock    *clock.Clock
+	DB *store.DB
+	// Clocks is the sandbox's time: every company reads its own clock,
+	// and so does everything it owns (NowOf).
+	Clocks   *clock.Clocks
 	Auth     *auth.Service
 	Bus      *events.Bus
 	Machines *statemachine.Applier
@@ -27,6 +30,12 @@ type Platform struct {
 	Scenarios *scenario.Engine
 	Catalog   *catalog.Catalog
 }
+
+// NowOf is a company's time: what it owns (its proposals, enrollments,
+// charges, commissions, benefits) lives on its own clock, whoever works on
+// it (its request, a job, a scenario, the operator), so one company's
+// advance never ages another's resources.
+func (p *Platform) NowOf(companyID string) time.Time { return p.Clocks.NowOf(companyID) }
 
 // Event is an event of a cycle about one of its resources.
 type Event struct {
