@@ -289,7 +289,7 @@ Feature: Benefit cycle: notice, regulation with pendings, payment, refusal and r
       {"justificativa": "Enviamos o laudo do IML"}
       """
     Then the response status is 200
-    When I send "GET" to "/sandbox/scenarios/bindings?kind=beneficio"
+    When I send "GET" to "/sandbox/scenarios/bindings?kind=beneficio&key=${beneficio}"
     Then the response field "bindings.0.scenario" is "beneficio-regulacao-apos-reabertura"
     And the response field "bindings.0.how" is "control"
     And the response field "bindings.1.scenario" is "beneficio-reaberto"

@@ -28,6 +28,7 @@ Feature: Every company its own world
     And a webhook receiver answering 200
     And the app's webhook points to the receiver
     And I obtain a token
+    And I remember the response field "access_token" as "tokenA"
     And an implanted enrollment of offer "EIS" for the CPF "11144477735"
     And I send "PUT" to "/pix/v2/cob/tenancyatenancyatenancyatena01" with JSON:
       """
@@ -36,13 +37,14 @@ Feature: Every company its own world
     When I advance the clock by "365d"
     Then the receiver gets a "cobranca.emitida" event whose "data.parcela" is "12" within 10 seconds
     And the receiver gets a "inscricao.valor_pago_alterado" event within 10 seconds
-    When I send "GET" to "/sandbox/clock"
-    Then the response field "now" is "2027-01-05T13:07:00Z"
     # The token A held before the year is long expired on A's clock.
-    When I send "GET" to "/insurer/v1/proposta/${numero}"
+    When I use the token "${tokenA}"
+    And I send "GET" to "/insurer/v1/proposta/${numero}"
     Then the response status is 401
     When I obtain a token
-    And I send "GET" to "/insurer/v1/proposta/${numero}"
+    And I send "GET" to "/sandbox/clock"
+    Then the response field "now" is "2027-01-05T13:07:00Z"
+    When I send "GET" to "/insurer/v1/proposta/${numero}"
     Then the response field "Valor.status" is "IMPLANTADA"
     When I send "GET" to "/customer/v1/inscricao/${inscricao}/cobrancas"
     Then the response field "Valor" has 13 items

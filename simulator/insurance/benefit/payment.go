@@ -46,7 +46,7 @@ func (s *Service) payBeneficio(ctx context.Context, tx *store.Tx, b *beneficio, 
 	if err := storePagamento(ctx, tx, b.ID, valor, now, recipients); err != nil {
 		return err
 	}
-	if err := s.moveBeneficio(ctx, tx, b, BenPago, "", usuarioRegulacao); err != nil {
+	if err := s.moveBeneficio(ctx, tx, b, BenPago, "", usuarioRegulacao, ""); err != nil {
 		return err
 	}
 	b.Valor, b.DataPagamento, b.Beneficiarios = valor, now.Format(time.DateOnly), recipients

@@ -121,7 +121,7 @@ func (s *Service) raisePendencia(ctx context.Context, tx *store.Tx, b *beneficio
 			return pd.ID, err
 		},
 		MoveParent: func(ctx context.Context, tx *store.Tx) error {
-			return s.moveBeneficio(ctx, tx, b, BenPendente, "", usuarioRegulacao)
+			return s.moveBeneficio(ctx, tx, b, BenPendente, "", usuarioRegulacao, "")
 		},
 		Entry: wire.Entry{Status: BenPendente, Usuario: usuarioRegulacao, Descricao: "Pendência " + codigo + ": " + descricao},
 		Event: wire.Event{Type: "beneficio.pendencia", Name: "Pendência de Benefício", Subject: b.subject(), Key: b.key(),

@@ -19,7 +19,7 @@ var motivosRecusa = []string{"RISCO_EXCLUIDO", "RISCO_AGRAVADO", "SEM_DOCUMENTAC
 // moveBeneficio changes a benefit's status through its machine, with
 // Status de Benefício and a timeline entry. motivo goes into the event and
 // the timeline.
-func (s *Service) moveBeneficio(ctx context.Context, tx *store.Tx, b *beneficio, to, motivo, usuario string) error {
+func (s *Service) moveBeneficio(ctx context.Context, tx *store.Tx, b *beneficio, to, motivo, usuario, trigger string) error {
 	from := b.Status
 	data := map[string]any{"statusAnterior": from, "statusAtual": to, "statusOpin": statusOpin[to]}
 	if motivo != "" {
@@ -28,6 +28,7 @@ func (s *Service) moveBeneficio(ctx context.Context, tx *store.Tx, b *beneficio,
 	now := s.NowOf(b.CompanyID)
 	err := s.Move(ctx, tx, b.AppID, statemachine.Move{
 		Machine: beneficioMachine, From: from, To: to, Subject: b.subject(), SubjectKey: b.key(), Data: data,
+		Scenario: statemachine.Tell{Kind: "beneficio", Key: wire.ID(b.ID), Trigger: trigger},
 		Store: func(ctx context.Context, tx *store.Tx) error {
 			if err := storeBeneficioStatus(ctx, tx, b.ID, to, now); err != nil {
 				return err
@@ -76,7 +77,7 @@ func (s *Service) refuseBeneficio(ctx context.Context, tx *store.Tx, b *benefici
 	if err := storeRecusa(ctx, tx, b.ID, motivo, descricao); err != nil {
 		return err
 	}
-	if err := s.moveBeneficio(ctx, tx, b, BenRecusado, motivo, usuarioRegulacao); err != nil {
+	if err := s.moveBeneficio(ctx, tx, b, BenRecusado, motivo, usuarioRegulacao, ""); err != nil {
 		return err
 	}
 	b.MotivoRecusa, b.DescricaoRecusa = motivo, descricao
@@ -93,9 +94,9 @@ func (s *Service) reopen(ctx context.Context, tx *store.Tx, b *beneficio, justif
 	if err := storeRecusa(ctx, tx, b.ID, "", ""); err != nil {
 		return err
 	}
-	if err := s.moveBeneficio(ctx, tx, b, BenReaberto, justificativa, usuario); err != nil {
+	if err := s.moveBeneficio(ctx, tx, b, BenReaberto, justificativa, usuario, "reopened"); err != nil {
 		return err
 	}
 	b.MotivoRecusa, b.DescricaoRecusa = "", ""
-	return s.Trigger(ctx, tx, "beneficio", b.ID, "reopened")
+	return nil
 }

@@ -66,7 +66,7 @@ func (s *Service) stepStatus(ctx context.Context, tx *store.Tx, b *beneficio, st
 			return "", err
 		}
 	}
-	if err := s.moveBeneficio(ctx, tx, b, st.Status, st.Reason, usuarioRegulacao); err != nil {
+	if err := s.moveBeneficio(ctx, tx, b, st.Status, st.Reason, usuarioRegulacao, ""); err != nil {
 		return "", err
 	}
 	return "moved to " + st.Status, nil

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"homologa/simulator/insurance/wire"
 	"homologa/simulator/money"
 	"homologa/simulator/store"
 )
@@ -15,7 +14,7 @@ import (
 const beneficioColumns = `id, protocolo, company_id, app_id, inscricao_id, numero, cpf, causa, status, data_ocorrencia, aviso, coberturas,
 	valor, pago_em, beneficiarios, motivo_recusa, descricao_recusa, created_at, updated_at`
 
-func scanBeneficio(row wire.Scanner) (*beneficio, error) {
+func scanBeneficio(row store.Scanner) (*beneficio, error) {
 	var b beneficio
 	var aviso, covs, benefs string
 	var created, updated int64
@@ -42,13 +41,13 @@ func scanBeneficio(row wire.Scanner) (*beneficio, error) {
 
 // loadBeneficio reads the company's benefit id; nil when it has none.
 func loadBeneficio(ctx context.Context, tx *store.Tx, companyID string, id int64) (*beneficio, error) {
-	return wire.Maybe(scanBeneficio(tx.QueryRowContext(ctx, `SELECT `+beneficioColumns+` FROM beneficios WHERE id = ? AND company_id = ?`, id, companyID)))
+	return store.Maybe(scanBeneficio(tx.QueryRowContext(ctx, `SELECT `+beneficioColumns+` FROM beneficios WHERE id = ? AND company_id = ?`, id, companyID)))
 }
 
 // loadBeneficioAnyCompany reads benefit id of whichever company: the
 // insurer's regulation (scenarios), never a partner's request.
 func loadBeneficioAnyCompany(ctx context.Context, tx *store.Tx, id int64) (*beneficio, error) {
-	return wire.Maybe(scanBeneficio(tx.QueryRowContext(ctx, `SELECT `+beneficioColumns+` FROM beneficios WHERE id = ?`, id)))
+	return store.Maybe(scanBeneficio(tx.QueryRowContext(ctx, `SELECT `+beneficioColumns+` FROM beneficios WHERE id = ?`, id)))
 }
 
 // listBeneficios reads the company's benefits, oldest first.
@@ -59,7 +58,7 @@ func listBeneficios(ctx context.Context, tx *store.Tx, companyID string, f benef
 			q, args = q+` AND `+c.column+` = ?`, append(args, c.value)
 		}
 	}
-	bs, err := wire.All(ctx, tx, scanBeneficio, q+` ORDER BY id`, args...)
+	bs, err := store.All(ctx, tx, scanBeneficio, q+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list beneficios: %w", err)
 	}

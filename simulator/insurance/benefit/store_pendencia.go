@@ -12,7 +12,7 @@ import (
 
 const pendenciaColumns = `id, beneficio_id, status, grupo, codigo, descricao, documentos_exigidos, responsavel, resposta, autor, documentos, created_at, updated_at`
 
-func scanPendencia(row wire.Scanner) (*pendencia, error) {
+func scanPendencia(row store.Scanner) (*pendencia, error) {
 	var p pendencia
 	var exigidos, docs string
 	var created, updated int64
@@ -32,7 +32,7 @@ func scanPendencia(row wire.Scanner) (*pendencia, error) {
 // oldest first.
 func loadPendencias(ctx context.Context, tx *store.Tx, beneficioID int64, status string) ([]*pendencia, error) {
 	where, args := wire.Where([]string{"beneficio_id = ?"}, []any{beneficioID}, wire.Eq{Column: "status", Value: status})
-	ps, err := wire.All(ctx, tx, scanPendencia, `SELECT `+pendenciaColumns+` FROM beneficio_pendencias `+where+` ORDER BY id`, args...)
+	ps, err := store.All(ctx, tx, scanPendencia, `SELECT `+pendenciaColumns+` FROM beneficio_pendencias `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("pendings of beneficio %d: %w", beneficioID, err)
 	}
@@ -42,7 +42,7 @@ func loadPendencias(ctx context.Context, tx *store.Tx, beneficioID int64, status
 // loadPendencia reads pending id of benefit beneficioID; nil when it has
 // none.
 func loadPendencia(ctx context.Context, tx *store.Tx, beneficioID, id int64) (*pendencia, error) {
-	return wire.Maybe(scanPendencia(tx.QueryRowContext(ctx, `SELECT `+pendenciaColumns+` FROM beneficio_pendencias WHERE id = ? AND beneficio_id = ?`, id, beneficioID)))
+	return store.Maybe(scanPendencia(tx.QueryRowContext(ctx, `SELECT `+pendenciaColumns+` FROM beneficio_pendencias WHERE id = ? AND beneficio_id = ?`, id, beneficioID)))
 }
 
 func insertPendencia(ctx context.Context, tx *store.Tx, p *pendencia) error {

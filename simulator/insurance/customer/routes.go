@@ -32,7 +32,7 @@ func (s *Service) Routes() []httpx.Route {
 		cus(http.MethodGet, "/comissao", "insurance/comissao.list", s.listComissoes, "commissions"),
 		cus(http.MethodGet, "/regracomissao", "insurance/regracomissao", s.getCommissionRule, "an offer's commission rule"),
 
-		wire.Control(http.MethodGet, "/indices/{indice}", "", s.getIndex, "a readjustment index table"),
-		wire.Control(http.MethodPut, "/indices/{indice}", "", s.putIndex, "set a readjustment index table"),
+		wire.Control(http.MethodGet, "/indices/{indice}", "", s.getIndex, "a readjustment index table as the caller sees it: shipped months, then the sandbox-wide values, then its company's own"),
+		wire.Control(http.MethodPut, "/indices/{indice}", "", s.putIndex, "set index values: a company's own, or (operator) the sandbox-wide ones"),
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 const cobrancaColumns = `id, inscricao_id, company_id, app_id, competencia, parcela, valor, vencimento, forma, status, motivo_recusa, data_pagamento`
 
-func scanCobranca(row wire.Scanner) (*cobranca, error) {
+func scanCobranca(row store.Scanner) (*cobranca, error) {
 	var c cobranca
 	var paid sql.NullInt64
 	if err := row.Scan(&c.ID, &c.InscricaoID, &c.CompanyID, &c.AppID, &c.Competencia, &c.Parcela, &c.Valor, &c.Vencimento, &c.Forma, &c.Status, &c.Motivo, &paid); err != nil {

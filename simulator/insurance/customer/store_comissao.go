@@ -11,7 +11,7 @@ import (
 
 const comissaoColumns = `id, cobranca_id, inscricao_id, company_id, app_id, valor, percentual, competencia, status, pago_em, estornado_em, created_at`
 
-func scanComissao(row wire.Scanner) (*comissao, error) {
+func scanComissao(row store.Scanner) (*comissao, error) {
 	var c comissao
 	var pago, estornado sql.NullInt64
 	var created int64

@@ -3,7 +3,6 @@ package customer
 import (
 	"context"
 
-	"homologa/simulator/insurance/wire"
 	"homologa/simulator/store"
 )
 
@@ -15,7 +14,7 @@ func loadIndex(ctx context.Context, tx *store.Tx, companyID, indice string) (map
 		valor float64
 	}
 	// The sandbox's rows sort first, so the company's own overwrite them.
-	ms, err := wire.All(ctx, tx, func(row wire.Scanner) (month, error) {
+	ms, err := store.All(ctx, tx, func(row store.Scanner) (month, error) {
 		var m month
 		return m, row.Scan(&m.mes, &m.valor)
 	}, `SELECT mes, valor FROM indices WHERE indice = ? AND company_id IN ('', ?) ORDER BY company_id`, indice, companyID)

@@ -15,7 +15,7 @@ type rawBody = json.RawMessage
 
 const inscricaoColumns = `id, numero, company_id, app_id, cpf, status, body, created_at`
 
-func scanInscricao(row wire.Scanner) (*Inscricao, error) {
+func scanInscricao(row store.Scanner) (*Inscricao, error) {
 	var in Inscricao
 	var body string
 	var at int64
@@ -38,10 +38,10 @@ func loadInscricoesOf(ctx context.Context, tx *store.Tx, companyID string, numer
 }
 
 func inscricaoIDsOf(ctx context.Context, tx *store.Tx, companyID string, numero int64) ([]int64, error) {
-	return wire.All(ctx, tx, wire.ScanID, `SELECT id FROM inscricoes WHERE numero = ? AND company_id = ? ORDER BY id`, numero, companyID)
+	return store.All(ctx, tx, store.ScanID, `SELECT id FROM inscricoes WHERE numero = ? AND company_id = ? ORDER BY id`, numero, companyID)
 }
 
-func scanBody(row wire.Scanner) (rawBody, error) {
+func scanBody(row store.Scanner) (rawBody, error) {
 	var b string
 	err := row.Scan(&b)
 	return rawBody(b), err
@@ -50,14 +50,14 @@ func scanBody(row wire.Scanner) (rawBody, error) {
 // listInscricoes reads the company's enrollments' documents, oldest first.
 func listInscricoes(ctx context.Context, tx *store.Tx, companyID string, f inscricaoFilter) ([]rawBody, error) {
 	where, args := wire.Where([]string{"company_id = ?"}, []any{companyID}, wire.Eq{Column: "cpf", Value: f.CPF}, wire.Eq{Column: "numero", Value: f.Numero})
-	return wire.All(ctx, tx, scanBody, `SELECT body FROM inscricoes `+where+` ORDER BY id`, args...)
+	return store.All(ctx, tx, scanBody, `SELECT body FROM inscricoes `+where+` ORDER BY id`, args...)
 }
 
 // loadInscricaoBody reads the company's enrollment id's document; nil when
 // it has none.
 func loadInscricaoBody(ctx context.Context, tx *store.Tx, companyID string, id int64) (*rawBody, error) {
 	b, err := scanBody(tx.QueryRowContext(ctx, `SELECT body FROM inscricoes WHERE id = ? AND company_id = ?`, id, companyID))
-	return wire.Maybe(&b, err)
+	return store.Maybe(&b, err)
 }
 
 // insertInscricao stores a new enrollment; its document names its id.

@@ -55,7 +55,7 @@ func (s *Service) implant(ctx context.Context, tx *store.Tx, p *Proposta) ([]int
 	}
 	err := s.move(ctx, tx, p, Implantada, "", usuarioSubscricao, map[string]any{
 		"dataImplantacao": now.Format(time.RFC3339), "valorTotal": p.Total, "inscricaoIds": ids,
-	})
+	}, "")
 	return ids, err
 }
 

@@ -135,7 +135,7 @@ func (s *Service) raisePendencia(ctx context.Context, tx *store.Tx, p *Proposta,
 			return pd.ID, err
 		},
 		MoveParent: func(ctx context.Context, tx *store.Tx) error {
-			return s.move(ctx, tx, p, Pendente, "", usuarioSubscricao, nil)
+			return s.move(ctx, tx, p, Pendente, "", usuarioSubscricao, nil, "")
 		},
 		Entry: wire.Entry{Status: Pendente, Usuario: usuarioSubscricao, Descricao: "Pendência " + codigo + ": " + descricao},
 		Event: wire.Event{Type: "proposta.pendencia", Name: "Pendência de Proposta", Subject: subjectOf(p), Key: keyOf(p),

@@ -254,10 +254,7 @@ func (s *Service) withdraw(ctx context.Context, by auth.Principal, numero int64,
 		if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.NowOf(p.CompanyID)); err != nil {
 			return err
 		}
-		if err := s.move(ctx, tx, p, Cancelada, motivo, by.ClientID, nil); err != nil {
-			return err
-		}
-		return s.Trigger(ctx, tx, "proposta", p.Numero, "cancelled")
+		return s.move(ctx, tx, p, Cancelada, motivo, by.ClientID, nil, "cancelled")
 	})
 }
 
@@ -278,7 +275,7 @@ func (s *Service) timelineOf(ctx context.Context, companyID string, numero int64
 
 // move changes a proposal's status through its machine, with its event
 // (Status de Proposta, or Proposta Implantada) and a timeline entry.
-func (s *Service) move(ctx context.Context, tx *store.Tx, p *Proposta, to, motivo, usuario string, extra map[string]any) error {
+func (s *Service) move(ctx context.Context, tx *store.Tx, p *Proposta, to, motivo, usuario string, extra map[string]any, trigger string) error {
 	data := map[string]any{"statusAnterior": p.Status, "statusAtual": to, "statusAtualCodigo": statusCode[to]}
 	if motivo != "" {
 		data["motivo"] = motivo
@@ -289,6 +286,7 @@ func (s *Service) move(ctx context.Context, tx *store.Tx, p *Proposta, to, motiv
 	now := s.NowOf(p.CompanyID)
 	err := s.Move(ctx, tx, p.AppID, statemachine.Move{
 		Machine: propostaMachine, From: p.Status, To: to, Subject: subjectOf(p), SubjectKey: keyOf(p), Data: data,
+		Scenario: statemachine.Tell{Kind: "proposta", Key: wire.ID(p.Numero), Trigger: trigger},
 		Store: func(ctx context.Context, tx *store.Tx) error {
 			if err := updatePropostaStatus(ctx, tx, p.Numero, to, motivo, now); err != nil {
 				return err

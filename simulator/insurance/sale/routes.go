@@ -48,7 +48,7 @@ func (s *Service) Routes() []httpx.Route {
 		wire.Route("access", httpx.Scopes("apicontroleacesso"), http.MethodPost, "/token/user", "insurance/token", s.postTokenUser, "send a one-time signature code"),
 		wire.Route("access", httpx.Scopes("apicontroleacesso"), http.MethodPost, "/token/user/{cpf}/system/{systemId}", "insurance/token", s.postTokenUser, "send a one-time signature code"),
 
-		wire.Control(http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to customers"),
+		wire.Control(http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to the caller company's customers (the operator sees every company's)"),
 		wire.Control(http.MethodPost, "/cartao/preautorizacao", "insurance/preautorizacao", s.preauthorize, "the card widget's pre-authorisation"),
 
 		portal(http.MethodGet, "/companies/{id}/offers", s.companyOffers, "a company's offers"),

@@ -53,7 +53,7 @@ func (s *Service) stepStatus(ctx context.Context, tx *store.Tx, p *Proposta, st 
 			return "", err
 		}
 	}
-	if err := s.move(ctx, tx, p, st.Status, st.Reason, usuarioSubscricao, nil); err != nil {
+	if err := s.move(ctx, tx, p, st.Status, st.Reason, usuarioSubscricao, nil, ""); err != nil {
 		return "", err
 	}
 	return "moved to " + st.Status, nil
@@ -77,7 +77,7 @@ func (s *Service) stepRefuse(ctx context.Context, tx *store.Tx, p *Proposta, st 
 	if err := pendencias.Close(ctx, tx, s.Machines, p.Numero, s.NowOf(p.CompanyID)); err != nil {
 		return "", err
 	}
-	if err := s.move(ctx, tx, p, Recusada, reason, usuarioSubscricao, nil); err != nil {
+	if err := s.move(ctx, tx, p, Recusada, reason, usuarioSubscricao, nil, ""); err != nil {
 		return "", err
 	}
 	return "refused: " + reason, nil

@@ -4,13 +4,12 @@ import (
 	"context"
 	"time"
 
-	"homologa/simulator/insurance/wire"
 	"homologa/simulator/store"
 )
 
 // grantsOf reads the portal's grants and revocations of the company.
 func grantsOf(ctx context.Context, tx *store.Tx, companyID string) ([]grant, error) {
-	return wire.All(ctx, tx, func(row wire.Scanner) (grant, error) {
+	return store.All(ctx, tx, func(row store.Scanner) (grant, error) {
 		var g grant
 		return g, row.Scan(&g.OfferID, &g.Granted)
 	}, `SELECT offer_id, granted FROM insurance_grants WHERE company_id = ?`, companyID)

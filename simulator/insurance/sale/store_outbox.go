@@ -25,7 +25,7 @@ func listOutbox(ctx context.Context, tx *store.Tx, f outboxFilter, appID string,
 	}
 	where, args := wire.Where(conds, args, wire.Eq{Column: "cpf", Value: f.CPF}, wire.Eq{Column: "app_id", Value: appID})
 	q := `SELECT id, app_id, cpf, channel, destination, subject, body, code, created_at FROM outbox_messages ` + where
-	return wire.All(ctx, tx, func(row wire.Scanner) (outboxMessage, error) {
+	return store.All(ctx, tx, func(row store.Scanner) (outboxMessage, error) {
 		var m outboxMessage
 		var at int64
 		err := row.Scan(&m.ID, &m.AppID, &m.CPF, &m.Channel, &m.Destination, &m.Subject, &m.Body, &m.Code, &at)

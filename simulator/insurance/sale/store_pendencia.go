@@ -10,7 +10,7 @@ import (
 
 const pendenciaColumns = `id, numero, status, grupo, codigo, descricao, responsavel, resposta, autor, documento, created_at, updated_at`
 
-func scanPendencia(row wire.Scanner) (*pendencia, error) {
+func scanPendencia(row store.Scanner) (*pendencia, error) {
 	var p pendencia
 	var doc string
 	var created, updated int64
@@ -28,13 +28,13 @@ func scanPendencia(row wire.Scanner) (*pendencia, error) {
 // oldest first.
 func loadPendencias(ctx context.Context, tx *store.Tx, numero int64, status string) ([]*pendencia, error) {
 	where, args := wire.Where([]string{"numero = ?"}, []any{numero}, wire.Eq{Column: "status", Value: status})
-	return wire.All(ctx, tx, scanPendencia, `SELECT `+pendenciaColumns+` FROM pendencias `+where+` ORDER BY id`, args...)
+	return store.All(ctx, tx, scanPendencia, `SELECT `+pendenciaColumns+` FROM pendencias `+where+` ORDER BY id`, args...)
 }
 
 // loadPendencia reads pending id of a proposal of the company; nil when
 // it has none.
 func loadPendencia(ctx context.Context, tx *store.Tx, companyID string, id int64) (*pendencia, error) {
-	return wire.Maybe(scanPendencia(tx.QueryRowContext(ctx, `SELECT `+pendenciaColumns+` FROM pendencias
+	return store.Maybe(scanPendencia(tx.QueryRowContext(ctx, `SELECT `+pendenciaColumns+` FROM pendencias
 		WHERE id = ? AND numero IN (SELECT numero FROM propostas WHERE company_id = ?)`, id, companyID)))
 }
 

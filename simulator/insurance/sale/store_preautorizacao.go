@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"time"
 
-	"homologa/simulator/insurance/wire"
 	"homologa/simulator/store"
 )
 
@@ -38,7 +37,7 @@ func loadPreauth(ctx context.Context, tx *store.Tx, companyID, code string) (*pr
 	err := tx.QueryRowContext(ctx, `SELECT company_id, cpf, valor, bandeira, final, used_by FROM card_preauths WHERE code = ? AND company_id = ?`, code, companyID).
 		Scan(&a.CompanyID, &a.CPF, &a.Valor, &a.Bandeira, &a.Final, &used)
 	a.UsedBy = used.Int64
-	return wire.Maybe(&a, err)
+	return store.Maybe(&a, err)
 }
 
 func markPreauthUsed(ctx context.Context, tx *store.Tx, code string, numero int64) error {

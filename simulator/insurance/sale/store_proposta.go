@@ -41,12 +41,12 @@ func insertReservation(ctx context.Context, tx *store.Tx, numero int64, companyI
 func loadReservation(ctx context.Context, tx *store.Tx, companyID string, numero int64) (*reservation, error) {
 	r := reservation{CompanyID: companyID}
 	err := tx.QueryRowContext(ctx, `SELECT offer_id FROM proposal_numbers WHERE numero = ? AND company_id = ?`, numero, companyID).Scan(&r.OfferID)
-	return wire.Maybe(&r, err)
+	return store.Maybe(&r, err)
 }
 
 const propostaColumns = `numero, company_id, app_id, offer_id, cpf, status, motivo, valor_total, request, created_at, updated_at`
 
-func scanProposta(row wire.Scanner) (*Proposta, error) {
+func scanProposta(row store.Scanner) (*Proposta, error) {
 	var p Proposta
 	var req string
 	var created, updated int64

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"homologa/simulator/insurance/wire"
 	"homologa/simulator/store"
 )
 
@@ -24,7 +23,7 @@ func loadRespostas(ctx context.Context, tx *store.Tx, numero int64, qid int) (*r
 			err = fmt.Errorf("respostas %d/%d: %w", numero, qid, err)
 		}
 	}
-	return wire.Maybe(&rs, err)
+	return store.Maybe(&rs, err)
 }
 
 func putRespostas(ctx context.Context, tx *store.Tx, t *answerTarget, companyID string, rs []resposta, autor string, at time.Time) error {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"time"
 
-	"homologa/simulator/insurance/wire"
 	"homologa/simulator/store"
 )
 
@@ -24,7 +23,7 @@ func latestToken(ctx context.Context, tx *store.Tx, payer Payer, code string) (*
 	err := tx.QueryRowContext(ctx, `SELECT id, expires_at, used_at FROM signature_tokens WHERE company_id = ? AND cpf = ? AND code = ? ORDER BY created_at DESC LIMIT 1`,
 		payer.CompanyID, payer.CPF, code).Scan(&t.ID, &expires, &used)
 	t.ExpiresAt, t.Used = time.Unix(0, expires), used.Valid
-	return wire.Maybe(&t, err)
+	return store.Maybe(&t, err)
 }
 
 func markTokenUsed(ctx context.Context, tx *store.Tx, id string, numero int64, at time.Time) error {

@@ -37,7 +37,7 @@ func (p Children) MoveAll(ctx context.Context, tx *store.Tx, machines *statemach
 		id     int64
 		status string
 	}
-	rows, err := All(ctx, tx, func(s Scanner) (row, error) {
+	rows, err := store.All(ctx, tx, func(s store.Scanner) (row, error) {
 		var r row
 		return r, s.Scan(&r.id, &r.status)
 	}, `SELECT id, status FROM `+p.Machine.Table+` WHERE `+p.Parent+` = ? AND status IN (?`+strings.Repeat(", ?", len(from)-1)+`) ORDER BY id`, args...)

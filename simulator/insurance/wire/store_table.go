@@ -12,24 +12,24 @@ import (
 // regulation), never for a partner's request.
 type Table[T any] struct {
 	Name, Key, Columns string
-	Scan               func(Scanner) (*T, error)
+	Scan               func(store.Scanner) (*T, error)
 }
 
 // Of reads the company's resource id; nil when it has none.
 func (t Table[T]) Of(ctx context.Context, tx *store.Tx, companyID string, id int64) (*T, error) {
-	return Maybe(t.Scan(tx.QueryRowContext(ctx, `SELECT `+t.Columns+` FROM `+t.Name+` WHERE `+t.Key+` = ? AND company_id = ?`, id, companyID)))
+	return store.Maybe(t.Scan(tx.QueryRowContext(ctx, `SELECT `+t.Columns+` FROM `+t.Name+` WHERE `+t.Key+` = ? AND company_id = ?`, id, companyID)))
 }
 
 // AnyCompany reads resource id of whichever company; nil when there is
 // none.
 func (t Table[T]) AnyCompany(ctx context.Context, tx *store.Tx, id int64) (*T, error) {
-	return Maybe(t.Scan(tx.QueryRowContext(ctx, `SELECT `+t.Columns+` FROM `+t.Name+` WHERE `+t.Key+` = ?`, id)))
+	return store.Maybe(t.Scan(tx.QueryRowContext(ctx, `SELECT `+t.Columns+` FROM `+t.Name+` WHERE `+t.Key+` = ?`, id)))
 }
 
 // Select reads the resources the query (after FROM the table: WHERE …,
 // ORDER BY …) selects.
 func (t Table[T]) Select(ctx context.Context, tx *store.Tx, query string, args ...any) ([]*T, error) {
-	return All(ctx, tx, t.Scan, `SELECT `+t.Columns+` FROM `+t.Name+` `+query, args...)
+	return store.All(ctx, tx, t.Scan, `SELECT `+t.Columns+` FROM `+t.Name+` `+query, args...)
 }
 
 // Eq is a filter of a list: Column equals Value, or anything when Value

@@ -54,7 +54,7 @@ func (t Timeline) Read(ctx context.Context, tx *store.Tx, parent int64, pend []m
 	for _, p := range pend {
 		byID[p["id"].(int64)] = p
 	}
-	out, err := All(ctx, tx, func(row Scanner) (map[string]any, error) {
+	out, err := store.All(ctx, tx, func(row store.Scanner) (map[string]any, error) {
 		var at int64
 		var status, usuario, desc string
 		var pid sql.NullInt64

@@ -1,0 +1,67 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// The generic row helpers every domain's store files share: a domain's
+// finders say their SQL and how to scan one row, these do the rest.
+
+// Scanner is one row to scan: *sql.Row or *sql.Rows.
+type Scanner interface{ Scan(dest ...any) error }
+
+// All runs a query and scans each of its rows with scan.
+func All[T any](ctx context.Context, tx *Tx, scan func(Scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return Collect(rows, scan)
+}
+
+// Collect scans every row and closes them.
+func Collect[T any](rows *sql.Rows, scan func(Scanner) (T, error)) ([]T, error) {
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// Value scans the one column of the one row a query returns.
+func Value[T any](ctx context.Context, tx *Tx, query string, args ...any) (T, error) {
+	var v T
+	err := tx.QueryRowContext(ctx, query, args...).Scan(&v)
+	return v, err
+}
+
+// Maybe is what a finder of one row answers: nil, and no error, when there
+// is no row.
+func Maybe[T any](v *T, err error) (*T, error) {
+	if err != nil {
+		return nil, NoRow(err)
+	}
+	return v, nil
+}
+
+// NoRow is nil for "no row", err otherwise.
+func NoRow(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	return err
+}
+
+// ScanID scans a row of one integer id.
+func ScanID(row Scanner) (int64, error) {
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
