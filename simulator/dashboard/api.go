@@ -36,7 +36,7 @@ type Handlers struct {
 func (h *Handlers) Routes() []httpx.Route {
 	return []httpx.Route{
 		{API: "sandbox", Method: http.MethodGet, Path: "/resources", Auth: httpx.Tenant, Handler: httpx.HandlerFunc(h.resources), Doc: "resources by kind, newest first"},
-		{API: "sandbox", Method: http.MethodGet, Path: "/events/ws", Auth: httpx.Stream, Handler: h.stream(), Doc: "every company's events, for the dashboard (same origin only)"},
+		{API: "sandbox", Method: http.MethodGet, Path: "/events/ws", Auth: httpx.Stream, Handler: h.stream(), Doc: "the dashboard's live events: the company's (app token), every company's (operator token); same origin only"},
 	}
 }
 
