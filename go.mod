@@ -1,6 +1,6 @@
 module homologa
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/chromedp/chromedp v0.14.2
@@ -28,5 +28,6 @@ require (
 	github.com/spf13/pflag v1.0.7 // indirect
 	github.com/xeipuuv/gojsonpointer v0.0.0-20180127040702-4e3ac2762d5f // indirect
 	github.com/xeipuuv/gojsonreference v0.0.0-20180127040603-bd5ef7bd5415 // indirect
-	golang.org/x/sys v0.34.0 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 )

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 )
 
@@ -41,8 +42,19 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	junit := fs.String("junit", "", "write a JUnit XML report to this file")
 	reportDir := fs.String("report", "homologation-report", "folder for report.html and report.json")
 	concurrency := fs.Int("concurrency", 4, "scenarios run at once")
+	record := fs.Bool("record", false, "ask the --sandbox to run the suite itself for the partner file's clientId (the run that opens the publish gate); needs HOMOLOGA_TOKEN, a portal token of the app's account")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	// HOMOLOGA_TOKEN is a portal API token (or the operator's): the
+	// namespaces of the run are made with it, and --record runs with it.
+	// Without it, the demo app makes them, as on a developer's machine.
+	var maker *Maker
+	if tok := os.Getenv("HOMOLOGA_TOKEN"); tok != "" {
+		maker = &Maker{Token: tok}
+	}
+	if *record {
+		return recordCmd(ctx, *partnerFile, *sandbox, stdout, stderr)
 	}
 	// A QA team's own features (contract features, say) may not need a
 	// partner at all; the embedded suite always does.
@@ -59,7 +71,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	rep, err := RunHomologation(ctx, HomologationOptions{Partner: p, SandboxURL: *sandbox, FeaturesDir: *featuresDir, Tags: *tags,
-		Format: *format, Output: stdout, CucumberJSON: *cucumber, JUnit: *junit, ReportDir: *reportDir, Concurrency: *concurrency})
+		Format: *format, Output: stdout, CucumberJSON: *cucumber, JUnit: *junit, ReportDir: *reportDir, Concurrency: *concurrency, Maker: maker})
 	if err != nil {
 		fmt.Fprintln(stderr, "homologa test:", err)
 		if rep == nil {
@@ -68,6 +80,41 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "\n%s\nreport: %s\n", rep.Summary, filepath.Join(*reportDir, "report.html"))
 	if !rep.Ready {
+		return 1
+	}
+	return 0
+}
+
+// recordCmd is homologa test --record: the sandbox runs the suite for the
+// partner file's app, and its run is the one publishing reads.
+func recordCmd(ctx context.Context, partnerFile, sandbox string, stdout, stderr io.Writer) int {
+	token := os.Getenv("HOMOLOGA_TOKEN")
+	if partnerFile == "" || sandbox == "" || token == "" {
+		fmt.Fprintln(stderr, "homologa test --record: needs --partner FILE (with clientId), --sandbox URL and HOMOLOGA_TOKEN (a portal token: POST /portal/tokens)")
+		return 2
+	}
+	b, err := os.ReadFile(partnerFile)
+	if err != nil {
+		fmt.Fprintln(stderr, "homologa test:", err)
+		return 2
+	}
+	p, err := ParsePartner(partnerFile, b)
+	if err != nil || p.ClientID == "" {
+		fmt.Fprintln(stderr, "homologa test --record: the partner file must name its app's clientId", err)
+		return 2
+	}
+	run, err := recordRun(ctx, sandbox, token, p.ClientID, b, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "homologa test:", err)
+		return 2
+	}
+	fmt.Fprintln(stdout, run.Report.Summary)
+	for _, c := range run.Report.Checks {
+		if !c.Passed {
+			fmt.Fprintf(stdout, "  FALHOU %s: %s\n", c.Scenario, c.Failure)
+		}
+	}
+	if !run.Ready {
 		return 1
 	}
 	return 0

@@ -2,7 +2,9 @@ package harness
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"net/http"
 	"testing"
 
 	"homologa/simulator/server"
@@ -29,6 +31,7 @@ func TestPartnerAppSkipsTakenCNPJs(t *testing.T) {
 	start := cnpjSeq.Load()
 	first := NewWorld(s.URL(), reg, Credentials{})
 	defer first.Close()
+	first.portal = demoPortal(t, s.URL())
 	var taken []string
 	for range 3 {
 		c := nextCNPJ()
@@ -41,6 +44,7 @@ func TestPartnerAppSkipsTakenCNPJs(t *testing.T) {
 
 	w := NewWorld(s.URL(), reg, Credentials{})
 	defer w.Close()
+	w.portal = first.portal
 	w.Partner = &Partner{Name: "p", URL: "http://127.0.0.1:1"}
 	if err := w.partnerApp(); err != nil {
 		t.Fatalf("partnerApp with the next CNPJs taken: %v", err)
@@ -50,4 +54,21 @@ func TestPartnerAppSkipsTakenCNPJs(t *testing.T) {
 			t.Fatalf("the scenario reused the taken CNPJ %s", c)
 		}
 	}
+}
+
+// demoPortal logs in as the demo account: a portal API token.
+func demoPortal(t *testing.T, base string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+"/portal/tokens", nil)
+	req.SetBasicAuth(server.DemoEmail, server.DemoPassword)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var c struct{ Token string }
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || c.Token == "" {
+		t.Fatalf("demo login: %d %v", resp.StatusCode, err)
+	}
+	return c.Token
 }

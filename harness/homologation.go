@@ -47,6 +47,12 @@ func LoadPartner(path string) (*Partner, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParsePartner(path, b)
+}
+
+// ParsePartner checks a partner file's content; name says which file in
+// errors.
+func ParsePartner(path string, b []byte) (*Partner, error) {
 	var p Partner
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
@@ -184,7 +190,7 @@ func (w *World) askPartner(action string, params string) error {
 	req.Header.Set("X-Homologa-Client-Id", w.app.ClientID)
 	req.Header.Set("X-Homologa-Client-Secret", w.app.ClientSecret)
 	req.Header.Set("X-Homologa-Webhook-Secret", w.app.WebhookSecret)
-	resp, err := w.client.Do(req)
+	resp, err := w.partnerClient().Do(req)
 	if err != nil {
 		return fmt.Errorf("the partner's action %s: %w", action, err)
 	}
@@ -783,4 +789,27 @@ func (w *World) waitedBeforeRetry(ms int, op string) error {
 		}
 		return fmt.Errorf("no call to %s met an injected fault", op)
 	})
+}
+
+// partnerClient carries the scenario's requests to the partner's actions.
+func (w *World) partnerClient() *http.Client {
+	if w.partnerRT == nil {
+		return w.client
+	}
+	return &http.Client{Timeout: 30 * time.Second, Transport: partnerTransport{w: w, base: w.partnerRT},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// partnerTransport is the guarded transport of a run the sandbox makes,
+// ending with the run.
+type partnerTransport struct {
+	w    *World
+	base http.RoundTripper
+}
+
+func (t partnerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.w.ctx != nil {
+		req = req.WithContext(t.w.ctx)
+	}
+	return t.base.RoundTrip(req)
 }

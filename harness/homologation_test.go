@@ -127,17 +127,45 @@ func TestHomologationCatchesEveryDefect(t *testing.T) {
 	}
 }
 
-// homologa test against a running sandbox records the report for the
-// partner's own app; the portal's publish opens only after a passing run
-// of the whole suite (a run filtered by tags does not count), and
-// otherwise lists what failed. The command's exit code says it too. Runs
-// follow each other against one sandbox, as a partner fixing its
-// integration does.
-func TestPublishIsGatedByTheLastReport(t *testing.T) {
+// demoPortalToken logs in as the demo account: a portal API token.
+func demoPortalToken(t *testing.T, base string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+"/portal/tokens", nil)
+	req.SetBasicAuth(server.DemoEmail, server.DemoPassword)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var c struct{ Token string }
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("demo login: %d %v", resp.StatusCode, err)
+	}
+	return c.Token
+}
+
+// Publishing reads only runs the sandbox made itself: a report a client
+// posts, or a run on the partner's machine, opens nothing. homologa test
+// --record asks the sandbox to run the suite (the harness inside the
+// sandbox, as cmd/homologa wires it); the gate then lists what failed, and
+// opens after a passing run. Runs follow each other against one sandbox,
+// as a partner fixing its integration does.
+func TestPublishIsGatedBySandboxRuns(t *testing.T) {
 	ctx := context.Background()
-	s := runningSandbox(t)
-	publish := func() (int, string) {
-		resp, err := http.Post(s.URL()+"/portal/apps/"+server.DemoClientID+"/publish", "application/json", nil)
+	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard, OperatorToken: browsertest.OperatorToken, Homologate: harness.SandboxRunner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(ctx) })
+	portal := demoPortalToken(t, s.URL())
+	call := func(method, path, body string) (int, string) {
+		req, _ := http.NewRequest(method, s.URL()+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+portal)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultTransport.RoundTrip(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,10 +173,21 @@ func TestPublishIsGatedByTheLastReport(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "não tem relatório de homologação") {
-		t.Fatalf("publish before any report = %d %s", code, body)
+	publish := func() (int, string) { return call(http.MethodPost, "/portal/apps/"+server.DemoClientID+"/publish", "") }
+	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "ainda não tem homologação") {
+		t.Fatalf("publish before any run = %d %s", code, body)
 	}
-	run := func(defect string, tags ...string) (int, string) {
+	// A forged report has nowhere to go.
+	forged := `{"clientId":"` + server.DemoClientID + `","ready":true,"summary":"PRONTO","passed":99}`
+	if code, _ := call(http.MethodPost, "/sandbox/homologation/reports", forged); code/100 == 2 {
+		t.Fatalf("a client-posted report was taken: %d", code)
+	}
+	if code, body := publish(); code != http.StatusConflict {
+		t.Fatalf("publish after a forged report = %d %s", code, body)
+	}
+
+	t.Setenv("HOMOLOGA_TOKEN", portal)
+	record := func(defect string) (int, string) {
 		p := startPartner(t, defect)
 		file := filepath.Join(t.TempDir(), "partner.yaml")
 		pf := partnerFile(t, p.URL())
@@ -159,30 +198,25 @@ func TestPublishIsGatedByTheLastReport(t *testing.T) {
 		}
 		os.WriteFile(file, []byte(src), 0o644)
 		var out, errb bytes.Buffer
-		args := []string{"test", "--partner", file, "--sandbox", s.URL(), "--format", "progress", "--report", t.TempDir()}
-		if len(tags) > 0 {
-			args = append(args, "--tags", tags[0])
-		}
-		code := harness.Main(ctx, args, &out, &errb)
+		code := harness.Main(ctx, []string{"test", "--record", "--partner", file, "--sandbox", s.URL()}, &out, &errb)
 		return code, out.String() + errb.String()
 	}
-	if code, out := run("", "@detects:broad-scopes"); code != 0 || !strings.Contains(out, "EXECUÇÃO PARCIAL") || !strings.Contains(out, "a única verificação passou") {
-		t.Fatalf("homologa test --tags on the correct partner = %d:\n%s", code, out)
-	}
-	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "suíte inteira") {
-		t.Fatalf("publish after a passing partial run = %d %s", code, body)
-	}
-	if code, out := run(partner.LateWebhook); code != 1 || !strings.Contains(out, "NÃO PRONTO") {
-		t.Fatalf("homologa test with a defect = %d:\n%s", code, out)
+	if code, out := record(partner.LateWebhook); code != 1 || !strings.Contains(out, "NÃO PRONTO") {
+		t.Fatalf("homologa test --record with a defect = %d:\n%s", code, out)
 	}
 	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "webhook") {
-		t.Fatalf("publish after a failing report = %d %s", code, body)
+		t.Fatalf("publish after a failing run = %d %s", code, body)
 	}
-	if code, out := run(""); code != 0 || !strings.Contains(out, "PRONTO PARA PRODUÇÃO") || strings.Contains(out, "PARCIAL") {
-		t.Fatalf("homologa test on the correct partner = %d:\n%s", code, out)
+	if code, out := record(""); code != 0 || !strings.Contains(out, "PRONTO PARA PRODUÇÃO") {
+		t.Fatalf("homologa test --record on the correct partner = %d:\n%s", code, out)
 	}
 	if code, body := publish(); code != http.StatusOK || !strings.Contains(body, `"published":true`) {
-		t.Fatalf("publish after a passing report = %d %s", code, body)
+		t.Fatalf("publish after a passing run = %d %s", code, body)
+	}
+	// Another account sees none of it.
+	code, _ := call(http.MethodGet, "/portal/apps/"+server.DemoClientID+"/homologations", "")
+	if code != http.StatusOK {
+		t.Fatalf("the owner lists its runs: %d", code)
 	}
 }
 

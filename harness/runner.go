@@ -40,6 +40,13 @@ type HomologationOptions struct {
 	// ReportDir receives report.html and report.json.
 	ReportDir   string
 	Concurrency int
+	// Maker makes each scenario's namespace (default: the demo app).
+	Maker *Maker
+	// Context, when set, ends the run's requests when it is done.
+	Context context.Context
+	// PartnerTransport carries the requests to the partner's actions
+	// (default: net/http's); the sandbox gives its guarded one.
+	PartnerTransport http.RoundTripper
 }
 
 // Check is one scenario of the report: a usage rule or onboarding step
@@ -75,8 +82,10 @@ type Report struct {
 }
 
 // RunHomologation runs the suite against the partner and returns the
-// report (also written to ReportDir and posted to the sandbox for the
-// partner's own app, which the portal's publish reads).
+// report (also written to ReportDir). A run on the partner's machine is
+// the partner's own: only a run the sandbox makes itself (POST
+// /portal/apps/{id}/homologations, or homologa test --record) opens the
+// publish gate.
 func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, error) {
 	if opts.Partner == nil {
 		return nil, fmt.Errorf("no partner: give a partner file")
@@ -101,11 +110,6 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 	report.tally()
 	if opts.ReportDir != "" {
 		if err := report.Write(opts.ReportDir); err != nil {
-			return report, err
-		}
-	}
-	if opts.Partner.ClientID != "" {
-		if err := postReport(base, opts.Partner.ClientID, report); err != nil {
 			return report, err
 		}
 	}
@@ -173,7 +177,7 @@ func homologationSuite(opts HomologationOptions, base string, reg *schema.Regist
 		Name: "homologation",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
 			w := NewWorld(base, reg, Credentials{})
-			w.Partner = opts.Partner
+			w.Partner, w.Maker, w.ctx, w.partnerRT = opts.Partner, opts.Maker, opts.Context, opts.PartnerTransport
 			start := time.Now()
 			// Each scenario has a company of its own, in a namespace
 			// holding a fresh copy of the demo company: a QA team's own
@@ -263,28 +267,6 @@ func summary(r *Report) string {
 		s = "EXECUÇÃO PARCIAL (" + r.Partial + "), não vale para publicar: " + s
 	}
 	return s
-}
-
-// postReport records the report for the partner's own app: the portal's
-// publish answers with the failed checks unless the last report passed.
-func postReport(base, clientID string, r *Report) error {
-	var failed []map[string]any
-	for _, c := range r.Checks {
-		if !c.Passed {
-			failed = append(failed, map[string]any{"scenario": c.Scenario, "regras": c.Rules, "onboarding": c.Onboarding, "failure": c.Failure})
-		}
-	}
-	body, _ := json.Marshal(map[string]any{"clientId": clientID, "ready": r.Ready, "summary": r.Summary, "passed": r.Passed, "failed": failed,
-		"complete": r.Partial == ""})
-	resp, err := http.Post(strings.TrimSuffix(base, "/")+"/sandbox/homologation/reports", "application/json", strings.NewReader(string(body)))
-	if err != nil {
-		return fmt.Errorf("record the report in the sandbox: %w", err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("record the report in the sandbox: %s", resp.Status)
-	}
-	return nil
 }
 
 // Write writes report.json and report.html into dir.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"homologa/simulator/server"
 	"io"
 	"net/http"
 	"net/url"
@@ -34,12 +35,21 @@ type sandboxTransport struct {
 
 func (t sandboxTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	w := t.w
+	if w.ctx != nil {
+		req = req.WithContext(w.ctx)
+	}
 	if !w.isSandbox(req.URL) {
 		return t.base.RoundTrip(req)
 	}
 	req = req.Clone(req.Context())
 	if w.Namespace != "" && req.Header.Get(namespaceHeader) == "" {
 		req.Header.Set(namespaceHeader, w.Namespace)
+	}
+	if strings.HasPrefix(req.URL.Path, "/portal/") {
+		if req.Header.Get("Authorization") == "" && w.portal != "" {
+			req.Header.Set("Authorization", "Bearer "+w.portal)
+		}
+		return t.base.RoundTrip(req)
 	}
 	control := strings.HasPrefix(req.URL.Path, "/sandbox/") && req.Header.Get("Authorization") == ""
 	if !control {
@@ -104,6 +114,12 @@ func (w *World) controlToken(renew bool) (string, error) {
 // issueToken asks the token endpoint for a token of app, in the scenario's
 // namespace.
 func (w *World) issueToken(client *http.Client, app Credentials, scope string) (string, error) {
+	return w.issueTokenIn(client, w.Namespace, app, scope)
+}
+
+// issueTokenIn asks for a token of app in namespace ns ("" the sandbox's
+// own).
+func (w *World) issueTokenIn(client *http.Client, ns string, app Credentials, scope string) (string, error) {
 	form := url.Values{"grant_type": {"client_credentials"}}
 	if scope != "" {
 		form.Set("scope", scope)
@@ -111,8 +127,8 @@ func (w *World) issueToken(client *http.Client, app Credentials, scope string) (
 	req, _ := http.NewRequest(http.MethodPost, w.BaseURL+"/oauth/token", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("User-Agent", HarnessAgent)
-	if w.Namespace != "" {
-		req.Header.Set(namespaceHeader, w.Namespace)
+	if ns != "" {
+		req.Header.Set(namespaceHeader, ns)
 	}
 	req.SetBasicAuth(url.QueryEscape(app.ClientID), url.QueryEscape(app.ClientSecret))
 	resp, err := client.Do(req)
@@ -130,12 +146,69 @@ func (w *World) issueToken(client *http.Client, app Credentials, scope string) (
 	return t.AccessToken, nil
 }
 
+// Maker is the credential namespaces are made with: a bearer token (the
+// operator's, or a portal API token), or an app's client credentials, for
+// which it keeps a token. One Maker serves every scenario of a run.
+type Maker struct {
+	Token                  string
+	ClientID, ClientSecret string
+
+	mu  sync.Mutex
+	tok string
+}
+
+// DemoMaker makes namespaces as the demo app of the sandbox's own
+// namespace, with its documented credentials.
+func DemoMaker() *Maker {
+	return &Maker{ClientID: server.DemoClientID, ClientSecret: server.DemoClientSecret}
+}
+
+// bearer is the maker's token, a new one when renew.
+func (m *Maker) bearer(w *World, renew bool) (string, error) {
+	if m.Token != "" {
+		return m.Token, nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tok == "" || renew {
+		tok, err := w.issueTokenIn(w.ctl.client, "", Credentials{ClientID: m.ClientID, ClientSecret: m.ClientSecret}, "")
+		if err != nil {
+			return "", fmt.Errorf("the credential namespaces are made with (%s): %w", m.ClientID, err)
+		}
+		m.tok = tok
+	}
+	return m.tok, nil
+}
+
+// makeNamespace asks for a namespace with the maker's credential, once
+// more with a new token if the first has expired.
+func (w *World) makeNamespace() (*http.Response, error) {
+	m := w.Maker
+	if m == nil {
+		m = DemoMaker()
+		w.Maker = m
+	}
+	for renew := false; ; renew = true {
+		tok, err := m.bearer(w, renew)
+		if err != nil {
+			return nil, err
+		}
+		req, _ := http.NewRequest(http.MethodPost, w.BaseURL+"/sandbox/namespaces", bytes.NewReader(nil))
+		req.Header.Set("User-Agent", HarnessAgent)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := w.ctl.client.Do(req)
+		if err != nil || resp.StatusCode != http.StatusUnauthorized || renew || m.Token != "" {
+			return resp, err
+		}
+		resp.Body.Close()
+	}
+}
+
 // Begin gives the scenario its own company: a new namespace holding a
-// fresh copy of the demo company, whose app the scenario acts as.
+// fresh copy of the demo account and company, whose app the scenario acts
+// as, and whose account its portal requests act as.
 func (w *World) Begin() error {
-	req, _ := http.NewRequest(http.MethodPost, w.BaseURL+"/sandbox/namespaces", bytes.NewReader(nil))
-	req.Header.Set("User-Agent", HarnessAgent)
-	resp, err := w.ctl.client.Do(req)
+	resp, err := w.makeNamespace()
 	if err != nil {
 		return fmt.Errorf("a namespace for the scenario: %w", err)
 	}
@@ -149,12 +222,14 @@ func (w *World) Begin() error {
 			ClientID      string `json:"clientId"`
 			ClientSecret  string `json:"clientSecret"`
 			WebhookSecret string `json:"webhookSecret"`
+			PortalToken   string `json:"portalToken"`
 		} `json:"demo"`
 	}
 	if resp.StatusCode != http.StatusCreated || json.Unmarshal(b, &out) != nil || out.Namespace == "" {
 		return fmt.Errorf("a namespace for the scenario: POST /sandbox/namespaces answered %d: %s (is the sandbox this version?)", resp.StatusCode, b)
 	}
 	w.Namespace = out.Namespace
+	w.portal = out.Demo.PortalToken
 	w.Demo = Credentials{ClientID: out.Demo.ClientID, ClientSecret: out.Demo.ClientSecret, WebhookSecret: out.Demo.WebhookSecret, CNPJ: out.Demo.CNPJ}
 	if id, err := w.appID(out.Demo.ClientID); err == nil {
 		w.Demo.ID = id

@@ -6,6 +6,7 @@ package harness
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -41,6 +42,18 @@ type World struct {
 	Partner *Partner
 	// Namespace holds the scenario's company (Begin makes it).
 	Namespace string
+	// Maker is the credential Begin makes namespaces with: the demo app of
+	// the sandbox's own namespace unless told otherwise.
+	Maker *Maker
+	// ctx, when set, ends the scenario's requests (a run the sandbox
+	// makes stops with the sandbox); partnerRT carries requests to the
+	// partner.
+	ctx       context.Context
+	partnerRT http.RoundTripper
+	// portal is the portal API token the scenario's /portal requests
+	// carry: its namespace's demo account's, or the account it logged in
+	// as.
+	portal string
 
 	partnerAnswer []byte
 	partnerStatus int
@@ -148,7 +161,9 @@ func (w *World) do(method, path string, body []byte, contentType string) error {
 	// API; one that holds none reaches the control API as the scenario's
 	// app, with the harness's own token (sandboxTransport), as the
 	// harness's own control calls always do (control).
-	if w.token != "" && !w.harnessCall {
+	// The portal takes an account's credential, never an app token: the
+	// transport adds the scenario's portal token there.
+	if w.token != "" && !w.harnessCall && !strings.HasPrefix(req.URL.Path, "/portal/") {
 		req.Header.Set("Authorization", "Bearer "+w.token)
 	}
 	for k, vs := range w.header {

@@ -54,10 +54,14 @@ type Company struct {
 	CNPJ      string    `json:"cnpj"`
 	Name      string    `json:"name"`
 	CreatedAt time.Time `json:"createdAt"`
+	// AccountID is the portal account that owns the company ("" for the
+	// operator's).
+	AccountID string `json:"-"`
 }
 
 // App is an App/Client of a company. Its client secret is stored hashed and
-// shown only when created or rotated.
+// shown only when created or rotated; the portal shows the webhook
+// signing secret only then too (Listed).
 type App struct {
 	ID            string    `json:"id"`
 	CompanyID     string    `json:"companyId"`
@@ -67,11 +71,17 @@ type App struct {
 	ClientID      string    `json:"clientId"`
 	ClientSecret  string    `json:"clientSecret,omitempty"`
 	WebhookURL    string    `json:"webhookUrl"`
-	WebhookSecret string    `json:"webhookSecret"`
+	WebhookSecret string    `json:"webhookSecret,omitempty"`
 	Scopes        []string  `json:"scopes"`
 	Environment   string    `json:"environment"`
 	CreatedAt     time.Time `json:"createdAt"`
 	UpdatedAt     time.Time `json:"updatedAt"`
+}
+
+// Listed is the app as the portal shows it after creation: no secret.
+func (a App) Listed() App {
+	a.ClientSecret, a.WebhookSecret = "", ""
+	return a
 }
 
 // Service keeps companies, apps and tokens.
@@ -85,6 +95,9 @@ type Service struct {
 	// OperatorToken is the operator's credential: sandbox-wide control
 	// (the default clock, shared scenarios, a reset of everything).
 	OperatorToken string
+	// SecureCookies marks the portal's session cookie Secure: the sandbox
+	// is served over TLS (its --public-url is https).
+	SecureCookies bool
 
 	// tokens caches resolved tokens: every partner request authenticates,
 	// and a database read for it was the largest single cost of a GET.
@@ -124,42 +137,32 @@ func hashSecret(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// CreateCompany registers a company. The CNPJ may be masked and may be
-// alphanumeric; it is stored unmasked.
+// CreateCompany registers a company of no account: the operator's, from
+// an --apps file or the sandbox's own seeding. The CNPJ may be masked and
+// may be alphanumeric; it is stored unmasked.
 func (s *Service) CreateCompany(ctx context.Context, cnpj, name string) (Company, error) {
-	c := Company{ID: s.DB.IDs.UUID(), Namespace: tenant.Namespace(ctx), CNPJ: taxid.NormalizeCNPJ(cnpj), Name: strings.TrimSpace(name), CreatedAt: s.Clocks.Default.Now()}
-	if err := taxid.CheckCNPJ(c.CNPJ); err != nil {
-		return Company{}, errs.Invalidf("cnpj", "%v", err)
-	}
-	if c.Name == "" {
-		return Company{}, errs.Invalidf("name", "não pode ser vazio")
-	}
-	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM companies WHERE namespace = ? AND cnpj = ?`, c.Namespace, c.CNPJ).Scan(&n); err != nil {
-			return err
-		}
-		if n > 0 {
-			return errs.Errorf(errs.Conflict, "uma empresa com o CNPJ %s já está cadastrada", c.CNPJ)
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO companies (id, namespace, cnpj, name, created_at) VALUES (?, ?, ?, ?, ?)`,
-			c.ID, c.Namespace, c.CNPJ, c.Name, c.CreatedAt.UnixNano())
-		return err
-	})
-	if err != nil {
-		return Company{}, fmt.Errorf("create company: %w", err)
-	}
-	return c, nil
+	return s.CreateOwnedCompany(ctx, Owner{Operator: true}, cnpj, name)
+}
+
+const companyColumns = `id, namespace, cnpj, name, created_at, COALESCE(account_id, '')`
+
+func scanCompany(row store.Scanner) (Company, error) {
+	var c Company
+	var at int64
+	err := row.Scan(&c.ID, &c.Namespace, &c.CNPJ, &c.Name, &at, &c.AccountID)
+	c.CreatedAt = time.Unix(0, at).UTC()
+	return c, err
 }
 
 // Company returns the company with id key, or with CNPJ key in the
 // namespace ctx names.
 func (s *Service) Company(ctx context.Context, key string) (Company, error) {
 	var c Company
-	var at int64
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT id, namespace, cnpj, name, created_at FROM companies WHERE id = ? OR (namespace = ? AND cnpj = ?)`,
-			key, tenant.Namespace(ctx), taxid.NormalizeCNPJ(key)).Scan(&c.ID, &c.Namespace, &c.CNPJ, &c.Name, &at)
+		var err error
+		c, err = scanCompany(tx.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies WHERE id = ? OR (namespace = ? AND cnpj = ?)`,
+			key, tenant.Namespace(ctx), taxid.NormalizeCNPJ(key)))
+		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return Company{}, errs.Errorf(errs.NotFound, "nenhuma empresa %q", key)
@@ -167,7 +170,6 @@ func (s *Service) Company(ctx context.Context, key string) (Company, error) {
 	if err != nil {
 		return Company{}, fmt.Errorf("read company: %w", err)
 	}
-	c.CreatedAt = time.Unix(0, at).UTC()
 	return c, nil
 }
 
@@ -644,12 +646,28 @@ func (s *Service) CompanyIDs(ctx context.Context) ([]string, error) {
 	return ids, err
 }
 
+// MaxNamespaces is how many live namespaces one owner may hold: a test
+// run makes one per scenario and empties it at the end, so this is only
+// reached by runs that died midway, or by abuse of a hosted sandbox.
+const MaxNamespaces = 1000
+
 // CreateNamespace makes a namespace, where CNPJs and client ids may repeat
-// those of other namespaces.
-func (s *Service) CreateNamespace(ctx context.Context) (string, error) {
+// those of other namespaces, for owner ("account:<id>", "company:<id>", ""
+// for the operator).
+func (s *Service) CreateNamespace(ctx context.Context, owner string) (string, error) {
 	id := "ns_" + s.DB.IDs.Token(12)
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO namespaces (id, created_at) VALUES (?, ?)`, id, s.Clocks.Default.Now().UnixNano())
+		if owner != "" {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM namespaces WHERE owner = ? AND removed_at = 0`, owner).Scan(&n); err != nil {
+				return err
+			}
+			if n >= MaxNamespaces {
+				return errs.Errorf(errs.TooManyRequests, "você já tem %d namespaces: apague os que não usa mais com DELETE /sandbox/namespaces/{id}", n).
+					WithHeader("Retry-After", "60")
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO namespaces (id, created_at, owner) VALUES (?, ?, ?)`, id, s.Clocks.Default.Now().UnixNano(), owner)
 		return err
 	})
 	if err != nil {
@@ -657,6 +675,24 @@ func (s *Service) CreateNamespace(ctx context.Context) (string, error) {
 	}
 	s.namespaces.Store(id, true)
 	return id, nil
+}
+
+// NamespaceOwner names who made a namespace.
+func (s *Service) NamespaceOwner(ctx context.Context, id string) (string, error) {
+	var owner string
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT owner FROM namespaces WHERE id = ?`, id).Scan(&owner)
+	})
+	return owner, err
+}
+
+// NamespaceRemoved marks a namespace emptied: it no longer counts against
+// its owner's live namespaces.
+func (s *Service) NamespaceRemoved(ctx context.Context, id string) error {
+	return s.DB.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE namespaces SET removed_at = ? WHERE id = ? AND removed_at = 0`, time.Now().UnixNano(), id)
+		return err
+	})
 }
 
 // NamespaceExists reports whether a namespace was made ("" always is).

@@ -94,12 +94,25 @@ func IsOperator(ctx context.Context) bool {
 }
 
 // RequireTenant wraps a control route: it runs for a company's app token
-// (acting for that company) or for the operator's token (sandbox-wide).
+// or its account's portal credential (acting for that company), or for
+// the operator's token (sandbox-wide).
 func (s *Service) RequireTenant(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.isOperator(r) {
 			httpx.InfoOf(r.Context()).Operator = true
 			h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), operatorKey{}, true)))
+			return
+		}
+		if a, found, err := s.accountOfRequest(r); found {
+			var p Principal
+			if err == nil {
+				p, err = s.accountPrincipal(r, a)
+			}
+			if err != nil {
+				httpx.WriteError(w, r, err)
+				return
+			}
+			h.ServeHTTP(w, forPrincipal(r, p))
 			return
 		}
 		p, err := s.authenticateRequest(r)

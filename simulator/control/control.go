@@ -122,11 +122,11 @@ func (h *Handlers) Routes() []httpx.Route {
 			Doc: "send a test event to the app's webhook"},
 		// The inbox receives whoever posts (it is a webhook receiver); a
 		// company reads only the deliveries the sandbox made for it.
-		{API: "sandbox", Method: http.MethodPost, Path: "/inbox/{name}", Auth: httpx.Public, Handler: httpx.HandlerFunc(h.Inbox.receive),
+		{API: "sandbox", Method: http.MethodPost, Path: "/inbox/{name}", Auth: httpx.Public, RawBody: true, Handler: httpx.HandlerFunc(h.Inbox.receive),
 			Doc: "the built-in webhook receiver"},
 		// Callers that append to a webhook URL (the Pix PSP adds /pix)
 		// land in the same inbox, with the path kept.
-		{API: "sandbox", Method: http.MethodPost, Path: "/inbox/{name}/{rest:.+}", Auth: httpx.Public, Handler: httpx.HandlerFunc(h.Inbox.receive),
+		{API: "sandbox", Method: http.MethodPost, Path: "/inbox/{name}/{rest:.+}", Auth: httpx.Public, RawBody: true, Handler: httpx.HandlerFunc(h.Inbox.receive),
 			Doc: "the built-in webhook receiver"},
 		route(http.MethodGet, "/inbox/{name}", "", h.Inbox.list, "what the inbox received for the company"),
 		route(http.MethodPost, "/reset", "", h.reset, "empty the company's sandbox (the operator: every company's)"),

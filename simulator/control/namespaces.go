@@ -23,9 +23,10 @@ const NamespaceHeader = "X-Homologa-Namespace"
 // one sandbox.
 type Namespaces struct {
 	Auth *auth.Service
-	// SeedDemo registers the demo company and app in the namespace ctx
-	// names and answers the app, with its secret.
-	SeedDemo func(ctx context.Context) (auth.App, error)
+	// SeedDemo registers the demo account, company and app in the
+	// namespace ctx names and answers the app, with its secret, and the
+	// account.
+	SeedDemo func(ctx context.Context) (auth.App, auth.Account, error)
 	// Reset empties a company's sandbox.
 	Reset func(ctx context.Context, companyID string) error
 }
@@ -33,27 +34,45 @@ type Namespaces struct {
 // Routes is the namespace routes.
 func (n *Namespaces) Routes() []httpx.Route {
 	return []httpx.Route{
-		{API: "sandbox", Method: http.MethodPost, Path: "/namespaces", Auth: httpx.Public, Handler: httpx.HandlerFunc(n.create),
-			Doc: "a namespace with a fresh copy of the demo company (send its id in X-Homologa-Namespace)"},
+		{API: "sandbox", Method: http.MethodPost, Path: "/namespaces", Auth: httpx.Tenant, Handler: httpx.HandlerFunc(n.create),
+			Doc: "a namespace with a fresh copy of the demo account and company (send its id in X-Homologa-Namespace)"},
 		{API: "sandbox", Method: http.MethodDelete, Path: "/namespaces/{id}", Auth: httpx.Tenant, Handler: httpx.HandlerFunc(n.remove),
-			Doc: "empty a namespace's companies (a token of one of its apps, or the operator's)"},
+			Doc: "empty a namespace's companies (its maker, a token of one of its apps, or the operator)"},
 	}
 }
 
 // create is POST /sandbox/namespaces.
+// The answer carries the copy's credentials, and a portal API token of
+// its account, so a test acts in the portal as the demo account would.
 func (n *Namespaces) create(r *http.Request) (*httpx.Reply, error) {
-	ns, err := n.Auth.CreateNamespace(r.Context())
+	ns, err := n.Auth.CreateNamespace(r.Context(), namespaceOwner(r.Context()))
 	if err != nil {
 		return nil, err
 	}
-	demo, err := n.SeedDemo(tenant.WithNamespace(r.Context(), ns))
+	ctx := tenant.WithNamespace(r.Context(), ns)
+	demo, acct, err := n.SeedDemo(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return httpx.Created(map[string]any{"namespace": ns, "header": NamespaceHeader, "demo": map[string]any{
+	tok, err := n.Auth.NewCredential(ctx, acct.ID, auth.KindToken, "namespace "+ns)
+	if err != nil {
+		return nil, err
+	}
+	rep := httpx.Created(map[string]any{"namespace": ns, "header": NamespaceHeader, "demo": map[string]any{
 		"companyId": demo.CompanyID, "cnpj": demo.CNPJ, "clientId": demo.ClientID, "clientSecret": demo.ClientSecret,
-		"webhookSecret": demo.WebhookSecret, "webhookUrl": demo.WebhookURL,
-	}}), nil
+		"webhookSecret": demo.WebhookSecret, "webhookUrl": demo.WebhookURL, "email": acct.Email, "portalToken": tok.Token,
+	}})
+	rep.Header = http.Header{"Cache-Control": {"no-store"}}
+	return rep, nil
+}
+
+// namespaceOwner names who makes a namespace: the caller's company, or
+// "" for the operator.
+func namespaceOwner(ctx context.Context) string {
+	if c := tenant.Of(ctx); c != "" {
+		return "company:" + c
+	}
+	return ""
 }
 
 // remove is DELETE /sandbox/namespaces/{id}: every company of the
@@ -67,7 +86,11 @@ func (n *Namespaces) remove(r *http.Request) (*httpx.Reply, error) {
 	} else if !ok || ns == "" {
 		return nil, errs.Errorf(errs.NotFound, "não há namespace %q", ns)
 	}
-	if p, ok := auth.PrincipalOf(ctx); ok && p.Namespace != ns {
+	owner, err := n.Auth.NamespaceOwner(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	if p, ok := auth.PrincipalOf(ctx); ok && p.Namespace != ns && (owner == "" || owner != namespaceOwner(ctx)) {
 		return nil, errs.Errorf(errs.NotFound, "não há namespace %q", ns)
 	}
 	companies, err := n.Auth.CompaniesIn(ctx, ns)
@@ -78,6 +101,9 @@ func (n *Namespaces) remove(r *http.Request) (*httpx.Reply, error) {
 		if err := n.Reset(ctx, c); err != nil {
 			return nil, err
 		}
+	}
+	if err := n.Auth.NamespaceRemoved(ctx, ns); err != nil {
+		return nil, err
 	}
 	return httpx.NoContent(), nil
 }

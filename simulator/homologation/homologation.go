@@ -1,132 +1,258 @@
-// Package homologation keeps the reports of `homologa test` per app and
-// gates publishing: the portal's publish answers with the failed checks
-// unless the app's last report passed (onboarding step 7).
+// Package homologation runs the homologation suite for an app, inside the
+// sandbox, and gates publishing on those runs (onboarding step 7). The
+// sandbox records only runs it made itself: a report a client posts could
+// say anything, so none can open the gate.
 package homologation
 
 import (
-	"database/sql"
-	"encoding/json"
-	"errors"
+	"context"
+	"fmt"
+	"log/slog"
 	"net/http"
-
-	"github.com/gorilla/mux"
+	"sync"
+	"time"
 
 	"homologa/simulator/auth"
-	"homologa/simulator/clock"
 	"homologa/simulator/errs"
-	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 )
 
-// Service holds the reports.
+// Run is one run of the suite for an app.
+type Run struct {
+	ID         string     `json:"id"`
+	AppID      string     `json:"appId"`
+	ClientID   string     `json:"clientId"`
+	Status     string     `json:"status"`
+	Ready      bool       `json:"ready"`
+	Error      string     `json:"error,omitempty"`
+	Report     *Report    `json:"report,omitempty"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	FinishedAt *time.Time `json:"finishedAt,omitempty"`
+	// Partner is the partner file the run used.
+	Partner string `json:"partner,omitempty"`
+}
+
+// The statuses of a run.
+const (
+	Running  = "running"
+	Finished = "finished"
+	Failed   = "failed" // the run could not be made (a bad partner file, a stop)
+)
+
+// Report is what a run found: the harness's report, as stored.
+type Report struct {
+	Ready   bool    `json:"readyForProduction"`
+	Summary string  `json:"summary"`
+	Passed  int     `json:"passed"`
+	Failed  int     `json:"failed"`
+	Checks  []Check `json:"checks"`
+}
+
+// Check is one scenario of a report.
+type Check struct {
+	Scenario   string   `json:"scenario"`
+	Rules      []string `json:"regras"`
+	Onboarding []string `json:"onboarding"`
+	Passed     bool     `json:"passed"`
+	Failure    string   `json:"failure,omitempty"`
+}
+
+// Job is what a runner is given: the app under homologation, its partner
+// file, and the sandbox to run against (this one, over loopback) with the
+// operator's token, which the suite makes its namespaces with.
+type Job struct {
+	App           auth.App
+	PartnerFile   []byte
+	SandboxURL    string
+	OperatorToken string
+	// Transport carries the requests to the partner, refusing what the
+	// webhook allow-list refuses; CheckURL checks the partner's URL.
+	Transport http.RoundTripper
+	CheckURL  func(string) error
+}
+
+// Runner runs the suite. The harness provides it (cmd/homologa wires it),
+// since the harness, which starts sandboxes of its own, cannot be imported
+// by the sandbox.
+type Runner func(ctx context.Context, job Job) (*Report, error)
+
+// How many runs may go at once, sandbox-wide: a run is a few dozen
+// scenarios against the partner, and the sandbox serves others meanwhile.
+const maxRunning = 2
+
+// Service runs and keeps the runs.
 type Service struct {
 	DB     *store.DB
-	Clocks *clock.Clocks
 	Auth   *auth.Service
+	Log    *slog.Logger
+	Runner Runner
+	// URL is the sandbox's own base URL; OperatorToken its operator's.
+	URL           func() string
+	OperatorToken string
+	// Transport and CheckURL guard the requests to partners (Job).
+	Transport http.RoundTripper
+	CheckURL  func(string) error
+	// Timeout bounds one run (default 15 minutes).
+	Timeout time.Duration
+
+	mu      sync.Mutex
+	running int
+	ctx     context.Context
+	stop    context.CancelFunc
+	wg      sync.WaitGroup
 }
 
-// Report is what the runner posts.
-type Report struct {
-	ClientID string           `json:"clientId"`
-	Ready    bool             `json:"ready"`
-	Summary  string           `json:"summary"`
-	Passed   int              `json:"passed"`
-	Failed   []map[string]any `json:"failed"`
-	// Complete is false for a run filtered by tags or of other features:
-	// it is kept and shown, but only a run of the whole suite opens the
-	// gate (a single passing scenario must not publish an integration).
-	Complete *bool `json:"complete,omitempty"`
+// Start marks the runs a stopped sandbox left running as failed, and makes
+// the context later runs stop with.
+func (s *Service) Start(ctx context.Context) error {
+	s.ctx, s.stop = context.WithCancel(context.WithoutCancel(ctx))
+	return s.DB.Tx(ctx, func(tx *store.Tx) error { return failInterrupted(ctx, tx, time.Now()) })
 }
 
-func (r *Report) complete() bool { return r.Complete == nil || *r.Complete }
-
-// Routes is the homologation reports (control) and the publish gate
-// (portal).
-func (s *Service) Routes() []httpx.Route {
-	return []httpx.Route{
-		{API: "sandbox", Method: http.MethodPost, Path: "/homologation/reports", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.postReport), Doc: "record a homologation report"},
-		{API: "sandbox", Method: http.MethodGet, Path: "/homologation/reports/{clientId}", Auth: httpx.Tenant, Handler: httpx.HandlerFunc(s.lastReport), Doc: "an app's last report"},
-		{API: "portal", Method: http.MethodPost, Path: "/apps/{id}/publish", Auth: httpx.Public, Handler: httpx.HandlerFunc(s.publish), Doc: "publish an app after a passing homologation"},
+// Stop cancels the runs in progress and waits for them.
+func (s *Service) Stop() {
+	if s.stop != nil {
+		s.stop()
 	}
+	s.wg.Wait()
 }
 
-func (s *Service) postReport(r *http.Request) (*httpx.Reply, error) {
-	var in Report
-	if err := httpx.DecodeJSON(r, nil, "", &in); err != nil {
-		return nil, err
+// Begin starts a run for an app: at most one per app, and maxRunning in
+// all. The run goes on in the background; its record says how it ends.
+func (s *Service) Begin(ctx context.Context, app auth.App, partnerFile []byte) (Run, error) {
+	if s.Runner == nil || s.ctx == nil {
+		return Run{}, errs.Errorf(errs.Unavailable, "este sandbox não roda a suíte de homologação")
 	}
-	a, err := s.Auth.App(r.Context(), in.ClientID)
+	if len(partnerFile) == 0 {
+		return Run{}, errs.Invalidf("body", "envie o arquivo do parceiro (YAML) no corpo")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running >= maxRunning {
+		return Run{}, errs.Errorf(errs.TooManyRequests, "%d homologações já estão rodando neste sandbox; tente de novo em um minuto", s.running).
+			WithHeader("Retry-After", "60")
+	}
+	run := Run{ID: "hrun_" + s.DB.IDs.Token(10), AppID: app.ID, ClientID: app.ClientID, Status: Running, CreatedAt: time.Now().UTC(), Partner: string(partnerFile)}
+	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
+		busy, err := runningFor(ctx, tx, app.ID)
+		if err != nil {
+			return err
+		}
+		if busy != "" {
+			return errs.Errorf(errs.Conflict, "a homologação %s deste app ainda está rodando", busy)
+		}
+		return insertRun(ctx, tx, run)
+	})
 	if err != nil {
-		return nil, errs.Invalidf("clientId", "nenhum app %q", in.ClientID)
+		return Run{}, fmt.Errorf("begin homologation: %w", err)
 	}
-	if in.Failed == nil {
-		in.Failed = []map[string]any{}
+	s.running++
+	s.wg.Add(1)
+	go s.execute(app, run)
+	return run, nil
+}
+
+// execute runs the suite and records how it ended.
+func (s *Service) execute(app auth.App, run Run) {
+	defer s.wg.Done()
+	defer func() {
+		s.mu.Lock()
+		s.running--
+		s.mu.Unlock()
+	}()
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = 15 * time.Minute
 	}
-	b, _ := json.Marshal(in)
-	err = s.DB.Tx(r.Context(), func(tx *store.Tx) error {
-		_, err := tx.ExecContext(r.Context(), `INSERT INTO homologation_reports (app_id, ready, body, created_at, complete) VALUES (?, ?, ?, ?, ?)`,
-			a.ID, in.Ready, string(b), s.Clocks.Now(r.Context()).UnixNano(), in.complete())
+	ctx, cancel := context.WithTimeout(s.ctx, timeout)
+	defer cancel()
+	rep, err := s.Runner(ctx, Job{App: app, PartnerFile: []byte(run.Partner), SandboxURL: s.URL(), OperatorToken: s.OperatorToken,
+		Transport: s.Transport, CheckURL: s.CheckURL})
+	now := time.Now().UTC()
+	run.FinishedAt, run.Report = &now, rep
+	switch {
+	case err != nil:
+		run.Status, run.Error = Failed, err.Error()
+	case rep == nil:
+		run.Status, run.Error = Failed, "a suíte não devolveu relatório"
+	default:
+		run.Status, run.Ready = Finished, rep.Ready
+	}
+	// The sandbox may be stopping: the record is written regardless.
+	if err := s.DB.Tx(context.Background(), func(tx *store.Tx) error { return finishRun(context.Background(), tx, run) }); err != nil && s.Log != nil {
+		s.Log.Error("record homologation run", "run", run.ID, "err", err)
+	}
+}
+
+// Runs lists an app's runs, newest first, without their reports.
+func (s *Service) Runs(ctx context.Context, appID string) ([]Run, error) {
+	var out []Run
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		var err error
+		out, err = runsOf(ctx, tx, appID, 50)
+		return err
+	})
+	if out == nil {
+		out = []Run{}
+	}
+	return out, err
+}
+
+// Get returns one of an app's runs, with its report.
+func (s *Service) Get(ctx context.Context, appID, id string) (Run, error) {
+	var r *Run
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		var err error
+		r, err = findRun(ctx, tx, appID, id)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return Run{}, err
 	}
-	return httpx.Created(in), nil
+	if r == nil {
+		return Run{}, errs.Errorf(errs.NotFound, "nenhuma homologação %q deste app", id)
+	}
+	return *r, nil
 }
 
-// last is the app's last report; onlyComplete skips partial runs.
-func (s *Service) last(r *http.Request, key string, onlyComplete bool) (*Report, error) {
-	a, err := s.Auth.App(r.Context(), key)
-	if err != nil {
-		return nil, err
-	}
-	var body string
-	err = s.DB.Read(r.Context(), func(tx *store.Tx) error {
-		return tx.QueryRowContext(r.Context(), `SELECT body FROM homologation_reports WHERE app_id = ? AND (complete = 1 OR ?) ORDER BY id DESC LIMIT 1`,
-			a.ID, !onlyComplete).Scan(&body)
+// Last returns an app's newest finished run, nil when there is none.
+func (s *Service) Last(ctx context.Context, appID string) (*Run, error) {
+	var r *Run
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		var err error
+		r, err = lastFinished(ctx, tx, appID)
+		return err
 	})
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var rep Report
-	return &rep, json.Unmarshal([]byte(body), &rep)
+	return r, err
 }
 
-func (s *Service) lastReport(r *http.Request) (*httpx.Reply, error) {
-	rep, err := s.last(r, mux.Vars(r)["clientId"], false)
+// Publish is the gate: production opens only to an app whose newest
+// finished run passed; otherwise the error lists what failed.
+func (s *Service) Publish(ctx context.Context, appID string) (*Run, error) {
+	r, err := s.Last(ctx, appID)
 	if err != nil {
 		return nil, err
 	}
-	if rep == nil {
-		return nil, errs.Errorf(errs.NotFound, "ainda não há relatório de homologação de %s: rode homologa test", mux.Vars(r)["clientId"])
+	if r == nil {
+		return nil, errs.Errorf(errs.Conflict, "o app ainda não tem homologação feita pelo sandbox: POST /portal/apps/{id}/homologations com o arquivo do parceiro")
 	}
-	return httpx.OK(rep), nil
+	if !r.Ready {
+		return nil, notReady(r)
+	}
+	return r, nil
 }
 
-// publish is POST /portal/apps/{id}/publish: production is opened only to
-// an app whose last homologation report passed; otherwise the answer lists
-// what failed.
-func (s *Service) publish(r *http.Request) (*httpx.Reply, error) {
-	rep, err := s.last(r, mux.Vars(r)["id"], true)
-	if err != nil {
-		return nil, err
-	}
-	if rep == nil {
-		e := errs.Errorf(errs.Conflict, "o app não tem relatório de homologação da suíte inteira: rode homologa test --partner <arquivo> com o clientId dele, sem --tags nem --features")
-		return nil, e
-	}
-	if !rep.Ready {
-		e := errs.Errorf(errs.Conflict, "%s", rep.Summary)
-		for _, f := range rep.Failed {
-			name, _ := f["scenario"].(string)
-			why, _ := f["failure"].(string)
-			e.Violations = append(e.Violations, errs.Violation{Field: name, Reason: why})
+// notReady is the gate's refusal: the run's summary, a violation per
+// failed check.
+func notReady(r *Run) error {
+	e := errs.Errorf(errs.Conflict, "a homologação %s não passou", r.ID)
+	if r.Report != nil {
+		e.Message = r.Report.Summary
+		for _, c := range r.Report.Checks {
+			if !c.Passed {
+				e.Violations = append(e.Violations, errs.Violation{Field: c.Scenario, Reason: c.Failure})
+			}
 		}
-		return nil, e
 	}
-	return httpx.OK(map[string]any{"published": true, "summary": rep.Summary,
-		"note": "the sandbox cannot publish to production itself; this is the gate's answer the real portal gives"}), nil
+	return e
 }

@@ -34,6 +34,10 @@ const (
 	Tenant Auth = "tenant"
 	// Operator routes act on the whole sandbox: the operator's token only.
 	Operator Auth = "operator"
+	// Account routes are the portal: a portal account's API token, or its
+	// session cookie from the sandbox's own pages, acting on its own
+	// companies and apps; or the operator's token, acting on all.
+	Account Auth = "account"
 )
 
 // Route is one entry of the route table: every route of the sandbox is
@@ -55,6 +59,10 @@ type Route struct {
 	// Idempotent routes replay a request repeated with its
 	// Idempotency-Key (creating POSTs).
 	Idempotent bool
+	// RawBody routes take a body that is not JSON (a scenario's or a
+	// partner's YAML, a webhook delivery as sent): form content types are
+	// not refused there.
+	RawBody bool
 	// Answer is the schema of the 2xx body, "" when the route's answer has
 	// none.
 	Answer  string

@@ -6,12 +6,13 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/auth"
 	"homologa/simulator/httpx"
 )
 
 // handleKeysList is GET /portal/apps/{id}/pix-keys.
 func (s *Service) handleKeysList(r *http.Request) (*httpx.Reply, error) {
-	a, err := s.Auth.App(r.Context(), mux.Vars(r)["id"])
+	a, err := s.Auth.OwnedApp(r.Context(), auth.OwnerOf(r.Context()), mux.Vars(r)["id"])
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +31,7 @@ func (s *Service) handleKeyAdd(r *http.Request) (*httpx.Reply, error) {
 	if err := httpx.DecodeJSON(r, s.Schemas, "platform/pixkey.create", &in); err != nil {
 		return nil, err
 	}
-	a, err := s.Auth.App(r.Context(), mux.Vars(r)["id"])
+	a, err := s.Auth.OwnedApp(r.Context(), auth.OwnerOf(r.Context()), mux.Vars(r)["id"])
 	if err != nil {
 		return nil, err
 	}

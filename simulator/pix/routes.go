@@ -153,7 +153,7 @@ func (s *Service) controlRoutes() []httpx.Route {
 // portalRoutes are an app's Pix keys in the portal.
 func (s *Service) portalRoutes() []httpx.Route {
 	portal := func(method string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: "portal", Method: method, Path: "/apps/{id}/pix-keys", Auth: httpx.Public, Handler: f, Doc: doc}
+		return httpx.Route{API: "portal", Method: method, Path: "/apps/{id}/pix-keys", Auth: httpx.Account, Handler: f, Doc: doc}
 	}
 	return []httpx.Route{
 		portal(http.MethodGet, s.handleKeysList, "an app's Pix keys"),

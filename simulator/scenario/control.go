@@ -77,7 +77,7 @@ func (e *Engine) Routes() []httpx.Route {
 	}
 	return []httpx.Route{
 		route(http.MethodGet, "/scenarios", e.list, "the scenario catalogue"),
-		route(http.MethodPost, "/scenarios", e.upload, "upload a scenario (YAML)"),
+		{API: "sandbox", Method: http.MethodPost, Path: "/scenarios", Auth: httpx.Tenant, Handler: httpx.HandlerFunc(e.upload), Doc: "upload a scenario (YAML)", RawBody: true},
 		{API: "sandbox", Method: http.MethodPost, Path: "/scenarios/reload", Auth: httpx.Operator, Handler: httpx.HandlerFunc(e.reload), Doc: "reload the scenarios folder"},
 		route(http.MethodGet, "/scenarios/bindings", e.bindings, "resources and the scenarios driving them"),
 		route(http.MethodGet, "/scenarios/{id}", e.show, "one scenario"),

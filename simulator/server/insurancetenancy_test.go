@@ -33,7 +33,7 @@ func newInsTenants(t *testing.T) *insTenants {
 	s := startServer(t, server.Config{Clock: "frozen", ClockStart: start})
 	t.Cleanup(func() { s.Close(context.Background()) })
 	w := &insTenants{t: t, s: s, tokens: map[string]string{}}
-	code, body := tenantCall(t, s, "", "POST", "/sandbox/namespaces", "")
+	code, body := tenantCall(t, s, testOperator, "POST", "/sandbox/namespaces", "")
 	var ns struct{ Namespace string }
 	if err := json.Unmarshal([]byte(body), &ns); err != nil || code != 201 || ns.Namespace == "" {
 		t.Fatalf("a namespace for B: %d %s", code, body)
@@ -343,7 +343,7 @@ func TestInsuranceResourcesAreTheirCompanys(t *testing.T) {
 func TestInsuranceResetEmptiesOnlyTheCallersCompany(t *testing.T) {
 	w := newInsTenants(t)
 	a, b := w.companyOf("A"), w.companyOf("B")
-	code, body := tenantCall(t, w.s, "", "PUT", "/portal/companies/"+a+"/offers/EIS", "")
+	code, body := tenantCall(t, w.s, testOperator, "PUT", "/portal/companies/"+a+"/offers/EIS", "")
 	if code >= 300 {
 		t.Fatalf("grant EIS to A: %d %s", code, body)
 	}

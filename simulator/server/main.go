@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"homologa/simulator/clock"
+	"homologa/simulator/homologation"
 	"io"
 	"strings"
 	"time"
@@ -35,13 +36,20 @@ Flags of serve (each also read from the environment variable named):
 // returns its exit code. ctx ending (SIGINT, SIGTERM) stops the sandbox
 // gracefully.
 func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	return MainWith(ctx, args, getenv, stdout, stderr, nil)
+}
+
+// MainWith is Main with the homologation runner the sandbox runs for
+// POST /portal/apps/{id}/homologations (the harness's, given by
+// cmd/homologa: the sandbox cannot import the harness).
+func MainWith(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, homologate homologation.Runner) int {
 	cmd := "serve"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
 	case "serve":
-		return serve(ctx, args, getenv, stdout, stderr)
+		return serve(ctx, args, getenv, stdout, stderr, homologate)
 	case "scenario":
 		return scenarioCmd(args, getenv, stdout, stderr)
 	case "version":
@@ -93,6 +101,7 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	fs.StringVar(&cfg.OperatorToken, "operator-token", env("HOMOLOGA_OPERATOR_TOKEN", ""), "the operator's credential for sandbox-wide control; made up at each start when empty (HOMOLOGA_OPERATOR_TOKEN)")
 	fs.StringVar(&cfg.ScenariosDir, "scenarios", env("HOMOLOGA_SCENARIOS", ""), "folder of scenario files beside the shipped ones; POST /sandbox/scenarios/reload rereads it (HOMOLOGA_SCENARIOS)")
 	fs.StringVar(&cfg.LogFormat, "log-format", env("HOMOLOGA_LOG_FORMAT", "text"), "log format: text or json (HOMOLOGA_LOG_FORMAT)")
+	fs.StringVar(&cfg.PublicURL, "public-url", env("HOMOLOGA_PUBLIC_URL", ""), "the URL partners reach a hosted sandbox at, e.g. https://homologa.example.com; required to listen beyond loopback (HOMOLOGA_PUBLIC_URL)")
 	fs.Func("webhook-allow", "comma-separated hosts, IPs or CIDRs webhooks may target, * for any (HOMOLOGA_WEBHOOK_ALLOW; default loopback)", func(v string) error {
 		cfg.WebhookAllow = splitList(v)
 		return nil
@@ -111,8 +120,8 @@ func splitList(v string) []string {
 	return out
 }
 
-func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	var cfg Config
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, homologate homologation.Runner) int {
+	cfg := Config{Homologate: homologate}
 	fs := serveFlags(&cfg, getenv, stderr)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usage)

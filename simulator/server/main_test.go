@@ -11,13 +11,14 @@ import (
 const testOperator = "op_test_operator_token"
 
 // operatorTransport makes the tests' plain HTTP calls to the control API
-// the operator's (sandbox-wide), unless a test authenticates them itself:
-// the tests written before the control API belonged to companies keep
-// their meaning; the tenancy tests send app tokens.
+// and the portal the operator's (sandbox-wide), unless a test
+// authenticates them itself: the tests written before the control API
+// belonged to companies, and the portal to accounts, keep their meaning;
+// the tenancy and account tests send their own credentials.
 type operatorTransport struct{ base http.RoundTripper }
 
 func (t operatorTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if strings.HasPrefix(req.URL.Path, "/sandbox/") && req.Header.Get("Authorization") == "" {
+	if (strings.HasPrefix(req.URL.Path, "/sandbox/") || strings.HasPrefix(req.URL.Path, "/portal/")) && req.Header.Get("Authorization") == "" {
 		req = req.Clone(req.Context())
 		req.Header.Set("Authorization", "Bearer "+testOperator)
 	}

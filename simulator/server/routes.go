@@ -12,7 +12,6 @@ import (
 	"homologa/simulator/control"
 	"homologa/simulator/dashboard"
 	"homologa/simulator/events"
-	"homologa/simulator/homologation"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/benefit"
 	"homologa/simulator/insurance/customer"
@@ -43,7 +42,6 @@ func (s *Server) Routes() []httpx.Route {
 		{API: "events", Method: http.MethodGet, Path: "/ws", Auth: httpx.Stream, Doc: "the app's events (websocket)",
 			Handler: &events.Stream{Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd, Authenticate: s.Auth.StreamCompany}},
 	}
-	homol := &homologation.Service{DB: s.DB, Clocks: s.Clocks, Auth: s.Auth}
 	ctl := s.control()
 	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, Domains: []resource.Lister{s.Pix, s.Sale, s.Customer, s.Benefit}, PingEvery: s.Config.PingEvery, Done: s.streamEnd}
 	ns := s.namespaces()
@@ -54,7 +52,7 @@ func (s *Server) Routes() []httpx.Route {
 		(&portal.Handlers{Auth: s.Auth, Schemas: s.Schemas}).Routes(),
 		ctl.Routes(),
 		s.Scenarios.Routes(),
-		homol.Routes(),
+		s.Homologation.Routes(),
 		dash.Routes(),
 		s.Pix.Routes(),
 		s.Sale.Routes(),
@@ -94,7 +92,8 @@ func (s *Server) mountRoutes() error {
 			return err
 		}
 	}
-	s.Handler = httpx.Outer(APIs, s.Config.BodyLimit, s.Log, s.Recorder.Middleware(APIs, s.namespaces().Middleware(r)))
+	inner := s.Recorder.Middleware(APIs, s.namespaces().Middleware(r))
+	s.Handler = httpx.Outer(APIs, s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner))
 	return nil
 }
 
@@ -110,6 +109,9 @@ func (s *Server) Mount(rt httpx.Route) error {
 	if rt.Idempotent {
 		h = s.Keys.Wrap(h)
 	}
+	if refusesForms(rt) {
+		h = httpx.RefuseForms(h)
+	}
 	switch rt.Auth {
 	case httpx.Public, httpx.Stream:
 	case httpx.Client:
@@ -122,6 +124,8 @@ func (s *Server) Mount(rt httpx.Route) error {
 		h = s.Auth.RequireTenant(h)
 	case httpx.Operator:
 		h = s.Auth.RequireOperator(h)
+	case httpx.Account:
+		h = s.Auth.RequireAccount(h)
 	default:
 		return fmt.Errorf("route %s %s: unknown credential kind %q", rt.Method, FullPath(rt), rt.Auth)
 	}
@@ -185,9 +189,10 @@ var credentialNames = map[httpx.Auth]string{
 	httpx.Client:      "client id and secret (HTTP Basic or body)",
 	httpx.App:         "app token",
 	httpx.AppOptional: "app token, optional",
-	httpx.Tenant:      "app token (its company) or operator token",
+	httpx.Tenant:      "app token or portal login (its company), or operator token",
 	httpx.Operator:    "operator token",
 	httpx.Stream:      "app token (header or `access_token`)",
+	httpx.Account:     "portal login (its own companies) or operator token",
 }
 
 // RouteReference writes the route table as Markdown: one table per API,
@@ -251,4 +256,17 @@ func (s *Server) control() *control.Handlers {
 			Resetters: []control.Resetter{s.Bus, s.Jobs, s.Keys, s.Scenarios, s.Pix, s.Benefit, s.Customer, s.Sale}}
 	}
 	return s.ctl
+}
+
+// refusesForms says whether a route refuses the content types a
+// cross-site form can send: the portal's and the control API's, which
+// take JSON, save those that take a raw body (a YAML upload, the inbox).
+// The partner APIs keep their dialect's own 415 (decoding), since their
+// bearer tokens are nothing a form can send.
+func refusesForms(rt httpx.Route) bool {
+	switch rt.Auth {
+	case httpx.Account, httpx.Tenant, httpx.Operator, httpx.Public:
+		return !rt.RawBody
+	}
+	return false
 }

@@ -26,6 +26,7 @@ import (
 	"homologa/simulator/clock"
 	"homologa/simulator/control"
 	"homologa/simulator/events"
+	"homologa/simulator/homologation"
 	"homologa/simulator/httpx"
 	"homologa/simulator/idempotency"
 	"homologa/simulator/insurance/benefit"
@@ -71,6 +72,15 @@ type Config struct {
 	// OperatorToken is the operator's credential (--operator-token); one
 	// is made up at start when empty.
 	OperatorToken string
+	// Homologate runs the homologation suite inside the sandbox (POST
+	// /portal/apps/{id}/homologations): cmd/homologa gives it the
+	// harness's runner; without it the sandbox answers that it cannot.
+	Homologate homologation.Runner
+	// PublicURL is where the sandbox is reached when it is hosted
+	// (--public-url): it is then served under that name too, its session
+	// cookies are Secure over https, and the demo account and app get
+	// secrets of their own instead of the documented ones.
+	PublicURL string
 
 	// envErr is an environment variable that could not be read.
 	envErr error
@@ -85,6 +95,14 @@ const (
 	DemoClientID      = "homologa-demo"
 	DemoClientSecret  = "homologa-demo-secret"
 	DemoWebhookSecret = "whsec_homologa_demo_signing_secret"
+	// The demo account, which owns the demo company, logs in to the portal
+	// with these.
+	DemoEmail    = "demo@homologa.test"
+	DemoPassword = "homologa-demo-senha"
+	// demoPasswordHash is DemoPassword's bcrypt hash (cost 10), computed
+	// once: every start and every namespace's copy of the demo account
+	// would otherwise spend 50 ms (seconds under the race detector) on it.
+	demoPasswordHash = "$2a$10$Reik735a4OPsbKZGdw8AeeWkzXI1sY4IT0qre/rIA84PNfIwzHaUS"
 )
 
 // APIs is the table of mounted APIs: base path, name, title, error dialect
@@ -129,8 +147,12 @@ type Server struct {
 	Faults    *scenario.Faults
 	Router    *mux.Router
 	Handler   http.Handler
+	// Homologation runs the homologation suite for apps and gates
+	// publishing on its runs.
+	Homologation *homologation.Service
 	// Demo is the demo app, with its secret, once Start has run.
 	Demo *auth.App
+	demo demoSecrets
 
 	logDB     *store.DB
 	http      *http.Server
@@ -153,12 +175,18 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
 	}
+	if err := checkExposure(cfg.Addr, cfg.PublicURL); err != nil {
+		return nil, err
+	}
 	s := &Server{Config: cfg, streamEnd: make(chan struct{})}
 	log, err := newLogger(cfg)
 	if err != nil {
 		return nil, err
 	}
 	s.Log = log
+	if s.demo, err = s.newDemoSecrets(); err != nil {
+		return nil, err
+	}
 	if s.Schemas, err = embeddedSchemas(); err != nil {
 		return nil, err
 	}
@@ -253,6 +281,7 @@ func (s *Server) platform(ctx context.Context) error {
 		s.Config.OperatorToken = "op_" + s.DB.IDs.Token(16)
 	}
 	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Allow: cfg.WebhookAllow},
+		SecureCookies: strings.HasPrefix(cfg.PublicURL, "https://"),
 		OperatorToken: s.Config.OperatorToken}
 	s.Hub = events.NewHub()
 	timeout := cfg.DeliveryTimeout
@@ -273,6 +302,8 @@ func (s *Server) platform(ctx context.Context) error {
 		Shipped: scenarios.FS, Dir: cfg.ScenariosDir, Faults: s.Faults}
 	s.Machines.Observe(s.Scenarios.Observe)
 	s.Bus.Faults = s.Faults
+	s.Homologation = &homologation.Service{DB: s.DB, Auth: s.Auth, Log: s.Log, Runner: cfg.Homologate, URL: s.URL, OperatorToken: s.Config.OperatorToken,
+		CheckURL: s.Auth.Webhooks.Check}
 	return nil
 }
 
@@ -392,6 +423,10 @@ func (s *Server) Start(ctx context.Context) error {
 			return err
 		}
 	}
+	if err := s.Homologation.Start(ctx); err != nil {
+		ln.Close()
+		return err
+	}
 	runCtx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	s.jobsDone = make(chan struct{})
@@ -416,7 +451,7 @@ func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
 // seedDemo registers the demo company and app unless they exist. Its
 // webhook points at the built-in inbox, so a ping is delivered at once.
 func (s *Server) seedDemo(ctx context.Context) error {
-	a, err := s.demoIn(ctx)
+	a, _, err := s.demoIn(ctx)
 	if err != nil {
 		return err
 	}
@@ -424,31 +459,54 @@ func (s *Server) seedDemo(ctx context.Context) error {
 	return nil
 }
 
-// demoIn registers the demo company, its app and Pix keys in the namespace
-// ctx names, unless they exist, and answers the app with its secret.
-func (s *Server) demoIn(ctx context.Context) (auth.App, error) {
-	if _, err := s.Auth.Company(ctx, DemoCNPJ); err != nil {
-		if _, err := s.Auth.CreateCompany(ctx, DemoCNPJ, DemoCompany); err != nil {
-			return auth.App{}, fmt.Errorf("demo company: %w", err)
+// demoSecrets are the demo account's and app's: the documented ones on a
+// developer's machine, new ones at every start of a hosted sandbox
+// (--public-url), where documented credentials would be everyone's.
+type demoSecrets struct {
+	password, passwordHash, clientSecret, webhookSecret string
+}
+
+func (s *Server) newDemoSecrets() (demoSecrets, error) {
+	if s.Config.PublicURL == "" {
+		return demoSecrets{DemoPassword, demoPasswordHash, DemoClientSecret, DemoWebhookSecret}, nil
+	}
+	d := demoSecrets{password: store.RandomIDs{}.Token(12), clientSecret: store.RandomIDs{}.Token(24), webhookSecret: "whsec_" + store.RandomIDs{}.Token(24)}
+	var err error
+	d.passwordHash, err = auth.HashPassword(d.password)
+	return d, err
+}
+
+// demoIn registers the demo account, company, app and Pix keys in the
+// namespace ctx names, unless they exist, and answers the app with its
+// secret, and the account.
+func (s *Server) demoIn(ctx context.Context) (auth.App, auth.Account, error) {
+	c, err := s.Auth.Company(ctx, DemoCNPJ)
+	if err != nil {
+		if c, err = s.Auth.CreateCompany(ctx, DemoCNPJ, DemoCompany); err != nil {
+			return auth.App{}, auth.Account{}, fmt.Errorf("demo company: %w", err)
 		}
+	}
+	acct, err := s.Auth.SeedAccount(ctx, auth.NewAccount{Email: DemoEmail, Name: "Demo", PasswordHash: s.demo.passwordHash}, c.ID)
+	if err != nil {
+		return auth.App{}, auth.Account{}, err
 	}
 	a, err := s.Auth.App(ctx, DemoClientID)
 	if err != nil {
 		a, err = s.Auth.CreateApp(ctx, auth.NewApp{
-			Company: DemoCNPJ, Name: "Demo app", ClientID: DemoClientID, ClientSecret: DemoClientSecret,
-			WebhookSecret: DemoWebhookSecret, WebhookURL: s.URL() + "/sandbox/inbox/demo",
+			Company: DemoCNPJ, Name: "Demo app", ClientID: DemoClientID, ClientSecret: s.demo.clientSecret,
+			WebhookSecret: s.demo.webhookSecret, WebhookURL: s.URL() + "/sandbox/inbox/demo",
 		})
 		if err != nil {
-			return auth.App{}, fmt.Errorf("demo app: %w", err)
+			return auth.App{}, auth.Account{}, fmt.Errorf("demo app: %w", err)
 		}
 	}
 	for _, k := range pix.DemoKeys {
 		if _, err := s.Pix.AddKey(tenant.With(ctx, a.CompanyID), a.ID, k); err != nil {
-			return auth.App{}, fmt.Errorf("demo Pix key %s: %w", k, err)
+			return auth.App{}, auth.Account{}, fmt.Errorf("demo Pix key %s: %w", k, err)
 		}
 	}
-	a.ClientSecret = DemoClientSecret
-	return a, nil
+	a.ClientSecret = s.demo.clientSecret
+	return a, acct, nil
 }
 
 // Close stops the sandbox gracefully: no new connections, in-flight
@@ -461,6 +519,10 @@ func (s *Server) Close(ctx context.Context) error {
 		// own inbox that opened a connection just before the HTTP shutdown
 		// would hold it for net/http's 5 s grace on new connections. A
 		// delivery cut short stays due and runs at the next start.
+		// Homologation runs stop before them: they talk to the sandbox.
+		if s.Homologation != nil {
+			s.Homologation.Stop()
+		}
 		if s.cancel != nil {
 			s.cancel()
 			<-s.jobsDone
@@ -505,6 +567,7 @@ func (s *Server) Banner(w io.Writer) {
 	}
 	fmt.Fprintf(w, "Homologa sandbox on %s\n  dashboard: %s/#operator=%s (in a browser)\n  widgets: %s/widgets/ (the example host page)\n  clock: %s (now %s; each company may move its own)\n  database: %s\n  scenarios: %s\n\n",
 		u, u, s.Config.OperatorToken, u, clk, s.Clocks.Default.Now().Format(time.RFC3339), db, scen)
+	s.exposureWarning(w)
 	fmt.Fprintf(w, "Operator (sandbox-wide control: the default clock, every company's data, shared scenarios)\n  token           %s\n\n", s.Config.OperatorToken)
 	fmt.Fprintf(w, "Base URLs\n")
 	for _, a := range APIs {
@@ -519,6 +582,7 @@ func (s *Server) Banner(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	if s.Demo != nil {
+		fmt.Fprintf(w, "Demo account (portal login; owns the demo company)\n  email           %s\n  password        %s\n\n", DemoEmail, s.demo.password)
 		fmt.Fprintf(w, "Demo app (company %s, CNPJ %s)\n", DemoCompany, DemoCNPJ)
 		fmt.Fprintf(w, "  client id       %s\n  client secret   %s\n  webhook secret  %s\n  webhook URL     %s\n",
 			s.Demo.ClientID, s.Demo.ClientSecret, s.Demo.WebhookSecret, s.Demo.WebhookURL)

@@ -25,7 +25,7 @@ func main() {
 	if len(os.Args) > 1 && (os.Args[1] == "test" || os.Args[1] == "steps") {
 		code = harness.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	} else {
-		code = server.Main(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+		code = server.MainWith(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr, harness.SandboxRunner)
 	}
 	stop()
 	os.Exit(code)

@@ -5,13 +5,18 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"homologa/simulator/auth"
 	"homologa/simulator/httpx"
 )
 
 // companyOffers is GET /portal/companies/{id}/offers: what the company may
 // sell, and every offer of the catalogue.
 func (s *Service) companyOffers(r *http.Request) (*httpx.Reply, error) {
-	c, err := s.offersOfCompany(r.Context(), mux.Vars(r)["id"])
+	owned, err := s.Auth.OwnedCompany(r.Context(), auth.OwnerOf(r.Context()), mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.offersOfCompany(r.Context(), owned.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +34,11 @@ func (s *Service) grantOffer(r *http.Request) (*httpx.Reply, error) { return s.a
 func (s *Service) revokeOffer(r *http.Request) (*httpx.Reply, error) { return s.answerGrant(r, false) }
 
 func (s *Service) answerGrant(r *http.Request, granted bool) (*httpx.Reply, error) {
-	if err := s.setGrant(r.Context(), mux.Vars(r)["id"], mux.Vars(r)["offer"], granted); err != nil {
+	owned, err := s.Auth.OwnedCompany(r.Context(), auth.OwnerOf(r.Context()), mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	if err := s.setGrant(r.Context(), owned.ID, mux.Vars(r)["offer"], granted); err != nil {
 		return nil, err
 	}
 	return s.companyOffers(r)

@@ -24,7 +24,7 @@ func (s *Service) Routes() []httpx.Route {
 		return wire.Route("insurer", questionnaireScopes, method, path, answer, f, doc)
 	}
 	portal := func(method, path string, f httpx.HandlerFunc, doc string) httpx.Route {
-		return httpx.Route{API: "portal", Method: method, Path: path, Auth: httpx.Public, Handler: f, Doc: doc}
+		return httpx.Route{API: "portal", Method: method, Path: path, Auth: httpx.Account, Handler: f, Doc: doc}
 	}
 	return []httpx.Route{
 		ins(http.MethodGet, "/modeloproposta", "insurance/modeloproposta.list", s.listOffers, "the offers the company may sell"),
