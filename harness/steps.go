@@ -60,7 +60,7 @@ var Steps = []Step{
 			}
 		}},
 	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE|HEAD)" to "([^"]*)"$`,
-		Doc: "Send a request without a body. Paths are relative to the sandbox; ${name} expands.", Example: `When I send "GET" to "/portal/apps/${app.id}"`,
+		Doc: "Send a request without a body. Paths are relative to the sandbox; ${name} expands. A path starting with http:// or https:// is sent as it is: a Pix location has no scheme, so fetch its payload with \"http://${location}\" (in every send step).", Example: `When I send "GET" to "/portal/apps/${app.id}"`,
 		Func: func(w *World) any { return func(m, p string) error { return w.do(m, p, nil, "") } }},
 	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE)" to "([^"]*)" with JSON and get no answer:$`,
 		Doc:     "Send the docstring as JSON and expect the connection to end without a response (an injected reset or timeout).",
