@@ -212,7 +212,7 @@ var Steps = []Step{
 
 	// Webhooks.
 	{Group: "Webhooks", Pattern: `^a webhook receiver answering (\d+)$`,
-		Doc: "Start a real HTTP receiver on a loopback port; ${receiverUrl} is its URL.", Example: `Given a webhook receiver answering 200`,
+		Doc: "Start a real HTTP receiver on a loopback port; ${receiverUrl} is its URL. It keeps every request it gets from then on, which the receiver steps below read; a second such step starts a new, empty receiver at another URL.", Example: `Given a webhook receiver answering 200`,
 		Func: func(w *World) any { return w.startReceiver }},
 	{Group: "Webhooks", Pattern: `^the receiver starts answering (\d+)$`,
 		Doc: "Change the receiver's answer.", Example: `When the receiver starts answering 200`,
@@ -229,10 +229,10 @@ var Steps = []Step{
 		Doc: "Set the app's webhook URL to the receiver through the portal.", Example: `Given the app's webhook points to the receiver`,
 		Func: func(w *World) any { return w.pointWebhook }},
 	{Group: "Webhooks", Pattern: `^the receiver gets an? "([^"]*)" event within (\d+) seconds?$`,
-		Doc: "Wait for an event of the type; it becomes the current event. Its envelope must match platform/event.", Example: `Then the receiver gets a "sandbox.ping" event within 5 seconds`,
+		Doc: "Wait until the receiver holds an event of the type. Every event it got since it started counts, those that arrived before this step included: the step passes at once if one is there, and the oldest of the type becomes the current event, so a second identical step finds the same event (tell events apart with the \"whose\" form below). Its envelope must match platform/event.", Example: `Then the receiver gets a "sandbox.ping" event within 5 seconds`,
 		Func: func(w *World) any { return w.receiverGets }},
 	{Group: "Webhooks", Pattern: `^the receiver gets an? "([^"]*)" event whose "([^"]*)" is "([^"]*)" within (\d+) seconds?$`,
-		Doc: "Wait for an event of the type whose field has the value (${name} expands); it becomes the current event.", Example: `Then the receiver gets a "proposta.status" event whose "data.statusAtual" is "EM_ANALISE" within 5 seconds`,
+		Doc: "Wait until the receiver holds an event of the type whose field has the value (${name} expands). As above, every event since the receiver started counts, earlier ones included, and the oldest match becomes the current event: to wait for a new event, match on a field only the new one has (a status, an id).", Example: `Then the receiver gets a "proposta.status" event whose "data.statusAtual" is "EM_ANALISE" within 5 seconds`,
 		Func: func(w *World) any {
 			return func(typ, path, want string, secs int) error {
 				want, err := w.expand(want)
@@ -246,10 +246,10 @@ var Steps = []Step{
 			}
 		}},
 	{Group: "Webhooks", Pattern: `^the receiver gets no "([^"]*)" event within (\d+) seconds?$`,
-		Doc: "No new event of the type reaches the receiver during the whole window (the step lasts the window).", Example: `Then the receiver gets no "comissao.paga" event within 1 second`,
+		Doc: "No event of the type reaches the receiver during the window. Only events arriving while the step runs count (those received before it are ignored); the step fails on the first one and otherwise lasts the whole window.", Example: `Then the receiver gets no "comissao.paga" event within 1 second`,
 		Func: func(w *World) any { return w.receiverGetsNone }},
 	{Group: "Webhooks", Pattern: `^the receiver has received (\d+) requests?$`,
-		Doc: "Count what the receiver got.", Example: `Then the receiver has received 3 requests`,
+		Doc: "The receiver got exactly n requests (any path, events or not) since it started; it counts at once, without waiting.", Example: `Then the receiver has received 3 requests`,
 		Func: func(w *World) any {
 			return func(n int) error {
 				if w.receiver == nil {
@@ -394,11 +394,11 @@ var Steps = []Step{
 
 	// Pix Automático.
 	{Group: "Pix Automático", Pattern: `^the receiver gets a callback on "(/rec|/cobr|/pix)" whose "([^"]*)" is "([^"]*)" within (\d+) seconds?$`,
-		Doc:     "Wait for the official callback (POST {webhookUrl}/rec, /cobr or /pix) whose field has the value (${name} expands); its body must match its schema and becomes the current event.",
+		Doc:     "Wait until the receiver holds an official callback (POST {webhookUrl}/rec, /cobr or /pix) on the path whose field has the value (${name} expands). Every callback since the receiver started counts, those that arrived before this step included; the oldest match must match its schema and becomes the current event.",
 		Example: `Then the receiver gets a callback on "/rec" whose "recs.0.status" is "APROVADA" within 5 seconds`,
 		Func:    func(w *World) any { return w.callbackWhere }},
 	{Group: "Pix Automático", Pattern: `^the receiver has received (\d+) callbacks? on "(/rec|/cobr|/pix)" whose "([^"]*)" is "([^"]*)"$`,
-		Doc: "Count the callbacks on the path whose field has the value.", Example: `Then the receiver has received 12 callbacks on "/cobr" whose "cobsr.0.status" is "CONCLUIDA"`,
+		Doc: "Exactly n callbacks on the path whose field has the value, among all the receiver got since it started; it counts at once, without waiting (put it after a step that waits or moves the clock).", Example: `Then the receiver has received 12 callbacks on "/cobr" whose "cobsr.0.status" is "CONCLUIDA"`,
 		Func: func(w *World) any { return w.countCallbacks }},
 	{Group: "Pix Automático", Pattern: `^I charge the recurrence "([^"]*)" every month from "([^"]*)" with "([^"]*)" for (\d+) months$`,
 		Doc:     "Act as the partner's monthly billing: for each month PUT /cobr with the month's due date and the amount, then advance the clock past its settlement, taking a new token each time.",
@@ -407,10 +407,10 @@ var Steps = []Step{
 
 	// Pix.
 	{Group: "Pix", Pattern: `^the receiver gets a Pix callback within (\d+) seconds?$`,
-		Doc: "Wait for POST {webhookUrl}/pix; its body must match pix/callback.pix and becomes the current event (fields pix.0.…).", Example: `Then the receiver gets a Pix callback within 5 seconds`,
+		Doc: "Wait until the receiver holds a POST {webhookUrl}/pix. Every /pix callback since the receiver started counts, one that arrived before this step included: the oldest becomes the current event (fields pix.0.…); each must match pix/callback.pix.", Example: `Then the receiver gets a Pix callback within 5 seconds`,
 		Func: func(w *World) any { return w.pixCallback }},
 	{Group: "Pix", Pattern: `^the receiver gets (\d+) Pix callbacks? within (\d+) seconds?$`,
-		Doc: "Wait until the receiver holds n /pix callbacks; the last becomes the current event.", Example: `Then the receiver gets 2 Pix callbacks within 5 seconds`,
+		Doc: "Wait until the receiver holds at least n /pix callbacks since it started, earlier ones included; each must match pix/callback.pix, and the n-th oldest becomes the current event.", Example: `Then the receiver gets 2 Pix callbacks within 5 seconds`,
 		Func: func(w *World) any { return w.pixCallbacks }},
 	{Group: "Pix", Pattern: `^the response is a JWS signed with the sandbox's published key$`,
 		Doc: "The body is a compact JWS (RS256) whose jku serves the key that verifies it; its payload becomes the response body.", Example: `Then the response is a JWS signed with the sandbox's published key`,
@@ -430,10 +430,10 @@ var Steps = []Step{
 		Doc: "The websocket handshake fails with the status.", Example: `Then subscribing to the event stream is refused with status 401`,
 		Func: func(w *World) any { return w.subscribeRefused }},
 	{Group: "Event stream", Pattern: `^the stream delivers an? "([^"]*)" event within (\d+) seconds?$`,
-		Doc: "Wait for an event of the type on the websocket; it becomes the current event.", Example: `Then the stream delivers a "sandbox.ping" event within 5 seconds`,
+		Doc: "Read the websocket's events in order, from the oldest no earlier stream step has read (since subscribing), until one of the type: it becomes the current event. Events of other types read on the way are consumed: no later step sees them.", Example: `Then the stream delivers a "sandbox.ping" event within 5 seconds`,
 		Func: func(w *World) any { return w.streamDelivers }},
 	{Group: "Event stream", Pattern: `^the stream delivers nothing within (\d+) seconds?$`,
-		Doc: "No event arrives on the websocket for the duration.", Example: `Then the stream delivers nothing within 1 second`,
+		Doc: "No event is read on the websocket for the duration: an event already queued that no earlier stream step has read fails it too.", Example: `Then the stream delivers nothing within 1 second`,
 		Func: func(w *World) any { return w.streamQuiet }},
 }
 
