@@ -388,7 +388,7 @@ var Steps = []Step{
 
 	// Insurance.
 	{Group: "Insurance", Pattern: `^an implanted enrollment of offer "([^"]*)" for the CPF "([^"]*)"(?: paid by "(BOLETO|DEBITO)")?$`,
-		Doc:     "Sell the offer through the public APIs (simulation, signature code, proposal), advance the clock through the default analysis (1h07m) and take a new token; ${inscricao} and ${numero} hold the enrollment and proposal. The magic CPFs of the scenarios apply.",
+		Doc:     "Sell the offer through the public APIs (simulation, signature code, proposal), advance the clock through the default analysis (1h07m) and take a new token; ${inscricao} and ${numero} hold the enrollment (the proposal's first) and proposal, and the last response is GET /customer/v1/inscricao?numeroProposta=. The profile: proponent born 1980-01-01, female, income 20000, CBO 2410-05, SP; capital 200000 asked for, the first product with its mandatory coverages only, at the simulated capital and premium (age on the clock's date); monthly billing by BOLETO (or DEBITO), due day 10; two beneficiaries, 60/40. Offer YZ on 2026-01-05 gives one coverage, itemProdutoId 1001, capital 200000, premium (valorContribuicao) 81.98; implanted at 13:07 after a 12:00 sale, its first charge, issued then, is due 2026-02-10. The charge CPFs of the customer cycle (66677788830, 77788899941) apply; an analysis CPF (22255588846, 33366699957, …) leaves the proposal unimplanted after 1h07m and fails the step.",
 		Example: `Given an implanted enrollment of offer "YZ" for the CPF "11144477735"`,
 		Func:    func(w *World) any { return w.implantEnrollment }},
 
