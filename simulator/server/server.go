@@ -60,9 +60,12 @@ type Config struct {
 	// names to addresses for deliveries, "host=ip" (--webhook-resolve).
 	WebhookAllow   []string
 	WebhookResolve []string
-	// WebhookDialControl, when set, runs after the webhook guard's check
-	// just before a delivery connects: the harness refuses there anything
-	// not loopback, so a broken guard would still send nothing out.
+	// WebhookLookup resolves webhook hosts at delivery; nil is the
+	// system resolver. WebhookDialControl, when set, runs after the
+	// webhook guard's check just before a delivery connects. The harness
+	// sets both so that its sandbox never asks real DNS and refuses any
+	// dial not loopback: a broken guard would still send nothing out.
+	WebhookLookup      func(ctx context.Context, host string) ([]netip.Addr, error)
 	WebhookDialControl func(network, address string, c syscall.RawConn) error
 	BodyLimit          int64
 	TokenTTL           time.Duration
@@ -267,7 +270,7 @@ func (s *Server) platform(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	guard.Control = cfg.WebhookDialControl
+	guard.Lookup, guard.Control = cfg.WebhookLookup, cfg.WebhookDialControl
 	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Guard: guard},
 		OperatorToken: s.Config.OperatorToken}
 	s.Hub = events.NewHub()
