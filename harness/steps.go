@@ -435,6 +435,12 @@ var Steps = []Step{
 	{Group: "Event stream", Pattern: `^the stream delivers nothing within (\d+) seconds?$`,
 		Doc: "No event is read on the websocket for the duration: an event already queued that no earlier stream step has read fails it too.", Example: `Then the stream delivers nothing within 1 second`,
 		Func: func(w *World) any { return w.streamQuiet }},
+
+	// Webhook redirects.
+	{Group: "Webhook redirects", Pattern: `^a webhook receiver redirecting with (\d+) to "([^"]*)"$`,
+		Doc:     "Start a real HTTP receiver on a loopback port that answers every request with the status and a Location header (${name} expands); ${receiverUrl} is its URL.",
+		Example: `Given a webhook receiver redirecting with 307 to "http://169.254.169.254/latest/meta-data"`,
+		Func:    func(w *World) any { return w.startRedirectingReceiver }},
 }
 
 // Register installs the step vocabulary for one scenario's World.
@@ -680,6 +686,18 @@ func (w *World) startReceiver(status int) error {
 	}
 	w.receiver = rc
 	w.cleanup = append(w.cleanup, func() { rc.Close() })
+	return nil
+}
+
+func (w *World) startRedirectingReceiver(status int, location string) error {
+	location, err := w.expand(location)
+	if err != nil {
+		return err
+	}
+	if err := w.startReceiver(status); err != nil {
+		return err
+	}
+	w.receiver.SetRedirect(status, location)
 	return nil
 }
 
