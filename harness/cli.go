@@ -11,7 +11,8 @@ import (
 
 // Main runs the harness's commands: "test" (the homologation suite against
 // a partner) and "steps" (the step reference). It returns the exit code:
-// 0 ready for production, 1 checks failed, 2 usage errors.
+// 0 every scenario passed (ready for production only on a run of the
+// whole suite: the summary says which), 1 checks failed, 2 usage errors.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "usage: homologa test --partner FILE [flags] | homologa steps")
@@ -79,7 +80,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "\n%s\nreport: %s\n", rep.Summary, filepath.Join(*reportDir, "report.html"))
-	if !rep.Ready {
+	if !rep.AllPassed {
 		return 1
 	}
 	return 0

@@ -111,7 +111,7 @@ func TestHomologationCatchesEveryDefect(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Ready || rep.Failed == 0 {
+			if rep.AllPassed || rep.Failed == 0 {
 				t.Fatalf("the defect %s went unnoticed: %s", d, rep.Summary)
 			}
 			// Every scenario that claims the defect catches it, not just one.
@@ -266,8 +266,41 @@ func TestOwnContractFeaturesActAsTheDemoApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Ready || rep.Partial == "" {
+	if !rep.AllPassed || rep.Ready || rep.Partial == "" {
 		t.Fatalf("%s\n%s", rep.Summary, out.String())
+	}
+}
+
+// homologa test --features without a partner says what it ran and that
+// it does not count for publishing, never "ready for production"; it
+// exits 0 when its scenarios pass, 1 when one fails.
+func TestFeaturesWithoutAPartnerNeverSayReady(t *testing.T) {
+	ctx := context.Background()
+	write := func(steps string) string {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "qa.feature"), []byte("Feature: QA\n  Scenario: The clock\n"+steps), 0o644)
+		return dir
+	}
+	run := func(dir string) (int, string, map[string]any) {
+		var out, errb bytes.Buffer
+		reports := t.TempDir()
+		code := harness.Main(ctx, []string{"test", "--features", dir, "--report", reports, "--concurrency", "1"}, &out, &errb)
+		var rep map[string]any
+		b, _ := os.ReadFile(filepath.Join(reports, "report.json"))
+		json.Unmarshal(b, &rep)
+		return code, out.String() + errb.String(), rep
+	}
+	pass := write("    Given my clock is frozen at \"2026-01-05T12:00:00Z\"\n    When I send \"GET\" to \"/sandbox/clock\"\n    Then the response status is 200\n")
+	code, out, rep := run(pass)
+	if code != 0 || !strings.Contains(out, "EXECUÇÃO PARCIAL (--features "+pass+", sem parceiro): o único cenário passou; não vale para publicar.") ||
+		strings.Contains(out, "PRODUÇÃO") || rep["readyForProduction"] != false || rep["allPassed"] != true {
+		t.Fatalf("a passing run without a partner = %d, report %v:\n%s", code, rep, out)
+	}
+	fail := write("    When I send \"GET\" to \"/sandbox/clock\"\n    Then the response status is 418\n")
+	code, out, _ = run(fail)
+	if code != 1 || !strings.Contains(out, "EXECUÇÃO PARCIAL (--features "+fail+", sem parceiro): 1 de 1 cenários falhou; não vale para publicar.") ||
+		strings.Contains(out, "PRODUÇÃO") {
+		t.Fatalf("a failing run without a partner = %d:\n%s", code, out)
 	}
 }
 

@@ -15,6 +15,7 @@ type Receiver struct {
 
 	mu       sync.Mutex
 	status   int
+	location string
 	requests []Received
 	notify   chan struct{}
 	srv      *http.Server
@@ -44,13 +45,24 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	rc.mu.Lock()
 	rc.requests = append(rc.requests, Received{At: time.Now(), Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
-	status := rc.status
+	status, location := rc.status, rc.location
 	rc.mu.Unlock()
 	select {
 	case rc.notify <- struct{}{}:
 	default:
 	}
+	if location != "" {
+		w.Header().Set("Location", location)
+	}
 	w.WriteHeader(status)
+}
+
+// SetRedirect makes the receiver answer status with a Location header:
+// a receiver trying to send the sandbox elsewhere.
+func (rc *Receiver) SetRedirect(status int, location string) {
+	rc.mu.Lock()
+	rc.status, rc.location = status, location
+	rc.mu.Unlock()
 }
 
 // SetStatus changes the status the receiver answers with.

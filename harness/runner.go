@@ -66,8 +66,13 @@ type Check struct {
 
 // Report is the homologation report.
 type Report struct {
-	Partner    string    `json:"partner"`
-	Ready      bool      `json:"readyForProduction"`
+	Partner string `json:"partner"`
+	// Ready is every check of the whole suite passing: a partial run is
+	// never ready for production, whatever it proved.
+	Ready bool `json:"readyForProduction"`
+	// AllPassed is every scenario that ran passing (and at least one
+	// ran): the exit code's 0, for a partial run too.
+	AllPassed  bool      `json:"allPassed"`
 	Summary    string    `json:"summary"`
 	Started    time.Time `json:"started"`
 	Duration   float64   `json:"durationSeconds"`
@@ -79,6 +84,9 @@ type Report struct {
 	// suite (--tags, --features): it is reported, but it does not open the
 	// publish gate.
 	Partial string `json:"partial,omitempty"`
+	// NoPartner is a run of features without a partner (homologa test
+	// --features DIR without --partner): scenarios, not checks of anyone.
+	NoPartner bool `json:"noPartner,omitempty"`
 }
 
 // RunHomologation runs the suite against the partner and returns the
@@ -100,7 +108,8 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 	if err != nil {
 		return nil, err
 	}
-	report := &Report{Partner: opts.Partner.Name, Started: time.Now().UTC(), SandboxURL: base, Partial: opts.partial()}
+	report := &Report{Partner: opts.Partner.Name, Started: time.Now().UTC(), SandboxURL: base, Partial: opts.partial(),
+		NoPartner: opts.Partner.URL == "" && len(opts.Partner.Actions) == 0}
 	status := homologationSuite(opts, base, reg, report).Run()
 	if len(report.Checks) == 0 {
 		// Nothing ran: a parse error or a tag expression matching nothing
@@ -245,28 +254,63 @@ func (r *Report) tally() {
 		}
 	}
 	r.Duration = time.Since(r.Started).Seconds()
-	r.Ready = r.Failed == 0 && r.Passed > 0
+	r.AllPassed = r.Failed == 0 && r.Passed > 0
+	r.Ready = r.AllPassed && r.Partial == ""
 	r.Summary = summary(r)
 	sort.SliceStable(r.Checks, func(i, j int) bool { return !r.Checks[i].Passed && r.Checks[j].Passed })
 }
 
-// summary is the report's first line, in Portuguese like the report.
+// summary is the report's first line, in Portuguese like the report. Only
+// a run of the whole suite speaks of production; a partial run says what
+// it ran and that it does not count for publishing.
 func summary(r *Report) string {
-	var s string
+	if r.Partial != "" {
+		return partialSummary(r)
+	}
 	switch {
 	case r.Ready && r.Passed == 1:
-		s = "PRONTO PARA PRODUÇÃO: a única verificação passou."
+		return "PRONTO PARA PRODUÇÃO: a única verificação passou."
 	case r.Ready:
-		s = fmt.Sprintf("PRONTO PARA PRODUÇÃO: as %d verificações passaram.", r.Passed)
+		return fmt.Sprintf("PRONTO PARA PRODUÇÃO: as %d verificações passaram.", r.Passed)
 	case r.Failed == 1:
-		s = fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: 1 de %d verificações falhou.", r.Passed+r.Failed)
+		return fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: 1 de %d verificações falhou.", r.Passed+r.Failed)
 	default:
-		s = fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: %d de %d verificações falharam.", r.Failed, r.Passed+r.Failed)
+		return fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: %d de %d verificações falharam.", r.Failed, r.Passed+r.Failed)
 	}
-	if r.Partial != "" {
-		s = "EXECUÇÃO PARCIAL (" + r.Partial + "), não vale para publicar: " + s
+}
+
+// partialSummary is a partial run's line: its filter, what passed, and
+// that it does not count for publishing; without a partner it counts
+// scenarios, not a partner's checks.
+func partialSummary(r *Report) string {
+	total := r.Passed + r.Failed
+	var what, s string
+	if r.NoPartner {
+		what = r.Partial + ", sem parceiro"
+		switch {
+		case r.Failed == 0 && r.Passed == 1:
+			s = "o único cenário passou"
+		case r.Failed == 0:
+			s = fmt.Sprintf("os %d cenários passaram", r.Passed)
+		case r.Failed == 1:
+			s = fmt.Sprintf("1 de %d cenários falhou", total)
+		default:
+			s = fmt.Sprintf("%d de %d cenários falharam", r.Failed, total)
+		}
+	} else {
+		what = r.Partial
+		switch {
+		case r.Failed == 0 && r.Passed == 1:
+			s = "a única verificação passou"
+		case r.Failed == 0:
+			s = fmt.Sprintf("as %d verificações passaram", r.Passed)
+		case r.Failed == 1:
+			s = fmt.Sprintf("1 de %d verificações falhou", total)
+		default:
+			s = fmt.Sprintf("%d de %d verificações falharam", r.Failed, total)
+		}
 	}
-	return s
+	return "EXECUÇÃO PARCIAL (" + what + "): " + s + "; não vale para publicar."
 }
 
 // Write writes report.json and report.html into dir.
@@ -294,7 +338,7 @@ var reportHTML = template.Must(template.New("report").Funcs(template.FuncMap{
 <style>body{font:15px system-ui,sans-serif;margin:2em;max-width:70em}h1{font-size:1.4em}
 .ok{color:#116611}.fail{color:#aa1111}table{border-collapse:collapse;width:100%;table-layout:fixed}td,th{border:1px solid #ccc;padding:.4em;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 details pre{font-size:12px;overflow:auto;max-height:30em;background:#f6f6f6;padding:.5em}</style></head><body>
-<h1 class="{{if .Ready}}ok{{else}}fail{{end}}">{{.Summary}}</h1>
+<h1 class="{{if .AllPassed}}ok{{else}}fail{{end}}">{{.Summary}}</h1>
 <p>Parceiro: <b>{{.Partner}}</b> · sandbox {{.SandboxURL}} · {{.Started.Format "2006-01-02 15:04:05"}} UTC · {{printf "%.1f" .Duration}} s</p>
 <table><tr><th>Verificação</th><th>Regra de uso</th><th>Onboarding</th><th>Resultado</th></tr>
 {{range .Checks}}<tr><td>{{.Scenario}}<br><small>{{.Feature}}</small></td><td>{{join .Rules}}</td><td>{{join .Onboarding}}</td>

@@ -60,7 +60,7 @@ var Steps = []Step{
 			}
 		}},
 	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE|HEAD)" to "([^"]*)"$`,
-		Doc: "Send a request without a body. Paths are relative to the sandbox; ${name} expands.", Example: `When I send "GET" to "/portal/apps/${app.id}"`,
+		Doc: "Send a request without a body. Paths are relative to the sandbox; ${name} expands. A path starting with http:// or https:// is sent as it is: a Pix location has no scheme, so fetch its payload with \"http://${location}\" (in every send step).", Example: `When I send "GET" to "/portal/apps/${app.id}"`,
 		Func: func(w *World) any { return func(m, p string) error { return w.do(m, p, nil, "") } }},
 	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE)" to "([^"]*)" with JSON and get no answer:$`,
 		Doc:     "Send the docstring as JSON and expect the connection to end without a response (an injected reset or timeout).",
@@ -212,7 +212,7 @@ var Steps = []Step{
 
 	// Webhooks.
 	{Group: "Webhooks", Pattern: `^a webhook receiver answering (\d+)$`,
-		Doc: "Start a real HTTP receiver on a loopback port; ${receiverUrl} is its URL.", Example: `Given a webhook receiver answering 200`,
+		Doc: "Start a real HTTP receiver on a loopback port; ${receiverUrl} is its URL. It keeps every request it gets from then on, which the receiver steps below read; a second such step starts a new, empty receiver at another URL.", Example: `Given a webhook receiver answering 200`,
 		Func: func(w *World) any { return w.startReceiver }},
 	{Group: "Webhooks", Pattern: `^the receiver starts answering (\d+)$`,
 		Doc: "Change the receiver's answer.", Example: `When the receiver starts answering 200`,
@@ -229,10 +229,10 @@ var Steps = []Step{
 		Doc: "Set the app's webhook URL to the receiver through the portal.", Example: `Given the app's webhook points to the receiver`,
 		Func: func(w *World) any { return w.pointWebhook }},
 	{Group: "Webhooks", Pattern: `^the receiver gets an? "([^"]*)" event within (\d+) seconds?$`,
-		Doc: "Wait for an event of the type; it becomes the current event. Its envelope must match platform/event.", Example: `Then the receiver gets a "sandbox.ping" event within 5 seconds`,
+		Doc: "Wait until the receiver holds an event of the type. Every event it got since it started counts, those that arrived before this step included: the step passes at once if one is there, and the oldest of the type becomes the current event, so a second identical step finds the same event (tell events apart with the \"whose\" form below). Its envelope must match platform/event.", Example: `Then the receiver gets a "sandbox.ping" event within 5 seconds`,
 		Func: func(w *World) any { return w.receiverGets }},
 	{Group: "Webhooks", Pattern: `^the receiver gets an? "([^"]*)" event whose "([^"]*)" is "([^"]*)" within (\d+) seconds?$`,
-		Doc: "Wait for an event of the type whose field has the value (${name} expands); it becomes the current event.", Example: `Then the receiver gets a "proposta.status" event whose "data.statusAtual" is "EM_ANALISE" within 5 seconds`,
+		Doc: "Wait until the receiver holds an event of the type whose field has the value (${name} expands). As above, every event since the receiver started counts, earlier ones included, and the oldest match becomes the current event: to wait for a new event, match on a field only the new one has (a status, an id).", Example: `Then the receiver gets a "proposta.status" event whose "data.statusAtual" is "EM_ANALISE" within 5 seconds`,
 		Func: func(w *World) any {
 			return func(typ, path, want string, secs int) error {
 				want, err := w.expand(want)
@@ -246,10 +246,10 @@ var Steps = []Step{
 			}
 		}},
 	{Group: "Webhooks", Pattern: `^the receiver gets no "([^"]*)" event within (\d+) seconds?$`,
-		Doc: "No new event of the type reaches the receiver during the whole window (the step lasts the window).", Example: `Then the receiver gets no "comissao.paga" event within 1 second`,
+		Doc: "No event of the type reaches the receiver during the window. Only events arriving while the step runs count (those received before it are ignored); the step fails on the first one and otherwise lasts the whole window.", Example: `Then the receiver gets no "comissao.paga" event within 1 second`,
 		Func: func(w *World) any { return w.receiverGetsNone }},
 	{Group: "Webhooks", Pattern: `^the receiver has received (\d+) requests?$`,
-		Doc: "Count what the receiver got.", Example: `Then the receiver has received 3 requests`,
+		Doc: "The receiver got exactly n requests (any path, events or not) since it started; it counts at once, without waiting.", Example: `Then the receiver has received 3 requests`,
 		Func: func(w *World) any {
 			return func(n int) error {
 				if w.receiver == nil {
@@ -388,17 +388,17 @@ var Steps = []Step{
 
 	// Insurance.
 	{Group: "Insurance", Pattern: `^an implanted enrollment of offer "([^"]*)" for the CPF "([^"]*)"(?: paid by "(BOLETO|DEBITO)")?$`,
-		Doc:     "Sell the offer through the public APIs (simulation, signature code, proposal), advance the clock through the default analysis (1h07m) and take a new token; ${inscricao} and ${numero} hold the enrollment and proposal. The magic CPFs of the scenarios apply.",
+		Doc:     "Sell the offer through the public APIs (simulation, signature code, proposal), advance the clock through the default analysis (1h07m) and take a new token; ${inscricao} and ${numero} hold the enrollment (the proposal's first) and proposal, and the last response is GET /customer/v1/inscricao?numeroProposta=. The profile: proponent born 1980-01-01, female, income 20000, CBO 2410-05, SP; capital 200000 asked for, the first product with its mandatory coverages only, at the simulated capital and premium (age on the clock's date); monthly billing by BOLETO (or DEBITO), due day 10; two beneficiaries, 60/40. Offer YZ on 2026-01-05 gives one coverage, itemProdutoId 1001, capital 200000, premium (valorContribuicao) 81.98; implanted at 13:07 after a 12:00 sale, its first charge, issued then, is due 2026-02-10. The charge CPFs of the customer cycle (66677788830, 77788899941) apply; an analysis CPF (22255588846, 33366699957, …) leaves the proposal unimplanted after 1h07m and fails the step.",
 		Example: `Given an implanted enrollment of offer "YZ" for the CPF "11144477735"`,
 		Func:    func(w *World) any { return w.implantEnrollment }},
 
 	// Pix Automático.
 	{Group: "Pix Automático", Pattern: `^the receiver gets a callback on "(/rec|/cobr|/pix)" whose "([^"]*)" is "([^"]*)" within (\d+) seconds?$`,
-		Doc:     "Wait for the official callback (POST {webhookUrl}/rec, /cobr or /pix) whose field has the value (${name} expands); its body must match its schema and becomes the current event.",
+		Doc:     "Wait until the receiver holds an official callback (POST {webhookUrl}/rec, /cobr or /pix) on the path whose field has the value (${name} expands). Every callback since the receiver started counts, those that arrived before this step included; the oldest match must match its schema and becomes the current event.",
 		Example: `Then the receiver gets a callback on "/rec" whose "recs.0.status" is "APROVADA" within 5 seconds`,
 		Func:    func(w *World) any { return w.callbackWhere }},
 	{Group: "Pix Automático", Pattern: `^the receiver has received (\d+) callbacks? on "(/rec|/cobr|/pix)" whose "([^"]*)" is "([^"]*)"$`,
-		Doc: "Count the callbacks on the path whose field has the value.", Example: `Then the receiver has received 12 callbacks on "/cobr" whose "cobsr.0.status" is "CONCLUIDA"`,
+		Doc: "Exactly n callbacks on the path whose field has the value, among all the receiver got since it started; it counts at once, without waiting (put it after a step that waits or moves the clock).", Example: `Then the receiver has received 12 callbacks on "/cobr" whose "cobsr.0.status" is "CONCLUIDA"`,
 		Func: func(w *World) any { return w.countCallbacks }},
 	{Group: "Pix Automático", Pattern: `^I charge the recurrence "([^"]*)" every month from "([^"]*)" with "([^"]*)" for (\d+) months$`,
 		Doc:     "Act as the partner's monthly billing: for each month PUT /cobr with the month's due date and the amount, then advance the clock past its settlement, taking a new token each time.",
@@ -407,10 +407,10 @@ var Steps = []Step{
 
 	// Pix.
 	{Group: "Pix", Pattern: `^the receiver gets a Pix callback within (\d+) seconds?$`,
-		Doc: "Wait for POST {webhookUrl}/pix; its body must match pix/callback.pix and becomes the current event (fields pix.0.…).", Example: `Then the receiver gets a Pix callback within 5 seconds`,
+		Doc: "Wait until the receiver holds a POST {webhookUrl}/pix. Every /pix callback since the receiver started counts, one that arrived before this step included: the oldest becomes the current event (fields pix.0.…); each must match pix/callback.pix.", Example: `Then the receiver gets a Pix callback within 5 seconds`,
 		Func: func(w *World) any { return w.pixCallback }},
 	{Group: "Pix", Pattern: `^the receiver gets (\d+) Pix callbacks? within (\d+) seconds?$`,
-		Doc: "Wait until the receiver holds n /pix callbacks; the last becomes the current event.", Example: `Then the receiver gets 2 Pix callbacks within 5 seconds`,
+		Doc: "Wait until the receiver holds at least n /pix callbacks since it started, earlier ones included; each must match pix/callback.pix, and the n-th oldest becomes the current event.", Example: `Then the receiver gets 2 Pix callbacks within 5 seconds`,
 		Func: func(w *World) any { return w.pixCallbacks }},
 	{Group: "Pix", Pattern: `^the response is a JWS signed with the sandbox's published key$`,
 		Doc: "The body is a compact JWS (RS256) whose jku serves the key that verifies it; its payload becomes the response body.", Example: `Then the response is a JWS signed with the sandbox's published key`,
@@ -430,11 +430,17 @@ var Steps = []Step{
 		Doc: "The websocket handshake fails with the status.", Example: `Then subscribing to the event stream is refused with status 401`,
 		Func: func(w *World) any { return w.subscribeRefused }},
 	{Group: "Event stream", Pattern: `^the stream delivers an? "([^"]*)" event within (\d+) seconds?$`,
-		Doc: "Wait for an event of the type on the websocket; it becomes the current event.", Example: `Then the stream delivers a "sandbox.ping" event within 5 seconds`,
+		Doc: "Read the websocket's events in order, from the oldest no earlier stream step has read (since subscribing), until one of the type: it becomes the current event. Events of other types read on the way are consumed: no later step sees them.", Example: `Then the stream delivers a "sandbox.ping" event within 5 seconds`,
 		Func: func(w *World) any { return w.streamDelivers }},
 	{Group: "Event stream", Pattern: `^the stream delivers nothing within (\d+) seconds?$`,
-		Doc: "No event arrives on the websocket for the duration.", Example: `Then the stream delivers nothing within 1 second`,
+		Doc: "No event is read on the websocket for the duration: an event already queued that no earlier stream step has read fails it too.", Example: `Then the stream delivers nothing within 1 second`,
 		Func: func(w *World) any { return w.streamQuiet }},
+
+	// Webhook redirects.
+	{Group: "Webhook redirects", Pattern: `^a webhook receiver redirecting with (\d+) to "([^"]*)"$`,
+		Doc:     "Start a real HTTP receiver on a loopback port that answers every request with the status and a Location header (${name} expands); ${receiverUrl} is its URL.",
+		Example: `Given a webhook receiver redirecting with 307 to "http://169.254.169.254/latest/meta-data"`,
+		Func:    func(w *World) any { return w.startRedirectingReceiver }},
 }
 
 // Register installs the step vocabulary for one scenario's World.
@@ -680,6 +686,18 @@ func (w *World) startReceiver(status int) error {
 	}
 	w.receiver = rc
 	w.cleanup = append(w.cleanup, func() { rc.Close() })
+	return nil
+}
+
+func (w *World) startRedirectingReceiver(status int, location string) error {
+	location, err := w.expand(location)
+	if err != nil {
+		return err
+	}
+	if err := w.startReceiver(status); err != nil {
+		return err
+	}
+	w.receiver.SetRedirect(status, location)
 	return nil
 }
 

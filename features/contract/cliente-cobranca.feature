@@ -49,7 +49,8 @@ Feature: Customer cycle: charges, commissions, suspension and a year of time tra
     Given an implanted enrollment of offer "EIS" for the CPF "66677788830"
     When I advance the clock by "37d"
     Then the receiver gets a "cobranca.recusada" event within 5 seconds
-    And the event field "data.motivoRecusa" matches "^SALDO_INSUFICIENTE"
+    And the event field "data.motivoRecusa" is "SALDO_INSUFICIENTE"
+    And the event field "data.descricaoRecusa" is "Conta sem saldo na data do débito"
     When I obtain a token
     And I send "GET" to "/customer/v1/inscricao/${inscricao}"
     Then the response field "Valor.status" is "SUSPENSA"

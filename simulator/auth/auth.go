@@ -11,8 +11,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -567,40 +565,21 @@ func bearerError(code, msg string) *errs.Error {
 		WithHeader("WWW-Authenticate", fmt.Sprintf(`Bearer realm="homologa", error=%q, error_description=%q`, code, msg))
 }
 
-// WebhookPolicy is the allow-list of webhook targets: host names, IP
-// addresses or CIDR ranges, or "*" for any host.
+// WebhookPolicy is where webhooks may point: the sandbox's webhook guard,
+// asked about the URL's literal host at registration. The guard checks
+// again, address by address, at every delivery.
 type WebhookPolicy struct {
-	Allow []string
+	// Guard is the sandbox's; nil is the loopback default.
+	Guard *events.Guard
 }
-
-// DefaultWebhookAllow is the allow-list when none is configured: this
-// machine only, where partners run their receivers during homologation.
-var DefaultWebhookAllow = []string{"localhost", "127.0.0.0/8", "::1"}
 
 // Check reports why a webhook URL may not be used, or nil.
 func (p WebhookPolicy) Check(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%q não é uma URL http(s) absoluta", raw)
+	g := p.Guard
+	if g == nil {
+		g = events.DefaultGuard()
 	}
-	if u.User != nil {
-		return fmt.Errorf("credenciais na URL não são permitidas")
-	}
-	allow := p.Allow
-	if len(allow) == 0 {
-		allow = DefaultWebhookAllow
-	}
-	host := u.Hostname()
-	ip := net.ParseIP(host)
-	for _, a := range allow {
-		if a == "*" || strings.EqualFold(a, host) {
-			return nil
-		}
-		if _, n, err := net.ParseCIDR(a); err == nil && ip != nil && n.Contains(ip) {
-			return nil
-		}
-	}
-	return fmt.Errorf("o host %q não está na lista de destinos de webhook permitidos (%s); inicie o sandbox com --webhook-allow para incluí-lo", host, strings.Join(allow, ", "))
+	return g.CheckURL(raw)
 }
 
 // AppsOf lists a company's apps.

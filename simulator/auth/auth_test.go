@@ -11,6 +11,7 @@ import (
 
 	"homologa/simulator/auth"
 	"homologa/simulator/clock"
+	"homologa/simulator/events"
 	"homologa/simulator/httpx"
 	"homologa/simulator/store"
 )
@@ -94,26 +95,48 @@ func TestRequire(t *testing.T) {
 
 func TestWebhookPolicy(t *testing.T) {
 	tests := []struct {
-		allow []string
-		url   string
-		ok    bool
+		allow, resolve []string
+		url            string
+		ok             bool
 	}{
-		{nil, "http://127.0.0.1:9000/hooks", true},
-		{nil, "https://localhost/hooks", true},
-		{nil, "http://[::1]:9000/hooks", true},
-		{nil, "http://10.0.0.5/hooks", false},
-		{nil, "http://partner.example/hooks", false},
-		{nil, "ftp://127.0.0.1/hooks", false},
-		{nil, "http://user:pw@127.0.0.1/hooks", false},
-		{nil, "/hooks", false},
-		{[]string{"partner"}, "http://partner:8080/hooks", true},
-		{[]string{"172.20.0.0/16"}, "http://172.20.1.9/hooks", true},
-		{[]string{"*"}, "https://partner.example/hooks", true},
+		{nil, nil, "http://127.0.0.1:9000/hooks", true},
+		{nil, nil, "https://localhost/hooks", true},
+		{nil, nil, "http://[::1]:9000/hooks", true},
+		{nil, nil, "http://[::ffff:127.0.0.1]:9000/hooks", true},
+		{nil, nil, "http://10.0.0.5/hooks", false},
+		{nil, nil, "http://partner.example/hooks", false},
+		{nil, nil, "ftp://127.0.0.1/hooks", false},
+		{nil, nil, "http://user:pw@127.0.0.1/hooks", false},
+		{nil, nil, "/hooks", false},
+		{[]string{"partner"}, nil, "http://partner:8080/hooks", true},
+		// The list adds to loopback, never replaces it.
+		{[]string{"partner.example"}, nil, "http://127.0.0.1:9000/hooks", true},
+		{[]string{"partner.example"}, nil, "http://PARTNER.example./hooks", true},
+		{[]string{"172.20.0.0/16"}, nil, "http://172.20.1.9/hooks", true},
+		{[]string{"*"}, nil, "https://partner.example/hooks", true},
+		{[]string{"*"}, nil, "http://8.8.8.8/hooks", true},
+		// "*" admits names and public addresses, never internal ones.
+		{[]string{"*"}, nil, "http://169.254.169.254/latest/meta-data", false},
+		{[]string{"*"}, nil, "http://10.0.0.1/hooks", false},
+		{[]string{"*"}, nil, "http://[fd00:ec2::254]/hooks", false},
+		{[]string{"*"}, nil, "http://0.0.0.0:8080/hooks", false},
+		// A pinned name is usable when its pin is allowed.
+		{nil, []string{"partner.local=127.0.0.1"}, "http://partner.local:9000/hooks", true},
+		{nil, []string{"partner.local=10.0.0.1"}, "http://partner.local:9000/hooks", false},
 	}
 	for _, tt := range tests {
-		err := auth.WebhookPolicy{Allow: tt.allow}.Check(tt.url)
+		g, err := events.NewGuard(tt.allow, tt.resolve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = auth.WebhookPolicy{Guard: g}.Check(tt.url)
 		if (err == nil) != tt.ok {
-			t.Errorf("Check(%q) with %v = %v, want ok=%v", tt.url, tt.allow, err, tt.ok)
+			t.Errorf("Check(%q) with %v %v = %v, want ok=%v", tt.url, tt.allow, tt.resolve, err, tt.ok)
 		}
 	}
+	t.Run("Default", func(t *testing.T) {
+		if err := (auth.WebhookPolicy{}).Check("http://127.0.0.1/hooks"); err != nil {
+			t.Errorf("the zero policy refuses loopback: %v", err)
+		}
+	})
 }

@@ -58,6 +58,13 @@ func (tg *target) sequences() []int64 {
 
 func newBus(t testing.TB, url string) (*events.Bus, *jobs.Scheduler) {
 	t.Helper()
+	return newGuardedBus(t, url, nil)
+}
+
+// newGuardedBus is a bus delivering to url through g (nil: the loopback
+// default).
+func newGuardedBus(t testing.TB, url string, g *events.Guard) (*events.Bus, *jobs.Scheduler) {
+	t.Helper()
 	db, err := store.Open(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +73,7 @@ func newBus(t testing.TB, url string) (*events.Bus, *jobs.Scheduler) {
 	clk := clock.New(clock.Frozen, 0, start)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s := jobs.New(db, clock.NewClocks(clk), log)
-	b := &events.Bus{DB: db, Clocks: clock.NewClocks(clk), Jobs: s, Hub: events.NewHub(), Log: log, Client: &http.Client{Timeout: 5 * time.Second},
+	b := &events.Bus{DB: db, Clocks: clock.NewClocks(clk), Jobs: s, Hub: events.NewHub(), Log: log, Timeout: 5 * time.Second, Guard: g,
 		AppOf: func(ctx context.Context, tx *store.Tx, appID string) (events.App, error) {
 			return events.App{WebhookURL: url, Secret: "whsec_test"}, nil
 		}}

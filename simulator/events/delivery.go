@@ -224,15 +224,17 @@ func (b *Bus) attempt(ctx context.Context, d Delivery, secret string, n int, rep
 	req.Header.Set("Homologa-Event-Id", d.EventID)
 	req.Header.Set("Homologa-Event-Type", d.EventType)
 	req.Header.Set("Homologa-Attempt", strconv.Itoa(n))
-	client := b.Client
-	if client == nil {
-		client = &http.Client{Timeout: 10 * time.Second}
-	}
 	start := time.Now()
-	resp, err := client.Do(req)
+	resp, err := b.client().Do(req)
 	a.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
-		a.Error = err.Error()
+		// A refusal says only why: nothing was dialled, so there is no
+		// answer to show, and the transport's wrapping adds nothing.
+		if r, ok := Refusal(err); ok {
+			a.Error = r.Error()
+		} else {
+			a.Error = err.Error()
+		}
 		return a
 	}
 	defer resp.Body.Close()
@@ -242,10 +244,25 @@ func (b *Bus) attempt(ctx context.Context, d Delivery, secret string, n int, rep
 		excerpt = excerpt[:len(excerpt)-1]
 	}
 	a.Response = string(excerpt)
-	if !a.ok() {
+	switch {
+	case a.ok():
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		a.Error = redirectNotFollowed(resp)
+	default:
 		a.Error = "non-2xx answer: " + resp.Status
 	}
 	return a
+}
+
+// redirectNotFollowed is the log's text for a 3xx answer. A redirect is a
+// failed attempt: following it would send the signed event to a place
+// nobody registered (and the guard would have to be trusted alone).
+func redirectNotFollowed(resp *http.Response) string {
+	msg := fmt.Sprintf("redirecionamento não seguido: %d", resp.StatusCode)
+	if loc, err := resp.Location(); err == nil {
+		msg += " para " + loc.String()
+	}
+	return msg + "; o webhook deve responder 2xx no endereço cadastrado"
 }
 
 func (b *Bus) recordAttempt(ctx context.Context, tx *store.Tx, id string, a Attempt) error {

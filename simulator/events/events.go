@@ -74,11 +74,16 @@ type Target struct {
 
 // Bus writes events and delivers them.
 type Bus struct {
-	DB      *store.DB
-	Clocks  *clock.Clocks
-	Jobs    *jobs.Scheduler
-	Hub     *Hub
-	Client  *http.Client
+	DB     *store.DB
+	Clocks *clock.Clocks
+	Jobs   *jobs.Scheduler
+	Hub    *Hub
+	// Guard is where deliveries may connect; nil is the loopback
+	// default. Every webhook request goes through its client, and no
+	// other way out of the sandbox exists.
+	Guard *Guard
+	// Timeout bounds one attempt; zero is 10 seconds.
+	Timeout time.Duration
 	Log     *slog.Logger
 	Backoff []time.Duration
 	// AppOf returns an app's company, its webhook URL and the secret its
@@ -93,6 +98,25 @@ type Bus struct {
 	seqMu   sync.Mutex
 	seq     int64
 	seqInit bool
+
+	clientOnce sync.Once
+	httpClient *http.Client
+}
+
+// client is the guarded client deliveries are made with, made once.
+func (b *Bus) client() *http.Client {
+	b.clientOnce.Do(func() {
+		g := b.Guard
+		if g == nil {
+			g = DefaultGuard()
+		}
+		timeout := b.Timeout
+		if timeout <= 0 {
+			timeout = 10 * time.Second
+		}
+		b.httpClient = g.Client(timeout)
+	})
+	return b.httpClient
 }
 
 func (b *Bus) nextSeq(ctx context.Context, tx *store.Tx) (int64, error) {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"homologa/simulator/clock"
+	"homologa/simulator/events"
 	"homologa/simulator/homologation"
 	"io"
 	"strings"
@@ -102,12 +103,43 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	fs.StringVar(&cfg.ScenariosDir, "scenarios", env("HOMOLOGA_SCENARIOS", ""), "folder of scenario files beside the shipped ones; POST /sandbox/scenarios/reload rereads it (HOMOLOGA_SCENARIOS)")
 	fs.StringVar(&cfg.LogFormat, "log-format", env("HOMOLOGA_LOG_FORMAT", "text"), "log format: text or json (HOMOLOGA_LOG_FORMAT)")
 	fs.StringVar(&cfg.PublicURL, "public-url", env("HOMOLOGA_PUBLIC_URL", ""), "the URL partners reach a hosted sandbox at, e.g. https://homologa.example.com; required to listen beyond loopback (HOMOLOGA_PUBLIC_URL)")
-	fs.Func("webhook-allow", "comma-separated hosts, IPs or CIDRs webhooks may target, * for any (HOMOLOGA_WEBHOOK_ALLOW; default loopback)", func(v string) error {
-		cfg.WebhookAllow = splitList(v)
-		return nil
-	})
-	cfg.WebhookAllow = splitList(getenv("HOMOLOGA_WEBHOOK_ALLOW"))
+	webhookFlags(fs, cfg, getenv)
 	return fs
+}
+
+// webhookFlags are --webhook-allow and --webhook-resolve. Each entry is
+// checked as it is read, so a typo stops the start with its name. The
+// flag, given once or more, takes the place of the environment variable;
+// either adds to the loopback default, which is always allowed.
+func webhookFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
+	list := func(field *[]string, check func([]string) error) (func(string) error, func(string) error) {
+		fromFlag := false
+		set := func(v string) error {
+			if err := check(splitList(v)); err != nil {
+				return err
+			}
+			*field = append(*field, splitList(v)...)
+			return nil
+		}
+		return func(v string) error {
+			if !fromFlag {
+				fromFlag, *field = true, nil
+			}
+			return set(v)
+		}, set
+	}
+	allow, allowEnv := list(&cfg.WebhookAllow, func(l []string) error { _, err := events.NewGuard(l, nil); return err })
+	resolve, resolveEnv := list(&cfg.WebhookResolve, func(l []string) error { _, err := events.NewGuard(nil, l); return err })
+	fs.Func("webhook-allow", "comma-separated hosts, IPs or CIDRs webhooks may target besides loopback, * for any public address; checked again after DNS at every delivery (HOMOLOGA_WEBHOOK_ALLOW)", allow)
+	fs.Func("webhook-resolve", "comma-separated host=ip pins for deliveries, as curl's --resolve: the host is never looked up (HOMOLOGA_WEBHOOK_RESOLVE)", resolve)
+	for _, e := range []struct {
+		name string
+		set  func(string) error
+	}{{"HOMOLOGA_WEBHOOK_ALLOW", allowEnv}, {"HOMOLOGA_WEBHOOK_RESOLVE", resolveEnv}} {
+		if err := e.set(getenv(e.name)); err != nil && cfg.envErr == nil {
+			cfg.envErr = fmt.Errorf("%s: %w", e.name, err)
+		}
+	}
 }
 
 func splitList(v string) []string {

@@ -12,10 +12,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -47,15 +50,26 @@ import (
 // Config is everything the sandbox can be told; the zero value (plus an
 // address) is the zero-configuration sandbox.
 type Config struct {
-	Addr         string
-	DBPath       string
-	Clock        string
-	ClockStart   time.Time
-	AppsFile     string
-	LogFormat    string
-	WebhookAllow []string
-	BodyLimit    int64
-	TokenTTL     time.Duration
+	Addr       string
+	DBPath     string
+	Clock      string
+	ClockStart time.Time
+	AppsFile   string
+	LogFormat  string
+	// WebhookAllow adds hosts, IPs, CIDRs or "*" to the loopback default
+	// of where webhooks may go (--webhook-allow); WebhookResolve pins
+	// names to addresses for deliveries, "host=ip" (--webhook-resolve).
+	WebhookAllow   []string
+	WebhookResolve []string
+	// WebhookLookup resolves webhook hosts at delivery; nil is the
+	// system resolver. WebhookDialControl, when set, runs after the
+	// webhook guard's check just before a delivery connects. The harness
+	// sets both so that its sandbox never asks real DNS and refuses any
+	// dial not loopback: a broken guard would still send nothing out.
+	WebhookLookup      func(ctx context.Context, host string) ([]netip.Addr, error)
+	WebhookDialControl func(network, address string, c syscall.RawConn) error
+	BodyLimit          int64
+	TokenTTL           time.Duration
 	// NoDemo skips the demo company and app.
 	NoDemo bool
 	Log    io.Writer
@@ -280,17 +294,18 @@ func (s *Server) platform(ctx context.Context) error {
 	if s.Config.OperatorToken == "" {
 		s.Config.OperatorToken = "op_" + s.DB.IDs.Token(16)
 	}
-	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Allow: cfg.WebhookAllow},
+	guard, err := events.NewGuard(cfg.WebhookAllow, cfg.WebhookResolve)
+	if err != nil {
+		return err
+	}
+	guard.Lookup, guard.Control = cfg.WebhookLookup, cfg.WebhookDialControl
+	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Guard: guard},
 		SecureCookies: strings.HasPrefix(cfg.PublicURL, "https://"),
 		OperatorToken: s.Config.OperatorToken}
 	s.Hub = events.NewHub()
-	timeout := cfg.DeliveryTimeout
-	if timeout <= 0 {
-		timeout = 10 * time.Second
-	}
 	s.Bus = &events.Bus{
 		DB: s.DB, Clocks: s.Clocks, Jobs: s.Jobs, Hub: s.Hub, Log: s.Log, Backoff: cfg.Backoff,
-		Client: &http.Client{Timeout: timeout}, AppOf: s.Auth.EventApp,
+		Guard: guard, Timeout: cfg.DeliveryTimeout, AppOf: s.Auth.EventApp,
 	}
 	s.Bus.Register()
 	s.Machines = &statemachine.Applier{Bus: s.Bus}
@@ -303,7 +318,7 @@ func (s *Server) platform(ctx context.Context) error {
 	s.Machines.Observe(s.Scenarios.Observe)
 	s.Bus.Faults = s.Faults
 	s.Homologation = &homologation.Service{DB: s.DB, Auth: s.Auth, Log: s.Log, Runner: cfg.Homologate, URL: s.URL, OperatorToken: s.Config.OperatorToken,
-		CheckURL: s.Auth.Webhooks.Check}
+		CheckURL: s.Auth.Webhooks.Check, Transport: guard.Client(30 * time.Second).Transport}
 	return nil
 }
 
@@ -494,7 +509,7 @@ func (s *Server) demoIn(ctx context.Context) (auth.App, auth.Account, error) {
 	if err != nil {
 		a, err = s.Auth.CreateApp(ctx, auth.NewApp{
 			Company: DemoCNPJ, Name: "Demo app", ClientID: DemoClientID, ClientSecret: s.demo.clientSecret,
-			WebhookSecret: s.demo.webhookSecret, WebhookURL: s.URL() + "/sandbox/inbox/demo",
+			WebhookSecret: s.demo.webhookSecret, WebhookURL: s.demoInbox(),
 		})
 		if err != nil {
 			return auth.App{}, auth.Account{}, fmt.Errorf("demo app: %w", err)
@@ -507,6 +522,24 @@ func (s *Server) demoIn(ctx context.Context) (auth.App, auth.Account, error) {
 	}
 	a.ClientSecret = s.demo.clientSecret
 	return a, acct, nil
+}
+
+// demoInbox is the demo app's webhook: the built-in inbox, reached by
+// loopback. A sandbox listening on every address (0.0.0.0, [::]) is
+// reached by 127.0.0.1, since webhooks never go to an unspecified
+// address; one listening only on another address of its own has no
+// loopback inbox, and its demo app starts without a webhook (said in the
+// log) unless --webhook-allow lets that address in.
+func (s *Server) demoInbox() string {
+	u := s.URL() + "/sandbox/inbox/demo"
+	if ap, err := netip.ParseAddrPort(s.ln.Addr().String()); err == nil && ap.Addr().IsUnspecified() {
+		u = "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(int(ap.Port()))) + "/sandbox/inbox/demo"
+	}
+	if err := s.Auth.Webhooks.Check(u); err != nil {
+		s.Log.Warn("demo app without a webhook: the sandbox listens on no loopback address", "url", u, "err", err)
+		return ""
+	}
+	return u
 }
 
 // Close stops the sandbox gracefully: no new connections, in-flight

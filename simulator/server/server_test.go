@@ -148,6 +148,12 @@ func TestFlagsAndEnvironment(t *testing.T) {
 		{[]string{"frobnicate"}, nil, 2, "unknown command"},
 		{[]string{"--help"}, nil, 0, "-webhook-allow"},
 		{[]string{"--apps", "/no/such/file.yaml"}, nil, 1, "no such file"},
+		{[]string{"--help"}, nil, 0, "-webhook-resolve"},
+		{[]string{"--webhook-allow", "partner.example,partner example"}, nil, 2, `-webhook-allow: webhook allow-list entry "partner example"`},
+		{[]string{"--webhook-allow", "http://partner.example"}, nil, 2, `entry "http://partner.example": want a host name`},
+		{[]string{"--webhook-resolve", "partner.example"}, nil, 2, `-webhook-resolve: webhook resolve entry "partner.example": want host=ip`},
+		{nil, map[string]string{"HOMOLOGA_WEBHOOK_ALLOW": "10.0.0.0/40"}, 2, `HOMOLOGA_WEBHOOK_ALLOW: webhook allow-list entry "10.0.0.0/40"`},
+		{nil, map[string]string{"HOMOLOGA_WEBHOOK_RESOLVE": "a=b"}, 2, `HOMOLOGA_WEBHOOK_RESOLVE: webhook resolve entry "a=b"`},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer

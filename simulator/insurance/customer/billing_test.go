@@ -1,6 +1,7 @@
 package customer
 
 import (
+	"maps"
 	"testing"
 	"time"
 )
@@ -51,6 +52,26 @@ func TestMachinesAreWellFormed(t *testing.T) {
 	} {
 		if _, err := comissaoMachine.Check(tt.from, tt.to); (err == nil) != tt.ok {
 			t.Errorf("comissao %s → %s allowed %v, want %v", tt.from, tt.to, err == nil, tt.ok)
+		}
+	}
+}
+
+// A refusal answers its code as motivoRecusa and its words apart, as the
+// benefit's refusal does.
+func TestRecusaFields(t *testing.T) {
+	tests := []struct {
+		motivo string
+		want   map[string]any
+	}{
+		{"SALDO_INSUFICIENTE: Conta sem saldo na data do débito", map[string]any{"motivoRecusa": "SALDO_INSUFICIENTE", "descricaoRecusa": "Conta sem saldo na data do débito"}},
+		{"RECUSADA_PELO_EMISSOR", map[string]any{"motivoRecusa": "RECUSADA_PELO_EMISSOR"}},
+		{"", map[string]any{}},
+	}
+	for _, tt := range tests {
+		got := map[string]any{}
+		recusaFields(got, tt.motivo)
+		if !maps.Equal(got, tt.want) {
+			t.Errorf("recusaFields(%q) = %v, want %v", tt.motivo, got, tt.want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package customer
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"homologa/simulator/insurance/wire"
@@ -54,9 +55,32 @@ type cobranca struct {
 	Vencimento  string
 	Forma       string
 	Status      string
-	Motivo      string
+	// Motivo is a refusal's reason as stored: its code, then ": " and
+	// its description when it has one (see recusa).
+	Motivo string
 	// PagaEm is when it was paid; zero while it is not.
 	PagaEm time.Time
+}
+
+// recusa splits a stored refusal reason into the code partners branch on
+// (motivoRecusa, e.g. SALDO_INSUFICIENTE) and its words (descricaoRecusa),
+// as the benefit cycle answers motivoRecusa and its description apart.
+func recusa(motivo string) (codigo, descricao string) {
+	codigo, descricao, _ = strings.Cut(motivo, ": ")
+	return codigo, descricao
+}
+
+// recusaFields are a refusal's fields in an answer or an event: none for
+// a charge never refused.
+func recusaFields(out map[string]any, motivo string) {
+	if motivo == "" {
+		return
+	}
+	codigo, descricao := recusa(motivo)
+	out["motivoRecusa"] = codigo
+	if descricao != "" {
+		out["descricaoRecusa"] = descricao
+	}
 }
 
 // open reports whether the charge still waits for its payment.
@@ -98,7 +122,8 @@ func (s *Service) moveCobranca(ctx context.Context, tx *store.Tx, c *cobranca, t
 	case CobPaga:
 		data["valorPago"], data["dataPagamento"] = c.Valor, now.Format(time.RFC3339)
 	case CobRecusada:
-		data["motivoRecusa"], data["tentativa"] = motivo, 1
+		recusaFields(data, motivo)
+		data["tentativa"] = 1
 	}
 	err := s.Move(ctx, tx, c.AppID, statemachine.Move{
 		Machine: cobrancaMachine, From: c.Status, To: to, Subject: c.subject(), SubjectKey: c.key(), Data: data,

@@ -40,9 +40,7 @@ func (s *Service) getCobranca(r *http.Request) (*httpx.Reply, error) {
 func cobrancaBody(c *cobranca) map[string]any {
 	out := map[string]any{"cobrancaId": c.ID, "inscricaoId": c.InscricaoID, "competencia": c.Competencia, "parcela": c.Parcela,
 		"valor": c.Valor, "dataVencimento": c.Vencimento, "formaCobranca": c.Forma, "status": c.Status}
-	if c.Motivo != "" {
-		out["motivoRecusa"] = c.Motivo
-	}
+	recusaFields(out, c.Motivo)
 	if !c.PagaEm.IsZero() {
 		out["dataPagamento"] = c.PagaEm.Format(time.RFC3339)
 	}

@@ -26,6 +26,13 @@ func accumulated(ctx context.Context, tx *store.Tx, companyID, indice string, an
 }
 
 // accumulate compounds monthly percentages into one, to four decimals.
+//
+// The rounded percentage, not the exact product, is what readjust
+// applies: it is the one figure the partner sees (the REAJUSTE_ANUAL
+// event's "percentual"), so new premium and capital can be recomputed
+// from the event alone (200000 × 1.061678 = 212335.60, where 1.005^12
+// unrounded would give 212335.56). No reference of the insurer states a
+// rule of its own; README's customer cycle documents this one.
 func accumulate(months []float64) float64 {
 	f := 1.0
 	for _, v := range months {
@@ -34,8 +41,10 @@ func accumulate(months []float64) float64 {
 	return math.Round((f-1)*1e6) / 1e4
 }
 
-// readjust raises each coverage's capital and premium by factor f, to the
-// cent, and returns them with the new premium (the sum of theirs).
+// readjust raises each coverage's capital and premium by factor f (1 +
+// the accumulated percentage, already rounded to four decimals), each
+// rounded to the cent, and returns them with the new premium (the sum of
+// theirs).
 func readjust(covs []sale.Cobertura, f float64) ([]sale.Cobertura, money.Cents) {
 	out := make([]sale.Cobertura, len(covs))
 	var total money.Cents

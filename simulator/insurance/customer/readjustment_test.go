@@ -18,6 +18,7 @@ func TestAccumulate(t *testing.T) {
 		{"DefaultMonthlyAYear", slices.Repeat([]float64{defaultMonthly}, 12), 4.2818},
 		{"UpAndDown", []float64{1, -1}, -0.01},
 		{"Nothing", nil, 0},
+		{"HalfAPercentAMonth", slices.Repeat([]float64{0.5}, 12), 6.1678},
 	}
 	for _, tt := range tests {
 		if got := accumulate(tt.months); got != tt.want {
@@ -32,5 +33,16 @@ func TestReadjust(t *testing.T) {
 	want := []sale.Cobertura{{ItemProdutoID: 1, CapitalSegurado: 104281_80, Premio: 48_32}, {ItemProdutoID: 2, CapitalSegurado: 5214_09, Premio: 1_05}}
 	if !reflect.DeepEqual(got, want) || total != money.Cents(49_37) {
 		t.Errorf("readjust = %+v, %s; want %+v, 49.37", got, total, want)
+	}
+}
+
+// The documented rule (README, customer cycle): the percentage rounded to
+// four decimals is what is applied, so the event's percentual recomputes
+// the new values; 1.005^12 unrounded would make the capital 212335.56.
+func TestReadjustAppliesTheRoundedPercentage(t *testing.T) {
+	pct := accumulate(slices.Repeat([]float64{0.5}, 12))
+	got, total := readjust([]sale.Cobertura{{ItemProdutoID: 1001, CapitalSegurado: 200000_00, Premio: 46_34}}, 1+pct/100)
+	if got[0].CapitalSegurado != 212335_60 || got[0].Premio != 49_20 || total != 49_20 {
+		t.Errorf("readjust by %v%% = %+v, %s; want capital 212335.60 and premium 49.20", pct, got, total)
 	}
 }

@@ -11,8 +11,9 @@ import (
 
 // Kinds are the customer-cycle resources scenarios drive: a charge
 // (cobranca). Steps: status RECEBIDA | PAGA | CANCELADA, pay (received and
-// settled at once), refuse {reason} (RECUSADA), emit; instant due (noon in
-// Brasília of the due date).
+// settled at once), refuse {reason, description} (RECUSADA: reason is the
+// code answered as motivoRecusa, description its words, descricaoRecusa),
+// emit; instant due (noon in Brasília of the due date).
 var Kinds = scenario.Kinds{
 	"cobranca": {
 		Name: "cobranca", Machine: cobrancaMachine, Instants: []string{"due"},
@@ -60,7 +61,11 @@ func (s *Service) stepPay(ctx context.Context, tx *store.Tx, c *cobranca, _ scen
 
 func (s *Service) stepRefuse(ctx context.Context, tx *store.Tx, c *cobranca, st scenario.Step) (string, error) {
 	reason := wire.OrDefault(st.Reason, "RECUSADA_PELO_EMISSOR")
-	if err := s.moveCobranca(ctx, tx, c, CobRecusada, reason); err != nil {
+	motivo := reason
+	if desc, _ := st.Args["description"].(string); desc != "" {
+		motivo += ": " + desc // one column: recusa splits it again
+	}
+	if err := s.moveCobranca(ctx, tx, c, CobRecusada, motivo); err != nil {
 		return "", err
 	}
 	return "refused: " + reason, nil

@@ -16,7 +16,8 @@ func insertOutboxMessage(ctx context.Context, tx *store.Tx, m *outboxMessage) er
 
 // listOutbox reads the newest messages of the filter's company (of every
 // company when it says so), of its CPF and of app appID when they are not
-// "".
+// "", newest first: on a frozen clock many share an instant, and then the
+// later insert (rowid; ids are random) comes first.
 func listOutbox(ctx context.Context, tx *store.Tx, f outboxFilter, appID string, limit int) ([]outboxMessage, error) {
 	var conds []string
 	var args []any
@@ -31,5 +32,5 @@ func listOutbox(ctx context.Context, tx *store.Tx, f outboxFilter, appID string,
 		err := row.Scan(&m.ID, &m.AppID, &m.CPF, &m.Channel, &m.Destination, &m.Subject, &m.Body, &m.Code, &at)
 		m.CreatedAt = time.Unix(0, at).UTC()
 		return m, err
-	}, q+` ORDER BY created_at DESC, id LIMIT ?`, append(args, limit)...)
+	}, q+` ORDER BY created_at DESC, rowid DESC LIMIT ?`, append(args, limit)...)
 }

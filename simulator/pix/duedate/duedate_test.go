@@ -312,6 +312,9 @@ func TestOwed(t *testing.T) {
 		{"holiday due date, paid on it", Charge{Original: original, DueDate: d("2020-12-25"), Validity: 30, Multa: rule(2, 2_00), Juros: rule(2, 1_00)}, "2020-12-25", late(0, 0)},
 		{"holiday due date, paid on the adjusted date", Charge{Original: original, DueDate: d("2020-12-25"), Validity: 30, Multa: rule(2, 2_00), Juros: rule(2, 1_00)}, "2020-12-28", late(0, 0)},
 		{"holiday due date, one day late", Charge{Original: original, DueDate: d("2020-12-25"), Validity: 30, Multa: rule(2, 2_00), Juros: rule(2, 1_00)}, "2020-12-29", late(20_00, 10_00)},
+		// README's example: interest counts from the moved day (3 days, not 5).
+		{"Saturday due date, juros 3 from the Monday", Charge{Original: 100_00, DueDate: d("2026-03-07"), Validity: 30, Multa: rule(2, 2_00), Juros: rule(3, 3_00)}, "2026-03-12",
+			Owed{Original: 100_00, Multa: 2_00, Juros: 30, Final: 102_30}},
 		{"holiday due date, juros 6 one business day late", Charge{Original: original, DueDate: d("2020-12-25"), Validity: 30, Juros: rule(6, 1_00)}, "2020-12-29", late(0, 10_00)},
 		{"holiday due date, desconto per day up to the adjusted date", Charge{Original: original, DueDate: d("2020-12-25"), Desconto: perDay(3, 1_00)}, "2020-12-25", early(3_00)},
 		{"holiday due date, fixed desconto on the due date follows it", Charge{Original: original, DueDate: d("2020-12-25"), Desconto: fixed(1, "2020-12-25", 10_00)}, "2020-12-28", early(10_00)},
