@@ -101,7 +101,8 @@ func (s *Server) mountRoutes() error {
 // Mount adds one route to the router, wrapped by the one rule of its kind
 // of credential: an app's token and scope, faults and idempotency for the
 // partner APIs; faults for the token endpoint; an optional token for the
-// control routes.
+// control routes. Every route answers a declared body past the limit
+// with 413.
 func (s *Server) Mount(rt httpx.Route) error {
 	if rt.API != "" && FullPath(rt) == rt.Path {
 		return fmt.Errorf("route %s %s: no API named %q", rt.Method, rt.Path, rt.API)
@@ -110,6 +111,9 @@ func (s *Server) Mount(rt httpx.Route) error {
 	if rt.Idempotent {
 		h = s.Keys.Wrap(h)
 	}
+	// Inside the credential's rule, so an oversized request is filed
+	// under its app in the interaction log.
+	h = httpx.LimitDeclared(h)
 	switch rt.Auth {
 	case httpx.Public, httpx.Stream:
 	case httpx.Client:
