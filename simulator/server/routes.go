@@ -94,7 +94,8 @@ func (s *Server) mountRoutes() error {
 			return err
 		}
 	}
-	s.Handler = httpx.Outer(APIs, s.Config.BodyLimit, s.Log, s.Recorder.Middleware(APIs, s.namespaces().Middleware(r)))
+	s.Handler = httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
+		httpx.Outer(APIs, s.Config.BodyLimit, s.Log, s.Recorder.Middleware(APIs, s.namespaces().Middleware(r))))
 	return nil
 }
 

@@ -55,6 +55,14 @@ type Config struct {
 	WebhookAllow []string
 	BodyLimit    int64
 	TokenTTL     time.Duration
+	// HeaderTimeout, BodyTimeout and IdleTimeout bound a slow client: the
+	// time to send a request's headers, then its body, and how long a
+	// kept-alive connection may sit idle between requests. MaxHeaderBytes
+	// bounds the headers. Zero values take the defaults below.
+	HeaderTimeout  time.Duration
+	BodyTimeout    time.Duration
+	IdleTimeout    time.Duration
+	MaxHeaderBytes int
 	// NoDemo skips the demo company and app.
 	NoDemo bool
 	Log    io.Writer
@@ -100,6 +108,26 @@ var APIs = []httpx.API{
 	{Prefix: "/portal", Name: "portal", Title: "Onboarding portal", Dialect: httpx.Problem{}, Record: true, ErrorSchema: "platform/problem"},
 	{Prefix: "/sandbox", Name: "sandbox", Title: "Sandbox control", Dialect: httpx.Problem{}, ErrorSchema: "platform/problem"},
 	{Prefix: "/events", Name: "events", Title: "Live events", Dialect: httpx.Problem{}},
+}
+
+// The defaults of the limits on a slow or greedy client. A partner's
+// request has a few KiB of headers and at most a MiB of body: 10 s and
+// 30 s are generous on any real link, and short enough that a client
+// trickling bytes cannot hold connections for long. Two minutes idle keeps
+// a partner's connection pool warm between calls.
+const (
+	DefaultHeaderTimeout  = 10 * time.Second
+	DefaultBodyTimeout    = 30 * time.Second
+	DefaultIdleTimeout    = 2 * time.Minute
+	DefaultMaxHeaderBytes = 64 << 10
+)
+
+// orDefault is v, or def when v is not set.
+func orDefault[T time.Duration | int](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // Server is a running sandbox.
@@ -399,7 +427,13 @@ func (s *Server) Start(ctx context.Context) error {
 		defer close(s.jobsDone)
 		s.Jobs.Run(runCtx)
 	}()
-	s.http = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn)}
+	// No ReadTimeout or WriteTimeout: they would bound the websockets'
+	// whole lives. The body's deadline is set per request (BodyDeadline,
+	// in the handler), and the streams keep their own.
+	s.http = &http.Server{Handler: s.Handler, ErrorLog: slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn),
+		ReadHeaderTimeout: orDefault(s.Config.HeaderTimeout, DefaultHeaderTimeout),
+		IdleTimeout:       orDefault(s.Config.IdleTimeout, DefaultIdleTimeout),
+		MaxHeaderBytes:    orDefault(s.Config.MaxHeaderBytes, DefaultMaxHeaderBytes)}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
