@@ -229,6 +229,10 @@ func (OAuth) Render(e *errs.Error, r *http.Request, requestID string) (string, a
 			code = "unauthorized_client"
 		case errs.Internal, errs.Unavailable, errs.Timeout:
 			code = "server_error"
+		case errs.TooManyRequests:
+			// RFC 6749 §4.1.2.1's name for a server that cannot take the
+			// request now; §5.2 has none for the token endpoint.
+			code = "temporarily_unavailable"
 		default:
 			code = "invalid_request"
 		}
