@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"homologa/simulator/errs"
+	"homologa/simulator/redact"
 	"log/slog"
 	"net"
 	"net/http"
@@ -78,7 +79,7 @@ func Outer(apis []API, bodyLimit int64, log *slog.Logger, next http.Handler) htt
 				}
 			}
 			log.Info("request", "request_id", id, "api", api.Name, "app", info.AppID, "method", r.Method,
-				"path", r.URL.Path, "status", sw.status, "bytes", sw.n, "duration", time.Since(start))
+				"path", r.URL.Path, "query", redact.Query(r.URL.RawQuery), "status", sw.status, "bytes", sw.n, "duration", time.Since(start))
 			info.RunFinally()
 		}()
 		next.ServeHTTP(sw, r)

@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gorilla/websocket"
 
 	"homologa/simulator/httpx"
 	"homologa/simulator/server"
@@ -138,5 +141,67 @@ func TestEveryRouteRefusesAnOversizedBody(t *testing.T) {
 	}
 	if n < 50 || cut < n/2 {
 		t.Fatalf("%d routes take a body, %d of them cut a chunked one at the limit: is the route table read?", n, cut)
+	}
+}
+
+// TestSecretsNeverReachTheLogs: a token sent in the query string (refused
+// on a REST route, accepted by the event stream), a client secret in the
+// token form and the token in its answer appear neither in the
+// interaction log, as its company or the operator reads it, nor in the
+// sandbox's own log.
+func TestSecretsNeverReachTheLogs(t *testing.T) {
+	ctx := context.Background()
+	var logged syncBuffer
+	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", Log: &logged, OperatorToken: testOperator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {server.DemoClientID}, "client_secret": {server.DemoClientSecret}}
+	resp, err := http.Post(s.URL()+"/oauth/token", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	json.NewDecoder(resp.Body).Decode(&tok)
+	resp.Body.Close()
+	if tok.AccessToken == "" {
+		t.Fatal("no token")
+	}
+
+	query := "/pix/v2/cob?access_token=" + tok.AccessToken + "&inicio=2026-01-01T00:00:00Z&fim=2026-01-02T00:00:00Z"
+	if code, body := tenantCall(t, s, "", http.MethodGet, query, ""); code != http.StatusUnauthorized {
+		t.Fatalf("a token in the query of a REST route: %d %s", code, body)
+	}
+	if code, body := tenantCall(t, s, tok.AccessToken, http.MethodGet, query, ""); code != http.StatusOK {
+		t.Fatalf("with the token in the header too: %d %s", code, body)
+	}
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(s.URL(), "http")+"/events/ws?access_token="+tok.AccessToken, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.Close()
+
+	for _, as := range []string{tok.AccessToken, testOperator} {
+		code, list := tenantCall(t, s, as, http.MethodGet, "/sandbox/interactions?limit=1000", "")
+		if code != 200 || !strings.Contains(list, "access_token=[redacted]") || !strings.Contains(list, `client_secret=[redacted]`) {
+			t.Fatalf("interactions (%d) lack the redacted query and form: %s", code, list)
+		}
+		for _, secret := range []string{tok.AccessToken, server.DemoClientSecret} {
+			if strings.Contains(list, secret) {
+				t.Fatalf("%s is in the interaction log: %s", secret, list)
+			}
+		}
+	}
+	waitFor(t, func() bool { return strings.Count(logged.String(), "access_token=[redacted]") >= 3 })
+	for _, secret := range []string{tok.AccessToken, server.DemoClientSecret} {
+		if strings.Contains(logged.String(), secret) {
+			t.Fatalf("%s is in the sandbox's log: %s", secret, logged.String())
+		}
 	}
 }

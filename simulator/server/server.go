@@ -36,6 +36,7 @@ import (
 	"homologa/simulator/jobs"
 	"homologa/simulator/pix"
 	"homologa/simulator/recorder"
+	"homologa/simulator/redact"
 	"homologa/simulator/scenario"
 	"homologa/simulator/schema"
 	"homologa/simulator/statemachine"
@@ -210,9 +211,9 @@ func newLogger(cfg Config) (*slog.Logger, error) {
 		// Formatting access-log lines for nobody cost a tenth of a GET.
 		return slog.New(slog.DiscardHandler), nil
 	case cfg.LogFormat == "" || cfg.LogFormat == "text":
-		return slog.New(slog.NewTextHandler(cfg.Log, nil)), nil
+		return slog.New(redact.Handler(slog.NewTextHandler(cfg.Log, nil))), nil
 	case cfg.LogFormat == "json":
-		return slog.New(slog.NewJSONHandler(cfg.Log, nil)), nil
+		return slog.New(redact.Handler(slog.NewJSONHandler(cfg.Log, nil))), nil
 	}
 	return nil, fmt.Errorf("log format %q: want text or json", cfg.LogFormat)
 }
