@@ -52,7 +52,7 @@ func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
 
 // TooLarge is the 413 of a body past limit bytes.
 func TooLarge(limit int64) *errs.Error {
-	return errs.Errorf(errs.TooLarge, "o corpo da requisição passa de %d bytes; envie no máximo %d bytes", limit, limit)
+	return errs.Errorf(errs.TooLarge, "o corpo da requisição passa do limite de %d bytes", limit)
 }
 
 // BodyError is the error of a failed read of the request body: 413 past

@@ -27,8 +27,8 @@ func TestBodyError(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"OK413", &http.MaxBytesError{Limit: 10}, 413, "passa de 10 bytes"},
-		{"OK413Wrapped", fmt.Errorf("upload: %w", &http.MaxBytesError{Limit: 10}), 413, "passa de 10 bytes"},
+		{"OK413", &http.MaxBytesError{Limit: 10}, 413, "passa do limite de 10 bytes"},
+		{"OK413Wrapped", fmt.Errorf("upload: %w", &http.MaxBytesError{Limit: 10}), 413, "passa do limite de 10 bytes"},
 		{"OK408", fmt.Errorf("read: %w", timeoutErr{}), 408, "não chegou a tempo"},
 		{"OK400", io.ErrUnexpectedEOF, 400, "erro ao ler o corpo"},
 	}
