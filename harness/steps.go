@@ -160,12 +160,19 @@ var Steps = []Step{
 		Doc: "A list field has exactly n items.", Example: `Then the response field "deliveries" has 1 item`,
 		Func: func(w *World) any { return w.fieldLen }},
 	{Group: "Responses", Pattern: `^the response body contains "([^"]*)"$`,
-		Doc: "The raw body contains the text.", Example: `Then the response body contains "line 1, column 9"`,
+		Doc: "The raw body contains the text; ${name} expands.", Example: `Then the response body contains "line 1, column 9"`,
 		Func: func(w *World) any { return w.bodyContains }},
 	{Group: "Responses", Pattern: `^the response body does not contain "([^"]*)"$`,
-		Doc: "The raw body does not contain the text.", Example: `Then the response body does not contain "access_token\":\"4"`,
+		Doc: "The raw body does not contain the text; ${name} expands.", Example: `Then the response body does not contain "access_token\":\"4"`,
 		Func: func(w *World) any {
 			return func(s string) error {
+				if err := w.mustResponse(); err != nil {
+					return err
+				}
+				s, err := w.expand(s)
+				if err != nil {
+					return err
+				}
 				if strings.Contains(string(w.body), s) {
 					return fmt.Errorf("body contains %q: %s", s, w.describe())
 				}
@@ -441,6 +448,37 @@ var Steps = []Step{
 		Doc:     "Start a real HTTP receiver on a loopback port that answers every request with the status and a Location header (${name} expands); ${receiverUrl} is its URL.",
 		Example: `Given a webhook receiver redirecting with 307 to "http://169.254.169.254/latest/meta-data"`,
 		Func:    func(w *World) any { return w.startRedirectingReceiver }},
+	// Limits.
+	{Group: "Limits", Pattern: `^I send "(POST|PUT|PATCH)" to "([^"]*)" with a body of type "([^"]*)" (\d+) times:$`,
+		Doc:     "Send the docstring verbatim with the given content type, the given number of times one after the other; the last answer is kept (for throttling).",
+		Example: "When I send \"POST\" to \"/oauth/token\" with a body of type \"application/x-www-form-urlencoded\" 10 times:\n  \"\"\"\n  grant_type=client_credentials&client_id=${app.clientId}&client_secret=wrong\n  \"\"\"",
+		Func: func(w *World) any {
+			return func(m, p, ct string, n int, doc *godog.DocString) error {
+				b, err := w.expand(doc.Content)
+				if err != nil {
+					return err
+				}
+				for i := range n {
+					if err := w.do(m, p, []byte(b), ct); err != nil {
+						return fmt.Errorf("request %d of %d: %w", i+1, n, err)
+					}
+				}
+				return nil
+			}
+		}},
+	{Group: "Limits", Pattern: `^the response arrived within (\d+) ms$`,
+		Doc: "The last answer arrived whole within the given time of its request being sent (for inputs that must be refused quickly).", Example: `Then the response arrived within 2000 ms`,
+		Func: func(w *World) any {
+			return func(ms int) error {
+				if err := w.mustResponse(); err != nil {
+					return err
+				}
+				if limit := time.Duration(ms) * time.Millisecond; w.took > limit {
+					return fmt.Errorf("the answer took %v, more than %v: %s", w.took.Round(time.Millisecond), limit, w.describe())
+				}
+				return nil
+			}
+		}},
 }
 
 // Register installs the step vocabulary for one scenario's World.

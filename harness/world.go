@@ -70,6 +70,7 @@ type World struct {
 	header      http.Header
 	resp        *http.Response
 	body        []byte
+	took        time.Duration // from sending the last request to its whole answer
 	receiver    *Receiver
 	event       *received
 	ws          *websocket.Conn
@@ -170,6 +171,7 @@ func (w *World) do(method, path string, body []byte, contentType string) error {
 		req.Header[k] = vs
 	}
 	w.header = http.Header{}
+	start := time.Now()
 	resp, err := w.client.Do(req)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", method, path, err)
@@ -179,6 +181,7 @@ func (w *World) do(method, path string, body []byte, contentType string) error {
 	if w.body, err = io.ReadAll(resp.Body); err != nil {
 		return err
 	}
+	w.took = time.Since(start)
 	return w.checkContract(method, req.URL.Path, resp.StatusCode, w.body)
 }
 

@@ -103,6 +103,11 @@ type Service struct {
 	tokens map[string]cachedToken
 	// namespaces caches the namespaces known to exist.
 	namespaces sync.Map
+
+	// ClientGuesses and AddrGuesses throttle the token endpoint's failed
+	// attempts: per app, and per remote address for client ids no app
+	// has. Nil ones are made with their defaults on first use.
+	ClientGuesses, AddrGuesses *Throttle
 }
 
 type cachedToken struct {
@@ -404,12 +409,30 @@ type Token struct {
 
 // IssueToken runs the client-credentials grant: it checks the app's secret
 // and narrows its scopes to those asked for (all of them when scope is "").
+// The token endpoint runs it behind a throttle on guessing
+// (issueThrottled).
 func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope string) (Token, error) {
-	invalid := errs.Errorf(errs.Unauthorized, "falha na autenticação do cliente").WithType("invalid_client").
+	a, hash, found, err := s.client(ctx, clientID)
+	if err != nil {
+		return Token{}, err
+	}
+	if !found || !secretMatches(hash, clientSecret) {
+		return Token{}, invalidClient()
+	}
+	return s.grant(ctx, a, scope)
+}
+
+// invalidClient is the answer to a client id no app has or a wrong secret:
+// the same for both, so it tells a guesser nothing.
+func invalidClient() *errs.Error {
+	return errs.Errorf(errs.Unauthorized, "falha na autenticação do cliente").WithType("invalid_client").
 		WithHeader("WWW-Authenticate", `Basic realm="homologa"`)
-	var a App
-	var hash string
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+}
+
+// client finds the app a token request names and the hash of its secret;
+// found is false when no app has the client id.
+func (s *Service) client(ctx context.Context, clientID string) (a App, hash string, found bool, err error) {
+	err = s.DB.Read(ctx, func(tx *store.Tx) error {
 		var err error
 		a, err = appByClientID(ctx, tx, clientID)
 		if err != nil {
@@ -418,15 +441,25 @@ func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope 
 		return tx.QueryRowContext(ctx, `SELECT secret_hash FROM apps WHERE id = ?`, a.ID).Scan(&hash)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return Token{}, invalid
+		return App{}, "", false, nil
 	}
 	if err != nil {
-		return Token{}, fmt.Errorf("issue token: %w", err)
+		return App{}, "", false, fmt.Errorf("issue token: %w", err)
 	}
-	if subtle.ConstantTimeCompare([]byte(hash), []byte(hashSecret(clientSecret))) != 1 {
-		return Token{}, invalid
-	}
+	return a, hash, true, nil
+}
+
+// secretMatches reports whether secret is the one hash was made of, in
+// constant time.
+func secretMatches(hash, secret string) bool {
+	return subtle.ConstantTimeCompare([]byte(hash), []byte(hashSecret(secret))) == 1
+}
+
+// grant issues a token to an app whose secret was checked: a sandbox app
+// only, with the scopes asked for among its own.
+func (s *Service) grant(ctx context.Context, a App, scope string) (Token, error) {
 	if a.Environment != Sandbox {
+		invalid := invalidClient()
 		invalid.Message = fmt.Sprintf("o cliente %s tem credenciais de %s; este sandbox aceita só credenciais de sandbox (crie um app de sandbox no portal)", a.ClientID, a.Environment)
 		return Token{}, invalid
 	}
@@ -445,7 +478,7 @@ func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope 
 	}
 	raw := s.DB.IDs.Token(32)
 	now := s.Clocks.NowOf(a.CompanyID)
-	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
 		// Expired tokens are useless; dropping the app's here keeps the
 		// table small. Only the app's: another company's clock may say
 		// its tokens are still young.

@@ -206,7 +206,7 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 	default:
 		return nil, errs.Errorf(errs.Invalid, "grant_type %q não é aceito; use client_credentials", gt).WithType("unsupported_grant_type")
 	}
-	tok, err := s.IssueToken(r.Context(), id, secret, form.Get("scope"))
+	tok, err := s.issueThrottled(r, id, secret, form.Get("scope"))
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 
@@ -25,16 +27,49 @@ func ReadBody(r *http.Request, limit int64) ([]byte, error) {
 	}
 	b, err := io.ReadAll(src)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, errs.Errorf(errs.TooLarge, "o corpo da requisição passa de %d bytes", mbe.Limit)
-		}
-		return nil, errs.Errorf(errs.Invalid, "erro ao ler o corpo da requisição: %v", err)
+		return nil, BodyError(err)
 	}
 	if limit > 0 && int64(len(b)) > limit {
-		return nil, errs.Errorf(errs.TooLarge, "o corpo da requisição passa de %d bytes", limit)
+		return nil, TooLarge(limit)
 	}
 	return b, nil
+}
+
+// Replay is a body already read by a middleware that peeked at it, for
+// the handler to read again: its bytes, then the error the first read
+// ended with (nil for none), so a body cut at the limit still answers
+// 413 where the handler reads it, instead of a truncated document.
+func Replay(raw []byte, err error) io.ReadCloser {
+	if err == nil {
+		return io.NopCloser(bytes.NewReader(raw))
+	}
+	return io.NopCloser(io.MultiReader(bytes.NewReader(raw), failingReader{err}))
+}
+
+type failingReader struct{ err error }
+
+func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
+
+// TooLarge is the 413 of a body past limit bytes.
+func TooLarge(limit int64) *errs.Error {
+	return errs.Errorf(errs.TooLarge, "o corpo da requisição passa do limite de %d bytes", limit)
+}
+
+// BodyError is the error of a failed read of the request body: 413 past
+// the limit Outer set, 408 when the client stopped sending before the
+// body's read deadline (BodyDeadline), 400 for anything else. Whoever
+// reads a body answers this, never the raw error, which would be a 500.
+func BodyError(err error) *errs.Error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return TooLarge(mbe.Limit)
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &errs.Error{Code: errs.Invalid, Status: http.StatusRequestTimeout, Err: err,
+			Message: "o corpo da requisição não chegou a tempo; envie-o inteiro, sem pausas"}
+	}
+	return &errs.Error{Code: errs.Invalid, Message: fmt.Sprintf("erro ao ler o corpo da requisição: %v", err), Err: err}
 }
 
 // CheckJSONContentType answers 415 when the request declares a content type

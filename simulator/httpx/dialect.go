@@ -2,8 +2,10 @@ package httpx
 
 import (
 	"encoding/json"
-	"homologa/simulator/errs"
+	"errors"
 	"net/http"
+
+	"homologa/simulator/errs"
 )
 
 // Dialect renders an errs.Error in the body shape of one API.
@@ -13,6 +15,13 @@ type Dialect interface {
 
 // WriteError writes err in the dialect chosen for the request.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	// A body past the limit is the client's error wherever the read
+	// happened: a reader that passed the raw error on must not turn the
+	// client's 413 into an internal 500.
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) && errs.CodeOf(err) == errs.Internal {
+		err = TooLarge(mbe.Limit)
+	}
 	e := errs.As(err)
 	info := InfoOf(r.Context())
 	if e.Code == errs.Internal && info.Logger != nil {
@@ -220,6 +229,10 @@ func (OAuth) Render(e *errs.Error, r *http.Request, requestID string) (string, a
 			code = "unauthorized_client"
 		case errs.Internal, errs.Unavailable, errs.Timeout:
 			code = "server_error"
+		case errs.TooManyRequests:
+			// RFC 6749 §4.1.2.1's name for a server that cannot take the
+			// request now; §5.2 has none for the token endpoint.
+			code = "temporarily_unavailable"
 		default:
 			code = "invalid_request"
 		}

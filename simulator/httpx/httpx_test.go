@@ -69,6 +69,9 @@ func TestDialects(t *testing.T) {
 		{"OAuthScope", httpx.OAuth{}, errs.Errorf(errs.Invalid, "x").WithType("invalid_scope"), 400, "application/json; charset=utf-8", func(b map[string]any) bool {
 			return b["error"] == "invalid_scope"
 		}},
+		{"OAuthTooManyRequests", httpx.OAuth{}, errs.Errorf(errs.TooManyRequests, "espere"), 429, "application/json; charset=utf-8", func(b map[string]any) bool {
+			return b["error"] == "temporarily_unavailable" && b["error_description"] == "espere"
+		}},
 		{"InternalHidesCause", httpx.Problem{}, errs.As(errSecret{}), 500, "application/problem+json", func(b map[string]any) bool {
 			return !strings.Contains(b["detail"].(string), "database password")
 		}},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"homologa/simulator/errs"
+	"homologa/simulator/redact"
 	"log/slog"
 	"net"
 	"net/http"
@@ -60,7 +61,7 @@ func Outer(apis []API, bodyLimit int64, log *slog.Logger, next http.Handler) htt
 			id = newRequestID()
 		}
 		api := APIFor(apis, r.URL.Path)
-		info := &Info{RequestID: id, API: api.Name, Dialect: api.Dialect, Logger: log}
+		info := &Info{RequestID: id, API: api.Name, Dialect: api.Dialect, Logger: log, BodyLimit: bodyLimit}
 		r = r.WithContext(WithInfo(r.Context(), info))
 		w.Header().Set("X-Request-Id", id)
 		if r.Body != nil {
@@ -78,11 +79,75 @@ func Outer(apis []API, bodyLimit int64, log *slog.Logger, next http.Handler) htt
 				}
 			}
 			log.Info("request", "request_id", id, "api", api.Name, "app", info.AppID, "method", r.Method,
-				"path", r.URL.Path, "status", sw.status, "bytes", sw.n, "duration", time.Since(start))
+				"path", r.URL.Path, "query", redact.Query(r.URL.RawQuery), "status", sw.status, "bytes", sw.n, "duration", time.Since(start))
 			info.RunFinally()
 		}()
 		next.ServeHTTP(sw, r)
 	})
+}
+
+// LimitDeclared answers 413 at once to a request whose Content-Length
+// passes the body limit Outer set, whether or not its route reads a body:
+// nothing of it is read, and a route that takes no body answers an
+// oversized one as every other route does. A body without a declared
+// length (chunked) is cut at the limit by whoever reads it (ReadBody).
+// The server mounts it behind authentication, so the interaction log
+// files the 413 under the caller's app.
+func LimitDeclared(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if limit := InfoOf(r.Context()).BodyLimit; limit > 0 && r.ContentLength > limit {
+			WriteError(w, r, TooLarge(limit))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// BodyDeadline gives a request's body d to arrive, counted from the end of
+// its headers (which http.Server.ReadHeaderTimeout bounds): without it, a
+// client trickling a byte now and then holds a connection and a goroutine
+// for as long as it likes. A read past the deadline fails, and the reader
+// answers 408 (BodyError).
+//
+// The deadline is set only on requests that carry a body. net/http clears
+// it itself once the body has been read to its end (its background read
+// of the connection starts then), so a handler may take as long as it
+// needs afterwards; on a request without a body that background read is
+// already waiting, and a deadline would cancel the request's context
+// mid-handler. A websocket upgrade has no body and its connection
+// outlives the request: its deadline is cleared, and the stream keeps its
+// own (pings and pongs).
+func BodyDeadline(d time.Duration, next http.Handler) http.Handler {
+	if d <= 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		switch {
+		case isUpgrade(r):
+			rc.SetReadDeadline(time.Time{})
+		case r.Body != nil && r.Body != http.NoBody:
+			// Not supported only where there is no connection to
+			// bound (httptest's recorder): nothing to do there.
+			rc.SetReadDeadline(time.Now().Add(d))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isUpgrade reports a request asking to switch protocols (a websocket).
+func isUpgrade(r *http.Request) bool {
+	if r.Header.Get("Upgrade") == "" {
+		return false
+	}
+	for _, v := range r.Header.Values("Connection") {
+		for _, tok := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(tok), "upgrade") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func newRequestID() string {

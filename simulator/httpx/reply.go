@@ -16,6 +16,8 @@ type Info struct {
 	API       string
 	Dialect   Dialect
 	Logger    *slog.Logger
+	// BodyLimit is the most bytes the request's body may have.
+	BodyLimit int64
 	AppID     string
 	CNPJ      string
 	CompanyID string

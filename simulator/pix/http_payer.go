@@ -59,10 +59,13 @@ func codigoOf(r *http.Request) (string, error) {
 	var in struct {
 		Codigo string `json:"codigo"`
 	}
-	body, _ := httpx.ReadBody(r, 0)
+	body, err := httpx.ReadBody(r, 0)
+	if err != nil {
+		return "", err
+	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return "", nil
 	}
-	err := httpx.DecodeJSONBytes(body, nil, "", &in)
+	err = httpx.DecodeJSONBytes(body, nil, "", &in)
 	return in.Codigo, err
 }

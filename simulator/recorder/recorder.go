@@ -12,18 +12,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"homologa/simulator/clock"
 	"homologa/simulator/httpx"
+	"homologa/simulator/redact"
 	"homologa/simulator/store"
 )
 
@@ -175,22 +172,6 @@ func (r *Recorder) write(batch []Interaction) error {
 	})
 }
 
-// secretHeaders are never recorded in the clear.
-var secretHeaders = map[string]bool{"Authorization": true, "Cookie": true, "Set-Cookie": true, "Proxy-Authorization": true}
-
-func headerMap(h http.Header) map[string]string {
-	m := make(map[string]string, len(h))
-	for k, vs := range h {
-		v := strings.Join(vs, ", ")
-		if secretHeaders[k] {
-			scheme, _, _ := strings.Cut(v, " ")
-			v = scheme + " [redacted]"
-		}
-		m[k] = v
-	}
-	return m
-}
-
 // Middleware records every request of the APIs marked Record.
 func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -212,8 +193,8 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 		}
 		it := Interaction{
 			At: at, WallAt: start.UTC(), RequestID: info.RequestID, AppID: info.AppID, CompanyID: info.CompanyID, API: info.API, Method: req.Method, Path: req.URL.Path,
-			Query: req.URL.RawQuery, RequestHeaders: headerMap(req.Header), RequestBody: redact(req.Header.Get("Content-Type"), reqBody.Bytes()),
-			Status: cw.Status, ResponseHeader: headerMap(w.Header()), ResponseBody: redact(w.Header().Get("Content-Type"), cw.Body.Bytes()),
+			Query: redact.Query(req.URL.RawQuery), RequestHeaders: redact.Headers(req.Header), RequestBody: redact.Body(req.Header.Get("Content-Type"), reqBody.Bytes()),
+			Status: cw.Status, ResponseHeader: redact.Headers(w.Header()), ResponseBody: redact.Body(w.Header().Get("Content-Type"), cw.Body.Bytes()),
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000, IdempotencyKey: req.Header.Get("Idempotency-Key"),
 			Injected: info.Injected,
 		}
@@ -233,120 +214,6 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 		}
 		info.RunFinally()
 	})
-}
-
-// secretFields are body fields whose values never reach the log: tokens and
-// secrets in OAuth forms and answers, and in the portal's app answers.
-var secretFields = map[string]bool{
-	"access_token": true, "refresh_token": true, "client_secret": true, "clientSecret": true, "webhookSecret": true,
-}
-
-// redact returns body as text with the values of secretFields replaced.
-func redact(contentType string, body []byte) string {
-	if len(body) == 0 {
-		return ""
-	}
-	mt, _, _ := mime.ParseMediaType(contentType)
-	switch {
-	case mt == "application/x-www-form-urlencoded":
-		form, err := url.ParseQuery(string(body))
-		if err != nil {
-			return text(body)
-		}
-		hit := false
-		for k := range form {
-			if secretFields[k] {
-				form.Set(k, "[redacted]")
-				hit = true
-			}
-		}
-		if hit {
-			return form.Encode()
-		}
-	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
-		card := bytes.Contains(body, []byte("CARTAO")) || bytes.Contains(body, []byte("artao")) || bytes.Contains(body, []byte("ard"))
-		if !card && !bytes.Contains(body, []byte("ecret")) && !bytes.Contains(body, []byte("_token")) {
-			return text(body)
-		}
-		var v any
-		if json.Unmarshal(body, &v) != nil {
-			return text(body)
-		}
-		redactValue(v, false)
-		if b, err := json.Marshal(v); err == nil {
-			return string(b)
-		}
-	}
-	return text(body)
-}
-
-// redactValue blanks secret fields, and card numbers inside card objects
-// (a partner that wrongly sends one must not find it in the log: PCI).
-func redactValue(v any, inCard bool) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, val := range x {
-			lk := strings.ToLower(k)
-			card := inCard || strings.Contains(lk, "cartao") || strings.Contains(lk, "card")
-			switch {
-			case secretFields[k]:
-				x[k] = "[redacted]"
-			case card && isCardNumber(val):
-				x[k] = "[redacted card number]"
-			default:
-				redactValue(val, card)
-			}
-		}
-	case []any:
-		for i, val := range x {
-			if inCard && isCardNumber(val) {
-				x[i] = "[redacted card number]"
-				continue
-			}
-			redactValue(val, inCard)
-		}
-	}
-}
-
-// isCardNumber reports a string or number of 13 to 19 digits (spaces and
-// dashes allowed) that passes the Luhn check.
-func isCardNumber(v any) bool {
-	var s string
-	switch x := v.(type) {
-	case string:
-		s = x
-	case float64:
-		s = strconv.FormatFloat(x, 'f', -1, 64)
-	default:
-		return false
-	}
-	sum, n, double := 0, 0, false
-	for i := len(s) - 1; i >= 0; i-- {
-		c := s[i]
-		if c == ' ' || c == '-' {
-			continue
-		}
-		if c < '0' || c > '9' {
-			return false
-		}
-		d := int(c - '0')
-		if double {
-			if d *= 2; d > 9 {
-				d -= 9
-			}
-		}
-		sum += d
-		n++
-		double = !double
-	}
-	return n >= 13 && n <= 19 && sum%10 == 0
-}
-
-func text(b []byte) string {
-	for !utf8.Valid(b) && len(b) > 0 {
-		b = b[:len(b)-1]
-	}
-	return string(b)
 }
 
 type teeBody struct {

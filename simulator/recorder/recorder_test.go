@@ -2,6 +2,7 @@ package recorder_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -75,6 +76,30 @@ func TestRecordsPartnerRequestsWithSecretsRedacted(t *testing.T) {
 	none, _ := rec.List(context.Background(), recorder.Filter{Path: "/pix/v2/cob"})
 	if len(got) != 1 || len(none) != 0 {
 		t.Fatalf("filters: prefix %d (want 1), exact other path %d (want 0)", len(got), len(none))
+	}
+}
+
+// Secrets anywhere in a request, and in the answer, are redacted: a
+// token in the query string, a cookie, a form's client secret, a CVV.
+func TestSecretsAreRedactedEverywhere(t *testing.T) {
+	rec, h := newRecorder(t, 100)
+	send(h, "GET", "/pix/v2/cob?access_token=tok-q&inicio=2026-01-01", "", map[string]string{"Cookie": "session=tok-cookie"})
+	send(h, "POST", "/pix/v2/form", "client_id=a&client_secret=tok-form", map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+	send(h, "POST", "/pix/v2/card", `{"cartao":{"cvv":"987"}}`, map[string]string{"Content-Type": "application/json"})
+	list, err := rec.List(context.Background(), recorder.Filter{})
+	if err != nil || len(list) != 3 {
+		t.Fatal(err, len(list))
+	}
+	for _, it := range list {
+		all := fmt.Sprint(it)
+		for _, secret := range []string{"tok-", "987"} {
+			if strings.Contains(all, secret) {
+				t.Errorf("%s of %s reached the log: %s", secret, it.Path, all)
+			}
+		}
+	}
+	if q := list[0].Query; q != "access_token=[redacted]&inicio=2026-01-01" {
+		t.Errorf("query recorded as %q", q)
 	}
 }
 

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -119,7 +118,7 @@ func (e *Engine) show(r *http.Request) (*httpx.Reply, error) {
 
 // upload takes the YAML as the body (any text content type).
 func (e *Engine) upload(r *http.Request) (*httpx.Reply, error) {
-	data, err := io.ReadAll(r.Body)
+	data, err := httpx.ReadBody(r, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -306,12 +305,12 @@ func (f *Faults) Middleware(lookup func(company, id string) *Scenario, next http
 		}
 		var body map[string]any
 		if f.needsBody() && r.Body != nil {
-			raw, err := io.ReadAll(r.Body)
+			raw, err := httpx.ReadBody(r, 0)
 			if err != nil {
 				httpx.WriteError(w, r, err)
 				return
 			}
-			r.Body = io.NopCloser(bytes.NewReader(raw))
+			r.Body = httpx.Replay(raw, nil)
 			json.Unmarshal(raw, &body)
 		}
 		client := ""
@@ -457,9 +456,10 @@ func (f *Faults) companyOf(r *http.Request, info *httpx.Info) string {
 	}
 	client, _, ok := r.BasicAuth()
 	if !ok && r.Body != nil {
-		// Peek at the form without consuming it: the handler reads it.
+		// Peek at the form without consuming it: the handler reads it,
+		// and answers a body past the limit.
 		raw, err := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(raw))
+		r.Body = httpx.Replay(raw, err)
 		if err != nil {
 			return ""
 		}

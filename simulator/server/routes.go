@@ -93,14 +93,16 @@ func (s *Server) mountRoutes() error {
 		}
 	}
 	inner := s.Recorder.Middleware(APIs, s.namespaces().Middleware(r))
-	s.Handler = httpx.Outer(APIs, s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner))
+	s.Handler = httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
+		httpx.Outer(APIs, s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner)))
 	return nil
 }
 
 // Mount adds one route to the router, wrapped by the one rule of its kind
 // of credential: an app's token and scope, faults and idempotency for the
 // partner APIs; faults for the token endpoint; an optional token for the
-// control routes.
+// control routes. Every route answers a declared body past the limit
+// with 413.
 func (s *Server) Mount(rt httpx.Route) error {
 	if rt.API != "" && FullPath(rt) == rt.Path {
 		return fmt.Errorf("route %s %s: no API named %q", rt.Method, rt.Path, rt.API)
@@ -112,6 +114,9 @@ func (s *Server) Mount(rt httpx.Route) error {
 	if refusesForms(rt) {
 		h = httpx.RefuseForms(h)
 	}
+	// Inside the credential's rule, so an oversized request is filed
+	// under its app in the interaction log.
+	h = httpx.LimitDeclared(h)
 	switch rt.Auth {
 	case httpx.Public, httpx.Stream:
 	case httpx.Client:

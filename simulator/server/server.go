@@ -40,6 +40,7 @@ import (
 	"homologa/simulator/jobs"
 	"homologa/simulator/pix"
 	"homologa/simulator/recorder"
+	"homologa/simulator/redact"
 	"homologa/simulator/scenario"
 	"homologa/simulator/schema"
 	"homologa/simulator/statemachine"
@@ -70,6 +71,14 @@ type Config struct {
 	WebhookDialControl func(network, address string, c syscall.RawConn) error
 	BodyLimit          int64
 	TokenTTL           time.Duration
+	// HeaderTimeout, BodyTimeout and IdleTimeout bound a slow client: the
+	// time to send a request's headers, then its body, and how long a
+	// kept-alive connection may sit idle between requests. MaxHeaderBytes
+	// bounds the headers. Zero values take the defaults below.
+	HeaderTimeout  time.Duration
+	BodyTimeout    time.Duration
+	IdleTimeout    time.Duration
+	MaxHeaderBytes int
 	// NoDemo skips the demo company and app.
 	NoDemo bool
 	Log    io.Writer
@@ -132,6 +141,26 @@ var APIs = []httpx.API{
 	{Prefix: "/portal", Name: "portal", Title: "Onboarding portal", Dialect: httpx.Problem{}, Record: true, ErrorSchema: "platform/problem"},
 	{Prefix: "/sandbox", Name: "sandbox", Title: "Sandbox control", Dialect: httpx.Problem{}, ErrorSchema: "platform/problem"},
 	{Prefix: "/events", Name: "events", Title: "Live events", Dialect: httpx.Problem{}},
+}
+
+// The defaults of the limits on a slow or greedy client. A partner's
+// request has a few KiB of headers and at most a MiB of body: 10 s and
+// 30 s are generous on any real link, and short enough that a client
+// trickling bytes cannot hold connections for long. Two minutes idle keeps
+// a partner's connection pool warm between calls.
+const (
+	DefaultHeaderTimeout  = 10 * time.Second
+	DefaultBodyTimeout    = 30 * time.Second
+	DefaultIdleTimeout    = 2 * time.Minute
+	DefaultMaxHeaderBytes = 64 << 10
+)
+
+// orDefault is v, or def when v is not set.
+func orDefault[T time.Duration | int](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // Server is a running sandbox.
@@ -224,9 +253,9 @@ func newLogger(cfg Config) (*slog.Logger, error) {
 		// Formatting access-log lines for nobody cost a tenth of a GET.
 		return slog.New(slog.DiscardHandler), nil
 	case cfg.LogFormat == "" || cfg.LogFormat == "text":
-		return slog.New(slog.NewTextHandler(cfg.Log, nil)), nil
+		return slog.New(redact.Handler(slog.NewTextHandler(cfg.Log, nil))), nil
 	case cfg.LogFormat == "json":
-		return slog.New(slog.NewJSONHandler(cfg.Log, nil)), nil
+		return slog.New(redact.Handler(slog.NewJSONHandler(cfg.Log, nil))), nil
 	}
 	return nil, fmt.Errorf("log format %q: want text or json", cfg.LogFormat)
 }
@@ -449,7 +478,13 @@ func (s *Server) Start(ctx context.Context) error {
 		defer close(s.jobsDone)
 		s.Jobs.Run(runCtx)
 	}()
-	s.http = &http.Server{Handler: s.Handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn)}
+	// No ReadTimeout or WriteTimeout: they would bound the websockets'
+	// whole lives. The body's deadline is set per request (BodyDeadline,
+	// in the handler), and the streams keep their own.
+	s.http = &http.Server{Handler: s.Handler, ErrorLog: slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn),
+		ReadHeaderTimeout: orDefault(s.Config.HeaderTimeout, DefaultHeaderTimeout),
+		IdleTimeout:       orDefault(s.Config.IdleTimeout, DefaultIdleTimeout),
+		MaxHeaderBytes:    orDefault(s.Config.MaxHeaderBytes, DefaultMaxHeaderBytes)}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
