@@ -108,6 +108,10 @@ type Service struct {
 	// attempts: per app, and per remote address for client ids no app
 	// has. Nil ones are made with their defaults on first use.
 	ClientGuesses, AddrGuesses *Throttle
+	// LoginGuesses and LoginAddrs throttle the portal's failed logins:
+	// per email (whether an account has it or not, so the answer tells
+	// nothing), and per remote address.
+	LoginGuesses, LoginAddrs *Throttle
 }
 
 type cachedToken struct {

@@ -17,6 +17,7 @@ import (
 	"homologa/simulator/resource"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
+	"homologa/simulator/tenant"
 )
 
 // Handlers serves the control endpoints the dashboard reads besides the
@@ -70,11 +71,12 @@ func (h *Handlers) resources(r *http.Request) (*httpx.Reply, error) {
 			sel = append(sel, name)
 		}
 	}
-	rq := resource.Query{Status: strings.TrimSpace(q.Get("status")), Limit: 100}
+	// The caller's company's resources; every company's for the operator.
+	rq := resource.Query{CompanyID: tenant.Of(r.Context()), EveryCompany: auth.IsOperator(r.Context()), Status: strings.TrimSpace(q.Get("status")), Limit: 100}
 	if key := q.Get("app"); key != "" {
 		a, err := h.Auth.App(r.Context(), key)
-		if err != nil {
-			return nil, errs.Invalidf("app", "nenhum app com id ou client id %q", key)
+		if err != nil || (!rq.EveryCompany && a.CompanyID != rq.CompanyID) {
+			return nil, errs.Invalidf("app", "nenhum app com id ou client id %q na sua empresa", key)
 		}
 		rq.AppID = a.ID
 	}

@@ -52,7 +52,7 @@ func (h *Handlers) login(r *http.Request) (*httpx.Reply, error) {
 	if err := httpx.DecodeJSON(r, h.Schemas, "platform/login", &in); err != nil {
 		return nil, err
 	}
-	a, err := h.Auth.CheckPassword(r.Context(), in.Email, in.Password)
+	a, err := h.Auth.CheckLogin(r, in.Email, in.Password)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (h *Handlers) newToken(r *http.Request) (*httpx.Reply, error) {
 // email and password, or a portal credential.
 func (h *Handlers) tokenAccount(r *http.Request) (auth.Account, error) {
 	if email, password, ok := r.BasicAuth(); ok {
-		return h.Auth.CheckPassword(r.Context(), email, password)
+		return h.Auth.CheckLogin(r, email, password)
 	}
 	a, found, err := h.Auth.AccountOfRequest(r)
 	if err != nil {

@@ -6,6 +6,7 @@ package resource
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -34,12 +35,15 @@ type Count struct {
 	Count  int    `json:"count"`
 }
 
-// Query selects resources: of one app ("" for all), in one status ("" for
-// all), at most Limit of them.
+// Query selects resources: of one company, or of every company (the
+// operator's; said explicitly, never by an empty id), of one app ("" for
+// all the company's), in one status ("" for all), at most Limit of them.
 type Query struct {
-	AppID  string
-	Status string
-	Limit  int
+	CompanyID    string
+	EveryCompany bool
+	AppID        string
+	Status       string
+	Limit        int
 }
 
 // Lister is a domain's listing of its resources.
@@ -106,12 +110,26 @@ func List(ctx context.Context, tx *store.Tx, tables []Table, q Query) ([]Summary
 	if len(tables) == 0 {
 		return list, counts, nil
 	}
+	if q.CompanyID == "" && !q.EveryCompany {
+		return nil, nil, fmt.Errorf("resource list: no company, and not every company")
+	}
 	var parts []string
 	var args []any
 	for _, k := range tables {
 		var conds []string
 		if k.Where != "" {
 			conds = append(conds, k.Where)
+		}
+		// A company's listing looks at the newest rows of its own, not
+		// at its share of everyone's newest.
+		inner := ""
+		if !q.EveryCompany {
+			if k.Company == "" {
+				inner = " WHERE company_id = ?"
+			} else {
+				conds = append(conds, k.Company+" = ?")
+			}
+			args = append(args, q.CompanyID)
 		}
 		if q.AppID != "" {
 			conds = append(conds, k.col(k.App, "t.app_id")+" = ?")
@@ -123,7 +141,7 @@ func List(ctx context.Context, tx *store.Tx, tables []Table, q Query) ([]Summary
 		}
 		parts = append(parts, "SELECT * FROM (SELECT '"+k.Kind+"' AS kind, "+k.ID+" AS id, t.status AS status, "+
 			k.col(k.App, "t.app_id")+" AS app_id, "+k.col(k.Company, "t.company_id")+" AS company_id, "+k.Detail+" AS detail, t.created_at AS created_at, "+
-			k.col(k.Updated, "t.updated_at")+" AS updated_at FROM (SELECT * FROM "+k.Table+" ORDER BY rowid DESC LIMIT "+strconv.Itoa(Window)+") t "+k.Join+where+")")
+			k.col(k.Updated, "t.updated_at")+" AS updated_at FROM (SELECT * FROM "+k.Table+inner+" ORDER BY rowid DESC LIMIT "+strconv.Itoa(Window)+") t "+k.Join+where+")")
 	}
 	window := strings.Join(parts, " UNION ALL ")
 	limit := q.Limit
