@@ -51,7 +51,7 @@ var Steps = []Step{
 
 	// Requests.
 	{Group: "Requests", Pattern: `^I set the header "([^"]*)" to "([^"]*)"$`,
-		Doc: "Add a header to the next request only.", Example: `Given I set the header "Idempotency-Key" to "k-1"`,
+		Doc: "Add a header to the next request only (Host too: the request then names that host).", Example: `Given I set the header "Idempotency-Key" to "k-1"`,
 		Func: func(w *World) any {
 			return func(k, v string) error {
 				v, err := w.expand(v)
@@ -59,6 +59,12 @@ var Steps = []Step{
 				return err
 			}
 		}},
+	{Group: "Apps and tokens", Pattern: `^I log in to the portal as "([^"]*)" with password "([^"]*)"$`,
+		Doc: "Log in to the portal (POST /portal/tokens, HTTP Basic): later /portal requests carry that account's token instead of the scenario's demo account's.", Example: `When I log in to the portal as "ana@corretora.com.br" with password "uma-senha-bem-longa"`,
+		Func: func(w *World) any { return w.portalLogin }},
+	{Group: "Apps and tokens", Pattern: `^I log out of the portal$`,
+		Doc: "Later /portal requests carry no portal credential (each scenario starts logged in as its namespace's demo account).", Example: `When I log out of the portal`,
+		Func: func(w *World) any { return func() error { w.portal = ""; return nil } }},
 	{Group: "Requests", Pattern: `^I send "(GET|POST|PUT|PATCH|DELETE|HEAD)" to "([^"]*)"$`,
 		Doc: "Send a request without a body. Paths are relative to the sandbox; ${name} expands. A path starting with http:// or https:// is sent as it is: a Pix location has no scheme, so fetch its payload with \"http://${location}\" (in every send step).", Example: `When I send "GET" to "/portal/apps/${app.id}"`,
 		Func: func(w *World) any { return func(m, p string) error { return w.do(m, p, nil, "") } }},

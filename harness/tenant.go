@@ -266,3 +266,26 @@ func (w *World) End() {
 		resp.Body.Close()
 	}
 }
+
+// portalLogin logs in to the portal as an account of the scenario's
+// namespace: its API token replaces the demo account's.
+func (w *World) portalLogin(email, password string) error {
+	email, err := w.expand(email)
+	if err != nil {
+		return err
+	}
+	req, _ := http.NewRequest(http.MethodPost, w.BaseURL+"/portal/tokens", nil)
+	req.SetBasicAuth(email, password)
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var c struct{ Token string }
+	if resp.StatusCode != http.StatusCreated || json.Unmarshal(b, &c) != nil || c.Token == "" {
+		return fmt.Errorf("log in to the portal as %s: %d %s", email, resp.StatusCode, b)
+	}
+	w.portal = c.Token
+	return nil
+}

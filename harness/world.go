@@ -168,6 +168,10 @@ func (w *World) do(method, path string, body []byte, contentType string) error {
 		req.Header.Set("Authorization", "Bearer "+w.token)
 	}
 	for k, vs := range w.header {
+		if k == "Host" {
+			req.Host = vs[0] // net/http sends the request's Host, not a header
+			continue
+		}
 		req.Header[k] = vs
 	}
 	w.header = http.Header{}

@@ -182,3 +182,15 @@ func (s *Service) accountPrincipal(r *http.Request, a Account) (Principal, error
 func (s *Service) AccountOfRequest(r *http.Request) (a Account, found bool, err error) {
 	return s.accountOfRequest(r)
 }
+
+// AccountCompany is the company a request's portal credential acts for
+// (its account's only one, or the one X-Homologa-Company names); found is
+// false when the request carries no portal credential.
+func (s *Service) AccountCompany(r *http.Request) (p Principal, found bool, err error) {
+	a, found, err := s.accountOfRequest(r)
+	if !found || err != nil {
+		return Principal{}, found, err
+	}
+	p, err = s.accountPrincipal(r, a)
+	return p, true, err
+}

@@ -196,6 +196,10 @@ func (h *Handlers) authenticate(r *http.Request) (events.Filter, error) {
 		}
 	}
 	if !h.Auth.IsOperatorRequest(r) {
+		// The dashboard of a portal login: its session cookie.
+		if p, found, err := h.Auth.AccountCompany(r); found {
+			return events.Filter{CompanyID: p.CompanyID}, err
+		}
 		return h.Auth.StreamCompany(r)
 	}
 	cnpj := r.URL.Query().Get("cnpj")

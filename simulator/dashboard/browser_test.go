@@ -315,3 +315,28 @@ func TestDashboardInTheBrowser(t *testing.T) {
 		waitJS(t, ctx, "the fault gone", `!document.querySelector('#faults-table tr[data-scenario="pix-indisponivel-uma-vez"]')`)
 	})
 }
+
+// A person signs in to the dashboard with their portal account: the
+// session is a cookie the page's scripts cannot read, and the page shows
+// the account's company, its apps, clock and live events.
+func TestDashboardSignsInWithAPortalAccount(t *testing.T) {
+	s := startSandbox(t)
+	ctx := newBrowser(t)
+	run(t, ctx, "open the dashboard without a credential", chromedp.Navigate(s.URL()+"/"),
+		chromedp.WaitVisible(`#signin`, chromedp.ByQuery))
+	run(t, ctx, "a wrong password", chromedp.SendKeys(`#signin-email`, server.DemoEmail, chromedp.ByQuery),
+		chromedp.SendKeys(`#signin-password`, "errada-errada", chromedp.ByQuery), chromedp.Click(`#signin button[type=submit]`, chromedp.ByQuery))
+	waitJS(t, ctx, "the refusal", `document.querySelector('#signin-error').textContent.includes('Wrong email or password')`)
+	run(t, ctx, "the right one", chromedp.SetValue(`#signin-password`, server.DemoPassword, chromedp.ByQuery), chromedp.Click(`#signin button[type=submit]`, chromedp.ByQuery))
+	run(t, ctx, "the demo app", chromedp.WaitVisible(`#apps-table tr[data-client-id="homologa-demo"]`, chromedp.ByQuery))
+	var cookies string
+	run(t, ctx, "read document.cookie", chromedp.Evaluate(`document.cookie`, &cookies))
+	if strings.Contains(cookies, "homologa_session") {
+		t.Errorf("the page's scripts read the session cookie: %q", cookies)
+	}
+	waitJS(t, ctx, "the company's clock", `document.querySelector('#clock-now').hasAttribute('datetime')`)
+	// An event of the company reaches the page over the stream, which
+	// the cookie authenticates.
+	call(t, http.MethodPost, s.URL()+"/sandbox/events/ping", demoToken(t, s, ""), "")
+	waitJS(t, ctx, "the ping in the live events", `document.querySelector('#events').innerText.includes('sandbox.ping')`)
+}

@@ -3,6 +3,7 @@ package portal
 import (
 	"bytes"
 	"net/http"
+	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -61,7 +62,13 @@ func (h *Handlers) login(r *http.Request) (*httpx.Reply, error) {
 
 // loggedIn answers with the account and a new session cookie.
 func (h *Handlers) loggedIn(r *http.Request, a auth.Account, status int) (*httpx.Reply, error) {
-	sess, err := h.Auth.NewCredential(r.Context(), a.ID, auth.KindSession, r.UserAgent())
+	// The session is named by the browser that holds it (shown in GET
+	// /portal/tokens), cut to the length a name may have.
+	agent := strings.ToValidUTF8(r.UserAgent(), "")
+	if len(agent) > 100 {
+		agent = strings.ToValidUTF8(agent[:100], "")
+	}
+	sess, err := h.Auth.NewCredential(r.Context(), a.ID, auth.KindSession, agent)
 	if err != nil {
 		return nil, err
 	}

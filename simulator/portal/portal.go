@@ -29,7 +29,7 @@ func (h *Handlers) Routes() []httpx.Route {
 	}
 	creating := func(rt httpx.Route) httpx.Route { rt.Idempotent = true; return rt }
 	return []httpx.Route{
-		creating(route(http.MethodPost, "/accounts", httpx.Public, "platform/registration", h.register, "register: an account (email, password) and its company; logs in")),
+		creating(route(http.MethodPost, "/accounts", httpx.Public, "platform/account", h.register, "register: an account (email, password) and its company; logs in")),
 		route(http.MethodPost, "/login", httpx.Public, "platform/account", h.login, "log in: a session cookie for the browser"),
 		route(http.MethodPost, "/logout", httpx.Account, "", h.logout, "end the session"),
 		route(http.MethodGet, "/account", httpx.Account, "platform/account", h.account, "the account and its companies"),

@@ -111,9 +111,6 @@ func (s *Server) Mount(rt httpx.Route) error {
 	if rt.Idempotent {
 		h = s.Keys.Wrap(h)
 	}
-	if refusesForms(rt) {
-		h = httpx.RefuseForms(h)
-	}
 	// Inside the credential's rule, so an oversized request is filed
 	// under its app in the interaction log.
 	h = httpx.LimitDeclared(h)
@@ -133,6 +130,10 @@ func (s *Server) Mount(rt httpx.Route) error {
 		h = s.Auth.RequireAccount(h)
 	default:
 		return fmt.Errorf("route %s %s: unknown credential kind %q", rt.Method, FullPath(rt), rt.Auth)
+	}
+	// Before the credential: a form is refused as such, logged in or not.
+	if refusesForms(rt) {
+		h = httpx.RefuseForms(h)
 	}
 	var route *mux.Route
 	if rt.Prefix {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 
+	"homologa/schemas"
+	"homologa/simulator/schema"
 	"homologa/simulator/server"
 
 	"github.com/gorilla/mux"
@@ -67,5 +69,19 @@ func TestNoRouteOutsideTheTable(t *testing.T) {
 	}
 	if n != len(server.RouteTable()) {
 		t.Errorf("the router has %d routes, the table %d", n, len(server.RouteTable()))
+	}
+}
+
+// Every answer schema a route names exists: the harness validates answers
+// with them, and a missing one would fail only the feature that calls it.
+func TestRouteAnswerSchemasExist(t *testing.T) {
+	reg, err := schema.Load(schemas.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range server.RouteTable() {
+		if rt.Answer != "" && !reg.Has(rt.Answer) {
+			t.Errorf("%s %s answers %q, which is no schema", rt.Method, server.FullPath(rt), rt.Answer)
+		}
 	}
 }

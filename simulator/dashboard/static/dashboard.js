@@ -88,7 +88,7 @@
     const text = await res.text();
     let data = null;
     try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-    if (res.status === 401) askToken('The sandbox asks for a credential: paste the operator token it printed at start.');
+    if (res.status === 401) askToken('Sign in: with your portal account, or with the operator token the sandbox printed at start.');
     if (!res.ok) throw new APIError(res.status, data, text);
     return data;
   }
@@ -684,10 +684,27 @@
   }
 
   function init() {
-    $('#signin').addEventListener('submit', (ev) => {
+    $('#signin').addEventListener('submit', async (ev) => {
       ev.preventDefault();
-      token = $('#signin-token').value.trim();
-      sessionStorage.setItem(TOKEN_KEY, token);
+      $('#signin-error').textContent = '';
+      const operator = $('#signin-token').value.trim();
+      if (operator) {
+        token = operator;
+        sessionStorage.setItem(TOKEN_KEY, token);
+      } else {
+        // A portal login: the session is an HttpOnly cookie this page
+        // never sees; every later request carries it, the token none.
+        try {
+          token = '';
+          sessionStorage.removeItem(TOKEN_KEY);
+          await api('POST', '/portal/login', { email: $('#signin-email').value.trim(), password: $('#signin-password').value });
+        } catch (e) {
+          $('#signin-error').textContent = e.status === 401 ? 'Wrong email or password.' : `The sandbox refused the login: ${e.message}`;
+          $('#signin').hidden = false;
+          return;
+        }
+      }
+      $('#signin-password').value = '';
       $('#signin').hidden = true;
       run(loadApps).then(() => {
         run(loadClock, loadResources, loadDeliveries, loadInteractions, loadScenarios, loadFaults, loadBindings);
