@@ -179,7 +179,7 @@ func Body(contentType string, body []byte) string {
 // common body is not parsed twice: every word a secret field name or a
 // card object's name holds, in either case.
 func mayHoldSecrets(body []byte) bool {
-	for _, w := range []string{"oken", "OKEN", "ecret", "ECRET", "assword", "ASSWORD", "enha", "ENHA", "pik", "piK", "pi_k", "PIK", "PI_K",
+	for _, w := range []string{"hpat_", "hses_", "oken", "OKEN", "ecret", "ECRET", "assword", "ASSWORD", "enha", "ENHA", "pik", "piK", "pi_k", "PIK", "PI_K",
 		"cv", "CV", "eguranca", "EGURANCA", "ecurity", "ECURITY", "ard", "ARD", "artao", "ARTAO"} {
 		if bytes.Contains(body, []byte(w)) {
 			return true
@@ -203,6 +203,8 @@ func value(v any, inCard bool) bool {
 				x[k], hit = Mark, true
 			case card && isCardNumber(val):
 				x[k], hit = CardMark, true
+			case isCredential(val):
+				x[k], hit = Mark, true
 			default:
 				hit = value(val, card) || hit
 			}
@@ -217,6 +219,25 @@ func value(v any, inCard bool) bool {
 		}
 	}
 	return hit
+}
+
+// credentialPrefixes begin the sandbox's own credentials: the portal's
+// API tokens and sessions, whatever field carries them ("token" is left
+// alone by name, see secretFields).
+var credentialPrefixes = []string{"hpat_", "hses_"}
+
+// isCredential reports a string that is one of the sandbox's credentials.
+func isCredential(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return false
+	}
+	for _, p := range credentialPrefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // isCardNumber reports a string or number of 13 to 19 digits (spaces and

@@ -85,6 +85,8 @@ func TestBody(t *testing.T) {
 			`{"cnpj":"11222333000181","numero":"4111111111111111"}`},
 		{"SignatureCodeIsEvidence", "application/json", `{"ASSINATURA":{"TIPO":"TOKEN","TOKEN":"123456"}}`,
 			`{"ASSINATURA":{"TIPO":"TOKEN","TOKEN":"123456"}}`},
+		{"PortalCredentials", "application/json", `{"id":"cred_1","kind":"token","token":"hpat_abc","demo":{"portalToken":"hpat_def"}}`,
+			`{"demo":{"portalToken":"[redacted]"},"id":"cred_1","kind":"token","token":"[redacted]"}`},
 		{"UntouchedKeepsItsBytes", "application/json", `{ "b": 1, "a": "standard" }`, `{ "b": 1, "a": "standard" }`},
 		{"Malformed", "application/json", `{"client_secret": "s`, `{"client_secret": "s`},
 		{"Text", "text/plain", "hello", "hello"},
