@@ -460,6 +460,7 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, appID string) (App, e
 	a.WebhookSecret = "whsec_" + s.DB.IDs.Token(24)
 	a.UpdatedAt = s.Clocks.NowOf(a.CompanyID)
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+		s.eventApps.Delete(a.ID)
 		_, err := tx.ExecContext(ctx, `UPDATE apps SET webhook_secret = ?, updated_at = ? WHERE id = ?`, a.WebhookSecret, a.UpdatedAt.UnixNano(), a.ID)
 		return err
 	})

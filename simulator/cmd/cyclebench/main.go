@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"time"
 
 	"homologa/simulator/events"
@@ -28,11 +29,22 @@ import (
 
 func main() {
 	n := flag.Int("n", 1000, "enrollments")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "cyclebench:", err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(*n); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "cyclebench:", err)
 		os.Exit(1)
 	}

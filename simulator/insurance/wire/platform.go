@@ -49,11 +49,7 @@ type Event struct {
 // Owner is the principal an app's resource belongs to: its events go to
 // that app.
 func (p *Platform) Owner(ctx context.Context, tx *store.Tx, appID string) (auth.Principal, error) {
-	a, err := auth.AppTx(ctx, tx, appID)
-	if err != nil {
-		return auth.Principal{}, err
-	}
-	return auth.Principal{AppID: a.ID, CompanyID: a.CompanyID, CNPJ: a.CNPJ, ClientID: a.ClientID}, nil
+	return p.Auth.AppPrincipal(ctx, tx, appID)
 }
 
 // Emit sends ev to the app's webhook and the stream.
