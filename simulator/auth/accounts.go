@@ -366,14 +366,7 @@ func (s *Service) OwnedApp(ctx context.Context, o Owner, key string) (App, error
 // OwnedApps lists the apps of the owner's companies in the namespace ctx
 // names, oldest first.
 func (s *Service) OwnedApps(ctx context.Context, o Owner) ([]App, error) {
-	var apps []App
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		var err error
-		apps, err = store.All(ctx, tx, func(r store.Scanner) (App, error) { return scanApp(r) },
-			`SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id
-			WHERE a.namespace = ? AND (? OR c.account_id = ?) ORDER BY a.created_at, a.id`, tenant.Namespace(ctx), o.Operator, o.AccountID)
-		return err
-	})
+	apps, err := s.listApps(ctx, `a.namespace = ? AND (? OR c.account_id = ?)`, tenant.Namespace(ctx), o.Operator, o.AccountID)
 	if apps == nil {
 		apps = []App{}
 	}

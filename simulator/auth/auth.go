@@ -267,7 +267,7 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 
 const appColumns = `a.id, a.company_id, a.namespace, c.cnpj, a.name, a.client_id, a.webhook_url, a.webhook_secret, a.scopes, a.environment, a.created_at, a.updated_at`
 
-func scanApp(row interface{ Scan(...any) error }) (App, error) {
+func scanApp(row store.Scanner) (App, error) {
 	var a App
 	var scopes string
 	var created, updated int64
@@ -369,22 +369,18 @@ func (s *Service) AppPrincipal(ctx context.Context, tx *store.Tx, appID string) 
 
 // Apps lists the apps of the namespace ctx names, oldest first.
 func (s *Service) Apps(ctx context.Context) ([]App, error) {
+	return s.listApps(ctx, `a.namespace = ?`, tenant.Namespace(ctx))
+}
+
+// listApps lists the apps a condition over apps (aliased a) selects,
+// oldest first.
+func (s *Service) listApps(ctx context.Context, where string, args ...any) ([]App, error) {
 	var apps []App
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id WHERE a.namespace = ? ORDER BY a.created_at, a.id`,
-			tenant.Namespace(ctx))
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			a, err := scanApp(rows)
-			if err != nil {
-				return err
-			}
-			apps = append(apps, a)
-		}
-		return rows.Err()
+		var err error
+		apps, err = store.All(ctx, tx, scanApp,
+			`SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id WHERE `+where+` ORDER BY a.created_at, a.id`, args...)
+		return err
 	})
 	return apps, err
 }
@@ -655,43 +651,25 @@ func (p WebhookPolicy) Check(raw string) error {
 
 // AppsOf lists a company's apps.
 func (s *Service) AppsOf(ctx context.Context, companyID string) ([]App, error) {
-	var apps []App
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+appColumns+` FROM apps a JOIN companies c ON c.id = a.company_id WHERE a.company_id = ? ORDER BY a.created_at, a.id`, companyID)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			a, err := scanApp(rows)
-			if err != nil {
-				return err
-			}
-			apps = append(apps, a)
-		}
-		return rows.Err()
-	})
-	return apps, err
+	return s.listApps(ctx, `a.company_id = ?`, companyID)
 }
 
 // CompanyIDs lists every company of every namespace (the operator's reset
 // of everything).
 func (s *Service) CompanyIDs(ctx context.Context) ([]string, error) {
+	return s.companyIDs(ctx, `SELECT id FROM companies ORDER BY created_at, id`)
+}
+
+// companyIDs lists the ids a query of companies answers.
+func (s *Service) companyIDs(ctx context.Context, query string, args ...any) ([]string, error) {
 	var ids []string
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM companies ORDER BY created_at, id`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+		var err error
+		ids, err = store.All(ctx, tx, func(r store.Scanner) (string, error) {
 			var id string
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return rows.Err()
+			return id, r.Scan(&id)
+		}, query, args...)
+		return err
 	})
 	return ids, err
 }
@@ -768,21 +746,5 @@ func (s *Service) NamespaceExists(ctx context.Context, id string) (bool, error) 
 
 // CompaniesIn lists the companies of a namespace.
 func (s *Service) CompaniesIn(ctx context.Context, ns string) ([]string, error) {
-	var ids []string
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM companies WHERE namespace = ? ORDER BY created_at, id`, ns)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			ids = append(ids, id)
-		}
-		return rows.Err()
-	})
-	return ids, err
+	return s.companyIDs(ctx, `SELECT id FROM companies WHERE namespace = ? ORDER BY created_at, id`, ns)
 }
