@@ -2,77 +2,20 @@ package harness
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"homologa/simulator/events"
 )
-
-// Partner is the integration under test, as its YAML file describes it:
-// where its actions are and, optionally, the app it uses in production
-// (whose last report gates publishing).
-type Partner struct {
-	Name string `yaml:"name"`
-	// URL is the base of the partner's actions; each action's path is
-	// relative to it unless it is a full URL.
-	URL string `yaml:"url"`
-	// ClientID names the partner's own app in the sandbox: its report is
-	// recorded against it (POST /portal/apps/{id}/publish reads it).
-	ClientID string `yaml:"clientId"`
-	// Actions are what the suite may ask the partner to do.
-	Actions map[string]Action `yaml:"actions"`
-}
-
-// Action is one thing the partner can be asked to do: an HTTP call to the
-// partner whose body may use ${param} placeholders.
-type Action struct {
-	Method string         `yaml:"method"`
-	Path   string         `yaml:"path"`
-	Body   map[string]any `yaml:"body"`
-}
-
-// LoadPartner reads and checks a partner file.
-func LoadPartner(path string) (*Partner, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return ParsePartner(path, b)
-}
-
-// ParsePartner checks a partner file's content; name says which file in
-// errors.
-func ParsePartner(path string, b []byte) (*Partner, error) {
-	var p Partner
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if p.URL == "" {
-		return nil, fmt.Errorf("%s: url: the base URL of the partner's actions is required", path)
-	}
-	for name, a := range p.Actions {
-		if a.Path == "" {
-			return nil, fmt.Errorf("%s: actions.%s.path is required", path, name)
-		}
-		if a.Method == "" {
-			a.Method = http.MethodPost
-			p.Actions[name] = a
-		}
-	}
-	return &p, nil
-}
 
 // cnpjSeq makes the companies of isolated scenarios unique. It starts at a
 // random point so that a second run against the same long-running sandbox
@@ -111,13 +54,49 @@ func nextCNPJ() string {
 	return sb.String()
 }
 
-// partnerApp gives the scenario an app of its own, registered through the
-// portal like a partner's, with a Pix key (its CNPJ) and its webhook at
-// the partner; ${chave} is the key.
+// partnerApp gives the scenario the app the partner acts as: in the
+// per-scenario mode an app of its own, registered through the portal
+// like a partner's, with a Pix key (its CNPJ), and the partner started
+// for it when the file says how; in the fixed mode the partner's own.
+// ${chave} is the key, ${clientId} the app.
 func (w *World) partnerApp() error {
 	if w.Partner == nil {
 		return fmt.Errorf("no partner under test: run with a partner file")
 	}
+	if w.Partner.App.Mode == Fixed {
+		w.vars["chave"], w.vars["clientId"] = w.Partner.App.Chave, w.app.ClientID
+		return nil
+	}
+	cnpj, err := w.registerPartnerApp()
+	if err != nil {
+		return err
+	}
+	if w.Partner.Start != nil {
+		proc, err := startPartner(w.runContext(), w.Partner, map[string]string{"app.clientId": w.app.ClientID, "app.clientSecret": w.app.ClientSecret,
+			"app.webhookSecret": w.app.WebhookSecret, "app.chave": cnpj, "sandbox.url": w.BaseURL})
+		if err != nil {
+			return fmt.Errorf("the suite could not start the partner for the scenario's app (not a check): %w", err)
+		}
+		w.proc = proc
+		w.cleanup = append(w.cleanup, proc.stop)
+	}
+	if hook := w.partnerWebhook(); hook != "" {
+		body, _ := json.Marshal(map[string]string{"webhookUrl": hook})
+		if err := w.do(http.MethodPut, "/portal/apps/"+w.app.ID+"/webhook", body, "application/json"); err != nil {
+			return err
+		}
+		if w.resp.StatusCode/100 != 2 {
+			return fmt.Errorf("set the app's webhook: %s", w.describe())
+		}
+		w.vars["partner.webhook"] = hook
+	}
+	w.vars["chave"], w.vars["clientId"] = cnpj, w.app.ClientID
+	return nil
+}
+
+// registerPartnerApp registers the scenario's company and app and its Pix
+// key (the CNPJ), moving on to another CNPJ when one is taken.
+func (w *World) registerPartnerApp() (string, error) {
 	var cnpj string
 	for attempt := 1; ; attempt++ {
 		cnpj = nextCNPJ()
@@ -126,33 +105,59 @@ func (w *World) partnerApp() error {
 			break
 		}
 		if w.resp == nil || w.resp.StatusCode != http.StatusConflict || attempt == 20 {
-			return fmt.Errorf("the suite could not set up the scenario's app (not a partner failure): %w", err)
+			return "", fmt.Errorf("the suite could not set up the scenario's app (not a partner failure): %w", err)
 		}
 	}
-	hook := strings.TrimSuffix(w.Partner.URL, "/") + "/webhooks/" + w.app.ClientID
-	body, _ := json.Marshal(map[string]string{"webhookUrl": hook})
-	if err := w.do(http.MethodPut, "/portal/apps/"+w.app.ID+"/webhook", body, "application/json"); err != nil {
-		return err
-	}
-	if w.resp.StatusCode/100 != 2 {
-		return fmt.Errorf("set the app's webhook: %s", w.describe())
-	}
-	body, _ = json.Marshal(map[string]string{"chave": cnpj})
+	body, _ := json.Marshal(map[string]string{"chave": cnpj})
 	if err := w.do(http.MethodPost, "/portal/apps/"+w.app.ID+"/pix-keys", body, "application/json"); err != nil {
-		return err
+		return "", err
 	}
 	if w.resp.StatusCode/100 != 2 {
-		return fmt.Errorf("register the app's Pix key: %s", w.describe())
+		return "", fmt.Errorf("register the app's Pix key: %s", w.describe())
 	}
-	w.vars["chave"] = cnpj
-	w.vars["clientId"] = w.app.ClientID
-	w.vars["partner.webhook"] = hook
-	return nil
+	return cnpj, nil
+}
+
+// partnerWebhook is where the insurer's events for the scenario's app go:
+// {url}/webhooks/{clientId} for a version 1 partner, {url}{webhook} for a
+// version 2 one that names a receiver ("" when it names none: a Pix
+// partner registers its Pix webhook itself).
+func (w *World) partnerWebhook() string {
+	base := strings.TrimSuffix(w.partnerURL(), "/")
+	switch {
+	case w.Partner.Version == 1:
+		return base + "/webhooks/" + w.app.ClientID
+	case w.Partner.Webhook != "":
+		return base + w.Partner.Webhook
+	}
+	return ""
+}
+
+// partnerURL is the base of the partner's actions: the scenario's own
+// process, the run's, or the file's url.
+func (w *World) partnerURL() string {
+	switch {
+	case w.proc != nil:
+		return w.proc.url
+	case w.partnerBase != "":
+		return w.partnerBase
+	}
+	return w.Partner.URL
+}
+
+// runContext is the run's context (a run the sandbox makes ends with it).
+func (w *World) runContext() context.Context {
+	if w.ctx != nil {
+		return w.ctx
+	}
+	return context.Background()
 }
 
 // askPartner calls one of the partner's actions with params (a JSON
-// object, ${name} expanded), carrying the scenario's app in headers; the
-// answer's fields become ${partner.<field>}.
+// object, ${name} expanded); the answer's fields (or those the action's
+// returns maps) become ${partner.<name>}. A partner of the per-scenario
+// mode that serves every app at once is told the scenario's app in
+// headers.
 func (w *World) askPartner(action string, params string) error {
 	a, ok := w.Partner.Actions[action]
 	if !ok {
@@ -160,6 +165,7 @@ func (w *World) askPartner(action string, params string) error {
 		for n := range w.Partner.Actions {
 			names = append(names, n)
 		}
+		slices.Sort(names)
 		return fmt.Errorf("the partner file declares no action %q (it has: %s)", action, strings.Join(names, ", "))
 	}
 	vals := map[string]any{}
@@ -172,70 +178,37 @@ func (w *World) askPartner(action string, params string) error {
 			return fmt.Errorf("action parameters: %w", err)
 		}
 	}
-	body := fillTemplate(a.Body, vals)
-	if len(a.Body) == 0 {
-		body = vals
+	var body any = vals
+	if a.Body != nil {
+		body, _ = fill(a.Body, vals)
 	}
 	raw, _ := json.Marshal(body)
 	u := a.Path
 	if !strings.HasPrefix(u, "http") {
-		u = strings.TrimSuffix(w.Partner.URL, "/") + a.Path
+		u = strings.TrimSuffix(w.partnerURL(), "/") + a.Path
 	}
 	req, err := http.NewRequest(a.Method, u, bytes.NewReader(raw))
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Homologa-Sandbox", w.BaseURL)
-	req.Header.Set("X-Homologa-Client-Id", w.app.ClientID)
-	req.Header.Set("X-Homologa-Client-Secret", w.app.ClientSecret)
-	req.Header.Set("X-Homologa-Webhook-Secret", w.app.WebhookSecret)
+	if w.Partner.servesEveryApp() {
+		req.Header.Set("X-Homologa-Sandbox", w.BaseURL)
+		req.Header.Set("X-Homologa-Client-Id", w.app.ClientID)
+		req.Header.Set("X-Homologa-Client-Secret", w.app.ClientSecret)
+		req.Header.Set("X-Homologa-Webhook-Secret", w.app.WebhookSecret)
+	}
 	resp, err := w.partnerClient().Do(req)
 	if err != nil {
-		return fmt.Errorf("the partner's action %s: %w", action, err)
+		return fmt.Errorf("the partner's action %s (%s %s): %w", action, a.Method, u, err)
 	}
 	defer resp.Body.Close()
-	answer, _ := io.ReadAll(resp.Body)
+	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	w.partnerAnswer, w.partnerStatus = answer, resp.StatusCode
-	var fields map[string]any
-	if json.Unmarshal(answer, &fields) == nil {
-		for k, v := range fields {
-			w.vars["partner."+k] = text(v)
-		}
+	for k, v := range a.answerFields(answer) {
+		w.vars["partner."+k] = text(v)
 	}
 	return nil
-}
-
-// fillTemplate replaces "${name}" strings in a body template with params.
-func fillTemplate(v any, params map[string]any) map[string]any {
-	out, _ := fill(v, params).(map[string]any)
-	return out
-}
-
-var placeholder = regexp.MustCompile(`^\$\{([A-Za-z0-9_.]+)\}$`)
-
-func fill(v any, params map[string]any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := map[string]any{}
-		for k, val := range x {
-			m[k] = fill(val, params)
-		}
-		return m
-	case []any:
-		var l []any
-		for _, val := range x {
-			l = append(l, fill(val, params))
-		}
-		return l
-	case string:
-		if m := placeholder.FindStringSubmatch(x); m != nil {
-			if p, ok := params[m[1]]; ok {
-				return p
-			}
-		}
-	}
-	return v
 }
 
 // interaction is what the assertions read from the interaction log.
@@ -509,18 +482,6 @@ func (w *World) forgedNotification(kind string) error {
 	return nil
 }
 
-// partnerState asks the partner what it recorded (its "state" action).
-func (w *World) partnerState() (map[string]any, error) {
-	if err := w.askPartner("state", ""); err != nil {
-		return nil, err
-	}
-	var st map[string]any
-	if err := json.Unmarshal(w.partnerAnswer, &st); err != nil {
-		return nil, fmt.Errorf("the partner's state is not JSON: %s", w.partnerAnswer)
-	}
-	return st, nil
-}
-
 // bookedOnce checks the partner booked the payment of txid exactly once.
 func (w *World) bookedOnce(txid string, secs int) error {
 	txid, err := w.expand(txid)
@@ -528,21 +489,17 @@ func (w *World) bookedOnce(txid string, secs int) error {
 		return err
 	}
 	return eventually(secs, func() error {
-		st, err := w.partnerState()
+		l, err := w.partnerLedger()
 		if err != nil {
 			return err
 		}
-		pays, _ := st["payments"].([]any)
-		for _, p := range pays {
-			m, _ := p.(map[string]any)
-			if m["txid"] == txid {
-				if n, _ := m["times"].(float64); n != 1 {
-					return fmt.Errorf("the partner booked the payment of %s %v times: a notification can arrive twice; book each endToEndId once", txid, m["times"])
-				}
-				return nil
-			}
+		switch n := l.booked[txid]; {
+		case n == 0:
+			return fmt.Errorf("the partner did not book the payment of %s", txid)
+		case n > 1:
+			return fmt.Errorf("the partner booked the payment of %s %d times: a notification can arrive twice; book each endToEndId once", txid, n)
 		}
-		return fmt.Errorf("the partner did not book the payment of %s", txid)
+		return nil
 	})
 }
 

@@ -21,9 +21,12 @@ import (
 // through the sandbox's guarded transport. cmd/homologa gives it to the
 // sandbox; the sandbox cannot import the harness, which starts sandboxes.
 func SandboxRunner(ctx context.Context, job homologation.Job) (*homologation.Report, error) {
-	p, err := ParsePartner("arquivo do parceiro", job.PartnerFile)
+	p, err := ParseHostedPartner("arquivo do parceiro", job.PartnerFile)
 	if err != nil {
 		return nil, fmt.Errorf("arquivo do parceiro inválido: %w", err)
+	}
+	if err := p.hostable(job.App.ClientID); err != nil {
+		return nil, fmt.Errorf("arquivo do parceiro: %w", err)
 	}
 	if job.CheckURL != nil {
 		if err := job.CheckURL(p.URL); err != nil {

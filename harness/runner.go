@@ -104,13 +104,18 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 		return nil, err
 	}
 	defer stop()
+	partnerBase, stopPartner, err := startRunPartner(ctx, opts.Partner, base)
+	if err != nil {
+		return nil, err
+	}
+	defer stopPartner()
 	reg, err := embeddedRegistry()
 	if err != nil {
 		return nil, err
 	}
 	report := &Report{Partner: opts.Partner.Name, Started: time.Now().UTC(), SandboxURL: base, Partial: opts.partial(),
 		NoPartner: opts.Partner.URL == "" && len(opts.Partner.Actions) == 0}
-	status := homologationSuite(opts, base, reg, report).Run()
+	status := homologationSuite(opts, base, partnerBase, reg, report).Run()
 	if len(report.Checks) == 0 {
 		// Nothing ran: a parse error or a tag expression matching nothing
 		// must not read as "0 failed".
@@ -134,6 +139,9 @@ func (opts HomologationOptions) withDefaults() HomologationOptions {
 	}
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 4
+	}
+	if opts.Partner != nil && opts.Partner.App.Mode == Fixed {
+		opts.Concurrency = 1 // one app: one scenario at a time
 	}
 	return opts
 }
@@ -168,7 +176,7 @@ func sandboxFor(ctx context.Context, url string) (base string, stop func(), err 
 
 // homologationSuite is the godog suite of a run: each scenario's check is
 // added to report as it ends.
-func homologationSuite(opts HomologationOptions, base string, reg *schema.Registry, report *Report) godog.TestSuite {
+func homologationSuite(opts HomologationOptions, base, partnerBase string, reg *schema.Registry, report *Report) godog.TestSuite {
 	var mu sync.Mutex
 	formats := []string{opts.Format}
 	if opts.CucumberJSON != "" {
@@ -186,14 +194,19 @@ func homologationSuite(opts HomologationOptions, base string, reg *schema.Regist
 		Name: "homologation",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
 			w := NewWorld(base, reg, Credentials{})
-			w.Partner, w.Maker, w.ctx, w.partnerRT = opts.Partner, opts.Maker, opts.Context, opts.PartnerTransport
+			w.Partner, w.Maker, w.ctx, w.partnerRT, w.partnerBase = opts.Partner, opts.Maker, opts.Context, opts.PartnerTransport, partnerBase
 			start := time.Now()
 			// Each scenario has a company of its own, in a namespace
 			// holding a fresh copy of the demo company: a QA team's own
 			// features act as the demo app, as the contract runner's do,
-			// and scenarios never collide on names, data or clocks.
+			// and scenarios never collide on names, data or clocks. A
+			// partner with a fixed app runs its scenarios one after
+			// another on that app, its company reset before each.
 			sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
 				start = time.Now()
+				if opts.Partner.App.Mode == Fixed {
+					return ctx, w.BeginFixed()
+				}
 				return ctx, w.Begin()
 			})
 			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
@@ -208,7 +221,7 @@ func homologationSuite(opts HomologationOptions, base string, reg *schema.Regist
 			Register(sc, w)
 		},
 		Options: &godog.Options{
-			Format: strings.Join(formats, ","), Output: opts.Output, FS: fsys, Paths: paths, Tags: opts.Tags,
+			Format: strings.Join(formats, ","), Output: opts.Output, FS: fsys, Paths: paths, Tags: opts.tags(),
 			Strict: true, Concurrency: opts.Concurrency, NoColors: true,
 		},
 	}
@@ -357,4 +370,34 @@ var registryOnce struct {
 func embeddedRegistry() (*schema.Registry, error) {
 	registryOnce.Do(func() { registryOnce.reg, registryOnce.err = schema.Load(schemas.FS) })
 	return registryOnce.reg, registryOnce.err
+}
+
+// tags is the run's tag expression: --tags, and the checks of the
+// partner's products (godog reads "A && B,C" as A and (B or C)).
+func (opts HomologationOptions) tags() string {
+	products := ""
+	if opts.Partner != nil {
+		products = opts.Partner.Tags()
+	}
+	switch {
+	case opts.Tags == "":
+		return products
+	case products == "":
+		return opts.Tags
+	}
+	return opts.Tags + " && " + products
+}
+
+// startRunPartner starts the partner of the fixed mode once for the run,
+// when its file says how, and answers the base URL of its actions.
+func startRunPartner(ctx context.Context, p *Partner, sandbox string) (string, func(), error) {
+	if p == nil || p.App.Mode != Fixed || p.Start == nil {
+		return "", func() {}, nil
+	}
+	proc, err := startPartner(ctx, p, map[string]string{"app.clientId": p.App.ClientID, "app.clientSecret": p.App.ClientSecret,
+		"app.webhookSecret": p.App.WebhookSecret, "app.chave": p.App.Chave, "sandbox.url": sandbox})
+	if err != nil {
+		return "", nil, err
+	}
+	return proc.url, proc.stop, nil
 }

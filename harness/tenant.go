@@ -289,3 +289,23 @@ func (w *World) portalLogin(email, password string) error {
 	w.portal = c.Token
 	return nil
 }
+
+// BeginFixed readies a scenario of a partner with a fixed app: it acts as
+// that app, in the sandbox's own namespace, on its company emptied of
+// what the previous scenario left (POST /sandbox/reset keeps the company,
+// its apps, keys and grants).
+func (w *World) BeginFixed() error {
+	a := w.Partner.App
+	w.Demo = Credentials{ClientID: a.ClientID, ClientSecret: a.ClientSecret, WebhookSecret: a.WebhookSecret}
+	w.app = w.Demo
+	w.harnessCall = true
+	err := w.do(http.MethodPost, "/sandbox/reset", nil, "")
+	w.harnessCall = false
+	if err != nil {
+		return fmt.Errorf("reset the partner's company before the scenario: %w", err)
+	}
+	if w.resp.StatusCode/100 != 2 {
+		return fmt.Errorf("reset the partner's company before the scenario (app %s): %s", a.ClientID, w.describe())
+	}
+	return nil
+}

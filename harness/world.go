@@ -50,6 +50,10 @@ type World struct {
 	// partner.
 	ctx       context.Context
 	partnerRT http.RoundTripper
+	// proc is the partner started for the scenario's app; partnerBase the
+	// URL of the one started for the run (the fixed mode).
+	proc        *partnerProcess
+	partnerBase string
 	// portal is the portal API token the scenario's /portal requests
 	// carry: its namespace's demo account's, or the account it logged in
 	// as.
