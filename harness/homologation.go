@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -283,37 +286,60 @@ func opRE(op string) (string, string, error) {
 	return method, strings.ReplaceAll(regexp.QuoteMeta(path), `\*`, `[^/]+`), nil
 }
 
-// partnerCalled checks how often the partner called an operation.
+// partnerCalled checks how often the partner called an operation within
+// a window: "at least n" passes as soon as n calls are seen; "n" and "at
+// most n" hold over the whole window (a partner that calls late, or keeps
+// calling, fails), so they never pass before it ends.
 func (w *World) partnerCalled(op, cmp string, n, secs int) error {
 	method, path, err := opRE(op)
 	if err != nil {
 		return err
 	}
-	return eventually(secs, func() error {
+	count := func() (int, error) {
 		list, err := w.interactions(method, path)
+		return len(list), err
+	}
+	if cmp == "at least " {
+		return eventually(secs, func() error {
+			got, err := count()
+			if err == nil && got < n {
+				err = fmt.Errorf("the partner called %s %d times within %d s, want at least %d", op, got, secs, n)
+			}
+			return err
+		})
+	}
+	deadline := time.Now().Add(time.Duration(secs) * time.Second)
+	for {
+		got, err := count()
 		if err != nil {
 			return err
 		}
-		got := len(list)
-		if cmp == "at least " && got >= n || cmp == "" && got == n {
+		if got > n {
+			return fmt.Errorf("the partner called %s %d times within %d s, want %s%d", op, got, secs, cmp, n)
+		}
+		if time.Now().After(deadline) {
+			if cmp == "" && got != n {
+				return fmt.Errorf("the partner called %s %d times within %d s, want %d", op, got, secs, n)
+			}
 			return nil
 		}
-		return fmt.Errorf("the partner called %s %d times, want %s%d", op, got, cmp, n)
-	})
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 var txidRE = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
 
-// distinctCharges checks the charges the partner created: n answered 201,
-// each with a valid txid of its own, and no charge created twice for one
-// request (a retry with a new txid) or revised by reusing a txid.
+// distinctCharges checks the charges the partner created: n of them in
+// the sandbox, and, where it chose its txids (PUT /cob/{txid}), each valid
+// and of its own: no charge created twice for one request (a retry with
+// a new txid) nor revised by reusing a txid. A partner that lets the PSP
+// choose (POST /cob) gets txids of their own by construction.
 func (w *World) distinctCharges(n int) error {
 	return eventually(3, func() error {
 		list, err := w.interactions(http.MethodPut, `/pix/v2/cob/[^/]+`)
 		if err != nil {
 			return err
 		}
-		created := map[string]bool{}
 		// cleanly is set when the txid's last call was answered: a new PUT
 		// of it is then another charge on a used txid, not a retry.
 		cleanly := map[string]bool{}
@@ -323,18 +349,17 @@ func (w *World) distinctCharges(n int) error {
 			if !txidRE.MatchString(txid) {
 				problems = append(problems, "txid "+txid+" breaks [a-zA-Z0-9]{26,35}")
 			}
-			lost := strings.Contains(it.Injected, "(after)")
-			switch {
-			case it.Status == http.StatusCreated || lost:
-				// An answer lost after the work still created the charge.
-				created[txid] = true
-			case it.Status == http.StatusOK && cleanly[txid]:
+			if it.Status == http.StatusOK && cleanly[txid] {
 				problems = append(problems, "txid "+txid+" was used again after its charge was created: each charge needs a txid of its own")
 			}
 			cleanly[txid] = it.Injected == "" && it.Status/100 == 2
 		}
-		if len(created) != n {
-			problems = append(problems, fmt.Sprintf("%d charges were created, want %d: a retry must reuse its txid, and a new charge needs a new txid", len(created), n))
+		got, err := w.chargesCreated()
+		if err != nil {
+			return err
+		}
+		if got != n {
+			problems = append(problems, fmt.Sprintf("%d charges were created, want %d: a retry must reuse its txid (or Idempotency-Key), and a new charge needs a new txid", got, n))
 		}
 		if len(problems) > 0 {
 			return fmt.Errorf("%s", strings.Join(problems, "; "))
@@ -386,12 +411,12 @@ func (w *World) webhookBeforeCharges() error {
 	if err != nil {
 		return err
 	}
-	cobs, err := w.interactions(http.MethodPut, `/pix/v2/cob/[^/]+`)
+	cobs, err := w.creationCalls()
 	if err != nil {
 		return err
 	}
 	if len(cobs) == 0 {
-		return fmt.Errorf("the partner created no charge")
+		return fmt.Errorf("the partner created no charge (neither PUT /pix/v2/cob/{txid} nor POST /pix/v2/cob)")
 	}
 	if len(hooks) == 0 || hooks[0].ID > cobs[0].ID {
 		return fmt.Errorf("the partner created a charge before configuring its Pix webhook (PUT /pix/v2/webhook/{chave}): configure webhooks at onboarding, or the first payments are never notified")
@@ -453,33 +478,93 @@ func (w *World) acknowledgedWithin(n, ms int) error {
 	})
 }
 
-// forgedNotification posts a Pix callback signed wrong (or too old) to the
-// partner's receiver and checks it was refused.
+// forgedNotification posts a Pix callback signed wrong (or too old, or
+// not at all) to the webhook the partner registered with the sandbox
+// (PUT /pix/v2/webhook/{chave}, read back), and checks it was refused
+// with a 4xx. The same receiver must first acknowledge a genuine
+// notification: a refusal means nothing from a URL that refuses
+// everything (a 404 for a route the partner never served).
 func (w *World) forgedNotification(kind string) error {
-	body := []byte(fmt.Sprintf(`{"pix":[{"endToEndId":"E99999009%s00000000000","txid":"forjadoforjadoforjadoforjad01","valor":"999.99","horario":"%s"}]}`,
-		time.Now().UTC().Format("200601021504"), time.Now().UTC().Format(time.RFC3339)))
-	var sig string
+	hook, err := w.registeredPixWebhook()
+	if err != nil {
+		return err
+	}
+	target := strings.TrimSuffix(hook, "/") + "/pix"
+	genuine, err := w.postNotification(target, w.app.WebhookSecret, time.Now())
+	if err != nil {
+		return err
+	}
+	if genuine/100 != 2 {
+		return fmt.Errorf("the partner's Pix webhook %s answered %d to a genuine, signed notification (a Pix callback goes to the registered URL + /pix): acknowledge with 2xx what verifies", target, genuine)
+	}
+	secret, at := w.app.WebhookSecret, time.Now()
 	switch kind {
 	case "forged":
-		sig = events.Sign("whsec_not_the_partners_secret", time.Now(), body)
+		secret = "whsec_not_the_partners_secret"
 	case "stale":
-		sig = events.Sign(w.app.WebhookSecret, time.Now().Add(-10*time.Minute), body)
+		at = at.Add(-10 * time.Minute)
 	case "unsigned":
+		secret = ""
 	}
-	req, _ := http.NewRequest(http.MethodPost, w.vars["partner.webhook"]+"/pix", bytes.NewReader(body))
+	code, err := w.postNotification(target, secret, at)
+	if err != nil {
+		return err
+	}
+	if code/100 != 4 {
+		return fmt.Errorf("the partner answered %d to a %s notification at %s: verify %s with the app's webhook secret, refuse a signature older than 5 minutes, and answer 4xx", code, kind, target, events.SignatureHeader)
+	}
+	return nil
+}
+
+// registeredPixWebhook reads the Pix webhook the partner registered for
+// the scenario's key.
+func (w *World) registeredPixWebhook() (string, error) {
+	tok, err := w.controlToken(false)
+	if err != nil {
+		return "", err
+	}
+	req, _ := http.NewRequest(http.MethodGet, w.BaseURL+"/pix/v2/webhook/"+url.PathEscape(w.vars["chave"]), nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("User-Agent", HarnessAgent)
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		WebhookURL string `json:"webhookUrl"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&out) != nil || out.WebhookURL == "" {
+		return "", fmt.Errorf("the partner registered no Pix webhook for its key %s (GET /pix/v2/webhook/{chave} answered %d): register it (PUT /pix/v2/webhook/{chave}) at onboarding", w.vars["chave"], resp.StatusCode)
+	}
+	return out.WebhookURL, nil
+}
+
+// postNotification posts a Pix callback of a payment the partner never
+// charged to target, signed with secret at the instant at (unsigned when
+// secret is ""). It answers the status, 0 on a timeout.
+func (w *World) postNotification(target, secret string, at time.Time) (int, error) {
+	now := time.Now().UTC()
+	body := []byte(fmt.Sprintf(`{"pix":[{"endToEndId":"E99999009%s%011d","txid":"verificacaoverificacaoveri01","valor":"0.01","horario":"%s"}]}`,
+		now.Format("200601021504"), now.UnixNano()%1e11, now.Format(time.RFC3339)))
+	sig := ""
+	if secret != "" {
+		sig = events.Sign(secret, at, body)
+	}
+	req, _ := http.NewRequest(http.MethodPost, target, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	if sig != "" {
 		req.Header.Set(events.SignatureHeader, sig)
 	}
-	resp, err := w.client.Do(req)
+	resp, err := w.partnerClient().Do(req)
 	if err != nil {
-		return err
+		if errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err) {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("post a notification to the partner's webhook %s: %w", target, err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode/100 == 2 {
-		return fmt.Errorf("the partner accepted a %s notification (answered %d): verify %s with the app's webhook secret and refuse a signature older than 5 minutes", kind, resp.StatusCode, events.SignatureHeader)
-	}
-	return nil
+	return resp.StatusCode, nil
 }
 
 // bookedOnce checks the partner booked the payment of txid exactly once.
@@ -693,11 +778,19 @@ func (w *World) chargedRecurrence(idRec string, secs int) error {
 // sentValid validates every recorded request body of an operation against
 // a schema: the partner's requests, as the sandbox received them.
 func (w *World) sentValid(op, name string) error {
-	method, path, err := opRE(op)
-	if err != nil {
-		return err
+	var list []interaction
+	var err error
+	if op == "charge creation" {
+		// PUT /cob/{txid} or POST /cob: the official request schema is the
+		// same for both (CobSolicitada).
+		list, err = w.creationCalls()
+	} else {
+		method, path, rerr := opRE(op)
+		if rerr != nil {
+			return rerr
+		}
+		list, err = w.interactions(method, path)
 	}
-	list, err := w.interactions(method, path)
 	if err != nil {
 		return err
 	}

@@ -98,6 +98,37 @@ func TestHomologationPassesTheReferencePartner(t *testing.T) {
 	t.Logf("%d checks in %.1f s", rep.Passed, rep.Duration)
 }
 
+// A partner that meets the rules another way passes too: the reference
+// partner creating its charges with POST /cob and an Idempotency-Key,
+// instead of PUT /cob/{txid}, passes the whole Pix suite, and a partner
+// file that says it does only Pix runs the Pix checks alone.
+func TestHomologationAcceptsChargesByPOST(t *testing.T) {
+	p := partner.New(partner.Config{CreateByPOST: true, Log: io.Discard})
+	if err := p.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	pf := partnerFile(t, p.URL())
+	pf.Products = []string{"pix"}
+	rep, err := harness.RunHomologation(context.Background(), harness.HomologationOptions{Partner: pf, Output: io.Discard, Concurrency: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Ready || rep.Failed != 0 {
+		for _, c := range rep.Checks {
+			if !c.Passed {
+				t.Errorf("%s: %s", c.Scenario, c.Failure)
+			}
+		}
+		t.Fatalf("report: %s", rep.Summary)
+	}
+	for _, c := range rep.Checks {
+		if !strings.Contains(c.Feature, "pix.feature") {
+			t.Errorf("a Pix partner was checked on %s (%s)", c.Feature, c.Scenario)
+		}
+	}
+}
+
 // Each defect of the reference partner is caught by the scenario that
 // targets it (@detects:<defect>), with a message that says what to fix.
 func TestHomologationCatchesEveryDefect(t *testing.T) {

@@ -87,6 +87,9 @@ func (a *app) useTxid(txid string) {
 // createCob is PUT /pix/v2/cob/{txid} with a txid of the partner's, retried
 // with the same txid: a PUT of one txid is idempotent.
 func (p *Partner) createCob(ctx context.Context, a *app, body []byte) (any, error) {
+	if p.byPOST || p.defect == NoIdempotencyKey {
+		return p.createCobAuto(ctx, a, body)
+	}
 	var in struct {
 		Valor   string          `json:"valor"`
 		Chave   string          `json:"chave"`

@@ -62,7 +62,7 @@ var Defects = []string{
 	NoRetry,           // never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset
 	NoBackoff,         // retries at once, ignoring backoff and Retry-After
 	NewTxidOnRetry,    // retries PUT /cob with a NEW txid each time, creating duplicate charges
-	NoIdempotencyKey,  // create-cob-auto's POST /cob and sell's proposal go without Idempotency-Key (retries still happen)
+	NoIdempotencyKey,  // create-cob creates by POST /cob, and it and sell's proposal go without Idempotency-Key (retries still happen)
 	ReuseTxid,         // every create-cob of an app PUTs the same txid
 	IgnoreSignature,   // accepts any notification: no signature check, never 401
 	SlowAck,           // sleeps 3 s before acknowledging an accepted notification
@@ -78,7 +78,7 @@ var Defects = []string{
 var DefectDoc = map[string]string{
 	NoRetry:           "never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset",
 	NewTxidOnRetry:    "retries PUT /cob with a new txid each time, creating duplicate charges",
-	NoIdempotencyKey:  "create-cob-auto's POST /cob and sell's proposal go without Idempotency-Key (retries still happen)",
+	NoIdempotencyKey:  "create-cob creates by POST /cob, and it and sell's proposal go without Idempotency-Key (retries still happen)",
 	ReuseTxid:         "every create-cob of an app PUTs the same txid",
 	IgnoreSignature:   "accepts any notification: no signature check, never 401",
 	SlowAck:           "sleeps 3 s before acknowledging an accepted notification",
@@ -104,11 +104,16 @@ type Config struct {
 	Defect string
 	// Log receives one line per sandbox call and notification; nil discards.
 	Log io.Writer
+	// CreateByPOST makes create-cob create its charges with POST /cob and
+	// an Idempotency-Key instead of PUT /cob/{txid}: the other way of
+	// meeting the same rules, which the checks must accept.
+	CreateByPOST bool
 }
 
 // Partner is a running reference partner.
 type Partner struct {
 	defect string
+	byPOST bool
 	log    io.Writer
 	logMu  sync.Mutex
 	client *http.Client
@@ -194,6 +199,7 @@ func New(cfg Config) *Partner {
 	}
 	return &Partner{
 		defect: cfg.Defect,
+		byPOST: cfg.CreateByPOST,
 		log:    log,
 		client: &http.Client{Timeout: CallTimeout},
 		ctx:    ctx,

@@ -19,6 +19,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:9100", "address to listen on")
 	defect := flag.String("defect", "", "the defect to switch on (empty: the correct partner)")
 	quiet := flag.Bool("quiet", false, "do not log sandbox calls and notifications")
+	byPOST := flag.Bool("create-by-post", false, "create charges with POST /cob and an Idempotency-Key instead of PUT /cob/{txid}")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: refpartner [--addr host:port] [--defect name] [--quiet]\n\nflags:\n")
 		flag.PrintDefaults()
@@ -28,7 +29,7 @@ func main() {
 		}
 	}
 	flag.Parse()
-	cfg := partner.Config{Defect: *defect, Log: os.Stderr}
+	cfg := partner.Config{Defect: *defect, Log: os.Stderr, CreateByPOST: *byPOST}
 	if *quiet {
 		cfg.Log = nil
 	}
