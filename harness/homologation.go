@@ -315,16 +315,28 @@ func (w *World) partnerCalled(op, cmp string, n, secs int) error {
 			return err
 		}
 		if got > n {
-			return fmt.Errorf("the partner called %s %d times within %d s, want %s%d", op, got, secs, cmp, n)
+			return fmt.Errorf("the partner called %s %d times within %d s, want %s%d: %s", op, got, secs, cmp, n, callAdvice(op))
 		}
 		if time.Now().After(deadline) {
 			if cmp == "" && got != n {
-				return fmt.Errorf("the partner called %s %d times within %d s, want %d", op, got, secs, n)
+				return fmt.Errorf("the partner called %s %d times within %d s, want %d: %s", op, got, secs, n, callAdvice(op))
 			}
 			return nil
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// callAdvice says what to fix when a partner calls an operation too often
+// (or not as often as it should).
+func callAdvice(op string) string {
+	switch {
+	case strings.HasPrefix(op, "POST /oauth/token"):
+		return "reuse the access token for its lifetime (expires_in) and ask for a new one only when it expires or is refused"
+	case strings.HasPrefix(op, "GET /pix/v2/cob"):
+		return "wait for the charge's notification (your Pix webhook) instead of reading the charge in a loop; read it once after the notification to reconcile"
+	}
+	return "call it as the step says: once per what it does, retrying only failures"
 }
 
 var txidRE = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
@@ -464,11 +476,16 @@ func (w *World) acknowledgedWithin(n, ms int) error {
 			}
 			seen++
 			a := d.Attempts[0]
-			if a.StatusCode/100 != 2 {
-				return fmt.Errorf("the partner answered %d to the %s notification (%s): acknowledge with 2xx once it is verified", a.StatusCode, d.EventType, a.Error)
+			switch {
+			case a.StatusCode == 0:
+				return fmt.Errorf("no acknowledgement of the %s notification at %s within %d ms (%s): acknowledge first, then process", d.EventType, d.URL, ms, a.Error)
+			case a.StatusCode == http.StatusNotFound && strings.HasSuffix(strings.TrimSuffix(d.URL, "/pix"), "/pix"):
+				return fmt.Errorf("%s answered 404 to the %s notification: a Pix callback goes to the registered webhook URL + /pix; register the base URL (without /pix), or serve %s", d.URL, d.EventType, d.URL)
+			case a.StatusCode/100 != 2:
+				return fmt.Errorf("%s answered %d to the %s notification (%s): acknowledge with 2xx once it is verified", d.URL, a.StatusCode, d.EventType, a.Error)
 			}
 			if a.LatencyMS > float64(ms) {
-				return fmt.Errorf("the partner took %.0f ms to acknowledge the %s notification (limit %d ms): acknowledge first, process afterwards", a.LatencyMS, d.EventType, ms)
+				return fmt.Errorf("the partner took %.0f ms to acknowledge the %s notification (limit %d ms): acknowledge first, then process", a.LatencyMS, d.EventType, ms)
 			}
 		}
 		if seen < n {

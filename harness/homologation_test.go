@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ func partnerFile(t *testing.T, url string) *harness.Partner {
 url: ` + url + `
 actions:
   onboard: {method: POST, path: /actions/onboard, body: {chave: "${chave}"}}
-  create-cob: {method: POST, path: /actions/create-cob, body: {valor: "${valor}", chave: "${chave}"}}
+  create-cob: {method: POST, path: /actions/create-cob, body: {valor: "${valor}", chave: "${chave}", devedor: "${devedor}"}}
   create-cob-auto: {method: POST, path: /actions/create-cob-auto, body: {valor: "${valor}", chave: "${chave}"}}
   refund: {method: POST, path: /actions/refund, body: {e2eid: "${e2eid}", valor: "${valor}"}}
   request-signature: {method: POST, path: /actions/request-signature, body: {cpf: "${cpf}"}}
@@ -129,6 +130,19 @@ func TestHomologationAcceptsChargesByPOST(t *testing.T) {
 	}
 }
 
+// causes are what the failure of a defect's scenario must say.
+var causes = map[string]string{
+	partner.NoRetry:             "no retry after the injected fault",
+	partner.SlowAck:             "acknowledge first, then process",
+	partner.TokenPerCall:        "reuse the access token for its lifetime",
+	partner.Polls:               "instead of reading the charge in a loop",
+	partner.RefundOptimistic:    "ended NAO_REALIZADO",
+	partner.BookAnyAmount:       "another amount than the charge asked",
+	partner.PunctuatedDocuments: "breaks schema pix/cob.request",
+	partner.NoIdempotencyKey:    "without the same Idempotency-Key",
+	partner.NewTxidOnRetry:      "retried with another txid",
+}
+
 // Each defect of the reference partner is caught by the scenario that
 // targets it (@detects:<defect>), with a message that says what to fix.
 func TestHomologationCatchesEveryDefect(t *testing.T) {
@@ -145,7 +159,11 @@ func TestHomologationCatchesEveryDefect(t *testing.T) {
 			if rep.AllPassed || rep.Failed == 0 {
 				t.Fatalf("the defect %s went unnoticed: %s", d, rep.Summary)
 			}
-			// Every scenario that claims the defect catches it, not just one.
+			// Every scenario that claims the defect catches it, not just one,
+			// and says the cause.
+			if want, ok := causes[d]; ok && !slices.ContainsFunc(rep.Checks, func(c harness.Check) bool { return strings.Contains(c.Failure, want) }) {
+				t.Errorf("no failure names the cause %q: %v", want, rep.Checks)
+			}
 			for _, c := range rep.Checks {
 				if c.Passed {
 					t.Errorf("%s claims @detects:%s but passed against it", c.Scenario, d)

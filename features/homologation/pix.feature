@@ -62,10 +62,10 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
       """
       {"valor": "10.00", "chave": "${chave}"}
       """
-    Then the partner answered 200
-    And the partner retried its charge creation after the injected fault, with 1 charge in all
+    Then the partner retried its charge creation after the injected fault, with 1 charge in all
     # The fault answered 503 with Retry-After: 2 (scenarios/pix-cobranca-indisponivel-uma-vez.yaml).
     And the partner waited at least 1900 ms before retrying its charge creation
+    And the partner answered 200
 
   # A partner may create by PUT /cob/{txid} (a retry reuses the txid) or by
   # POST /cob (a retry repeats its Idempotency-Key): the rule is the safe
@@ -84,8 +84,8 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
       """
       {"valor": "10.00", "chave": "${chave}"}
       """
-    Then the partner answered 200
-    And the partner retried its charge creation after the injected fault, with 1 charge in all
+    Then the partner retried its charge creation after the injected fault, with 1 charge in all
+    And the partner answered 200
 
   @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature
   Scenario: The partner refuses notifications it cannot trust
@@ -149,3 +149,97 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
       """
     Then the partner acknowledged at least 1 notification, each within 1000 ms
     And the partner booked the payment of "${partner.txid}" once within 5 seconds
+
+  # The mistakes real Pix integrations make (issue 17): each scenario fails
+  # the reference partner's matching defect.
+
+  @regra:webhooks-desde-o-inicio @detects:polls
+  Scenario: The partner waits for the notification instead of reading the charge again and again
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    Then the partner answered 200
+    And the partner called "GET /pix/v2/cob/*" at most 1 time within 4 seconds
+
+  @onboarding:4 @detects:token-per-call
+  Scenario: The partner reuses its access token for its lifetime
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "11.00", "chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "12.00", "chave": "${chave}"}
+      """
+    Then the partner answered 200
+    And the partner called "POST /oauth/token" at most 1 time within 2 seconds
+
+  @regra:conciliacao @detects:book-any-amount
+  Scenario: A Pix of another amount than the charge asks is not booked as paid
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    And I send "POST" to "/sandbox/pix/payments" with JSON:
+      """
+      {"txid": "${partner.txid}", "valor": "9.99", "valorDivergente": true}
+      """
+    Then the response status is 201
+    And the partner does not consider "${partner.txid}" paid within 4 seconds
+
+  @regra:conciliacao @detects:refund-optimistic
+  Scenario: A refund is done only when it ends DEVOLVIDO
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    And I send "POST" to "/sandbox/pix/payments" with JSON:
+      """
+      {"txid": "${partner.txid}"}
+      """
+    And I remember the response field "endToEndId" as "e2e"
+    And the partner is asked to "refund" with:
+      """
+      {"e2eid": "${e2e}", "valor": "10.00"}
+      """
+    Then the partner answered 200
+    When I send "POST" to "/sandbox/pix/refunds/${e2e}/${partner.id}" with JSON:
+      """
+      {"status": "NAO_REALIZADO"}
+      """
+    Then the response status is 200
+    And the partner does not report the refund "${partner.id}" as done within 4 seconds
+
+  @regra:dados-validos @detects:punctuated-documents
+  Scenario: The payer's documents go as the API takes them, digits only
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}", "devedor": {"cpf": "123.456.789-09", "nome": "Francisco da Silva"}}
+      """
+    Then every "charge creation" the partner sent is valid against schema "pix/cob.request"
+    And the partner answered 200

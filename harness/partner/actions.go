@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
+	"time"
 )
 
 // webhookURL is where the partner wants an app's Pix notifications (the
@@ -107,7 +109,7 @@ func (p *Partner) createCob(ctx context.Context, a *app, body []byte) (any, erro
 	}
 	cob := map[string]any{"valor": map[string]string{"original": in.Valor}, "chave": chave}
 	if len(bytes.TrimSpace(in.Devedor)) > 0 && string(bytes.TrimSpace(in.Devedor)) != "null" {
-		cob["devedor"] = in.Devedor
+		cob["devedor"] = p.payer(in.Devedor)
 	}
 	req, _ := json.Marshal(cob)
 
@@ -146,6 +148,7 @@ func (p *Partner) createCob(ctx context.Context, a *app, body []byte) (any, erro
 	if out.TxID == "" {
 		out.TxID = txid
 	}
+	p.charged(ctx, a, out.TxID, in.Valor)
 	if p.defect == LateWebhook {
 		a.mu.Lock()
 		set := a.webhookSet[chave]
@@ -180,7 +183,7 @@ func (p *Partner) createCobAuto(ctx context.Context, a *app, body []byte) (any, 
 	}
 	cob := map[string]any{"valor": map[string]string{"original": in.Valor}, "chave": chave}
 	if len(bytes.TrimSpace(in.Devedor)) > 0 && string(bytes.TrimSpace(in.Devedor)) != "null" {
-		cob["devedor"] = in.Devedor
+		cob["devedor"] = p.payer(in.Devedor)
 	}
 	req, _ := json.Marshal(cob)
 	key := newUUID()
@@ -209,8 +212,59 @@ func (p *Partner) createCobAuto(ctx context.Context, a *app, body []byte) (any, 
 		return nil, fmt.Errorf("POST /pix/v2/cob answered %d without a txid", ans.status)
 	}
 	a.useTxid(out.TxID)
+	p.charged(ctx, a, out.TxID, in.Valor)
 	return map[string]any{"txid": out.TxID, "location": out.Location, "pixCopiaECola": out.PixCopiaECola,
 		"idempotencyKey": key, "attempts": attempts}, nil
+}
+
+// charged remembers what a charge asks, to book only a payment of that
+// amount; with the polls defect it then reads the charge again and
+// again, as an integration that does not trust its webhook does.
+func (p *Partner) charged(ctx context.Context, a *app, txid, valor string) {
+	a.mu.Lock()
+	a.charged[txid] = valor
+	a.mu.Unlock()
+	if p.defect != Polls {
+		return
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		for range 40 {
+			select {
+			case <-p.ctx.Done():
+				return
+			case <-time.After(250 * time.Millisecond):
+			}
+			ans, err := p.send(p.ctx, a, http.MethodGet, "/pix/v2/cob/"+txid, nil, nil)
+			if err == nil && strings.Contains(string(ans.body), `"CONCLUIDA"`) {
+				return
+			}
+		}
+	}()
+}
+
+// payer is the charge's devedor as the partner sends it: its CPF or CNPJ
+// in digits, as the API takes them (a form may have typed them
+// punctuated), unless the punctuated-documents defect sends them as
+// given.
+func (p *Partner) payer(raw json.RawMessage) any {
+	var d map[string]any
+	if json.Unmarshal(raw, &d) != nil || p.defect == PunctuatedDocuments {
+		return raw
+	}
+	for _, k := range []string{"cpf", "cnpj"} {
+		if v, ok := d[k].(string); ok {
+			// Digits, and the letters of an alphanumeric CNPJ.
+			d[k] = strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' || k == "cnpj" && r >= 'A' && r <= 'Z' {
+					return r
+				}
+				return -1
+			}, strings.ToUpper(v))
+		}
+	}
+	return d
 }
 
 // refund is PUT /pix/v2/pix/{e2eid}/devolucao/{id} with a fresh id, retried
@@ -253,6 +307,9 @@ func (p *Partner) refund(ctx context.Context, a *app, body []byte) (any, error) 
 		RtrID  string `json:"rtrId"`
 	}
 	json.Unmarshal(ans.body, &out)
+	a.mu.Lock()
+	a.refunds[id] = out.Status
+	a.mu.Unlock()
 	return map[string]any{"id": id, "status": out.Status, "rtrId": out.RtrID, "attempts": attempts}, nil
 }
 

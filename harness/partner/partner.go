@@ -55,40 +55,56 @@ const (
 	LateWebhook       = "late-webhook"
 	BroadScopes       = "broad-scopes"
 	NoBackoff         = "no-backoff"
+	// The mistakes real Pix integrations make (issue 17).
+	Polls               = "polls"
+	TokenPerCall        = "token-per-call"
+	RefundOptimistic    = "refund-optimistic"
+	BookAnyAmount       = "book-any-amount"
+	PunctuatedDocuments = "punctuated-documents"
 )
 
 // Defects is every supported defect ("" is the correct partner).
 var Defects = []string{
-	NoRetry,           // never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset
-	NoBackoff,         // retries at once, ignoring backoff and Retry-After
-	NewTxidOnRetry,    // retries PUT /cob with a NEW txid each time, creating duplicate charges
-	NoIdempotencyKey,  // create-cob creates by POST /cob, and it and sell's proposal go without Idempotency-Key (retries still happen)
-	ReuseTxid,         // every create-cob of an app PUTs the same txid
-	IgnoreSignature,   // accepts any notification: no signature check, never 401
-	SlowAck,           // sleeps 3 s before acknowledging an accepted notification
-	ProcessDuplicates, // books a Pix every time it is notified, not once per endToEndId
-	NeverReconcile,    // never GETs the charge after a notification
-	LateWebhook,       // onboard does not configure the webhook; create-cob configures it after creating the charge
-	BroadScopes,       // asks for a token without scope, so it gets every scope of the app
-	CardNumber,        // sends the card number in the proposal instead of the widget's pre-authorisation code
-	IgnorePendings,    // never answers a pending of a proposal or of a benefit
+	NoRetry,             // never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset
+	NoBackoff,           // retries at once, ignoring backoff and Retry-After
+	NewTxidOnRetry,      // retries PUT /cob with a NEW txid each time, creating duplicate charges
+	NoIdempotencyKey,    // create-cob creates by POST /cob, and it and sell's proposal go without Idempotency-Key (retries still happen)
+	ReuseTxid,           // every create-cob of an app PUTs the same txid
+	IgnoreSignature,     // accepts any notification: no signature check, never 401
+	SlowAck,             // sleeps 3 s before acknowledging an accepted notification
+	ProcessDuplicates,   // books a Pix every time it is notified, not once per endToEndId
+	NeverReconcile,      // never GETs the charge after a notification
+	LateWebhook,         // onboard does not configure the webhook; create-cob configures it after creating the charge
+	BroadScopes,         // asks for a token without scope, so it gets every scope of the app
+	CardNumber,          // sends the card number in the proposal instead of the widget's pre-authorisation code
+	IgnorePendings,      // never answers a pending of a proposal or of a benefit
+	Polls,               // after create-cob, reads the charge again and again instead of waiting for its notification
+	TokenPerCall,        // asks for a new token before every call
+	RefundOptimistic,    // counts a refund done as soon as it asked for it (EM_PROCESSAMENTO), whatever its end
+	BookAnyAmount,       // books a payment as paid whatever its amount
+	PunctuatedDocuments, // sends the payer's CPF or CNPJ as given, punctuation and all
 }
 
 // DefectDoc describes each defect in one line.
 var DefectDoc = map[string]string{
-	NoRetry:           "never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset",
-	NewTxidOnRetry:    "retries PUT /cob with a new txid each time, creating duplicate charges",
-	NoIdempotencyKey:  "create-cob creates by POST /cob, and it and sell's proposal go without Idempotency-Key (retries still happen)",
-	ReuseTxid:         "every create-cob of an app PUTs the same txid",
-	IgnoreSignature:   "accepts any notification: no signature check, never 401",
-	SlowAck:           "sleeps 3 s before acknowledging an accepted notification",
-	ProcessDuplicates: "books a Pix every time it is notified, not once per endToEndId",
-	NeverReconcile:    "never GETs the charge after a notification",
-	LateWebhook:       "onboard does not configure the webhook; create-cob configures it after creating the charge",
-	BroadScopes:       "asks for a token without scope, so it gets every scope of the app",
-	NoBackoff:         "retries at once, ignoring backoff and Retry-After",
-	CardNumber:        "sends the card number in the proposal instead of the widget's pre-authorisation code",
-	IgnorePendings:    "never answers a pending of a proposal or of a benefit",
+	NoRetry:             "never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset",
+	NewTxidOnRetry:      "retries PUT /cob with a new txid each time, creating duplicate charges",
+	NoIdempotencyKey:    "create-cob creates by POST /cob, and it and sell's proposal go without Idempotency-Key (retries still happen)",
+	ReuseTxid:           "every create-cob of an app PUTs the same txid",
+	IgnoreSignature:     "accepts any notification: no signature check, never 401",
+	SlowAck:             "sleeps 3 s before acknowledging an accepted notification",
+	ProcessDuplicates:   "books a Pix every time it is notified, not once per endToEndId",
+	NeverReconcile:      "never GETs the charge after a notification",
+	LateWebhook:         "onboard does not configure the webhook; create-cob configures it after creating the charge",
+	BroadScopes:         "asks for a token without scope, so it gets every scope of the app",
+	NoBackoff:           "retries at once, ignoring backoff and Retry-After",
+	CardNumber:          "sends the card number in the proposal instead of the widget's pre-authorisation code",
+	IgnorePendings:      "never answers a pending of a proposal or of a benefit",
+	Polls:               "after create-cob, reads the charge again and again instead of waiting for its notification",
+	TokenPerCall:        "asks for a new token before every call",
+	RefundOptimistic:    "counts a refund done as soon as it asked for it (EM_PROCESSAMENTO), whatever its end",
+	BookAnyAmount:       "books a payment as paid whatever its amount",
+	PunctuatedDocuments: "sends the payer's CPF or CNPJ as given, punctuation and all",
 }
 
 // SlowAckDelay is how long the slow-ack defect waits before answering.
@@ -158,6 +174,12 @@ type app struct {
 	recHooks   bool
 	recValor   map[string]string
 	recCharged map[string]string
+	// charged is each charge's amount as it asked it (by txid);
+	// divergent the payments of another amount, not booked as paid;
+	// refunds the refunds it asked, by id, with their last status.
+	charged   map[string]string
+	divergent []string
+	refunds   map[string]string
 
 	tokMu    sync.Mutex // one token request at a time
 	token    string
@@ -178,6 +200,10 @@ type State struct {
 	// Reconciled are the txids whose charge it read back CONCLUIDA with
 	// the notified Pix in pix[].
 	Reconciled []string `json:"reconciled"`
+	// Refunded are the refunds it knows done (DEVOLVIDO); Divergent the
+	// txids paid another amount than they asked, not booked.
+	Refunded  []string `json:"refunded"`
+	Divergent []string `json:"divergent"`
 	// Notifications counts the notifications accepted (either path);
 	// Rejected those answered 401.
 	Notifications int `json:"notifications"`
@@ -298,7 +324,7 @@ func (p *Partner) app(id string) *app {
 	a := p.apps[id]
 	if a == nil {
 		a = &app{id: id, webhookSet: map[string]bool{}, byE2E: map[string]*Payment{}, isReconcile: map[string]bool{},
-			recValor: map[string]string{}, recCharged: map[string]string{}}
+			recValor: map[string]string{}, recCharged: map[string]string{}, charged: map[string]string{}, refunds: map[string]string{}}
 		p.apps[id] = a
 	}
 	return a
@@ -309,10 +335,15 @@ func (p *Partner) State(clientID string) State {
 	a := p.app(clientID)
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	st := State{Payments: []Payment{}, Reconciled: append([]string{}, a.reconciled...),
+	st := State{Payments: []Payment{}, Reconciled: append([]string{}, a.reconciled...), Refunded: []string{}, Divergent: append([]string{}, a.divergent...),
 		Notifications: a.notified, Rejected: a.rejected, Txids: append([]string{}, a.txids...), PendingsAnswered: a.pendingsAnswered}
 	for _, pm := range a.payments {
 		st.Payments = append(st.Payments, *pm)
+	}
+	for id, status := range a.refunds {
+		if status == "DEVOLVIDO" || (p.defect == RefundOptimistic && status != "") {
+			st.Refunded = append(st.Refunded, id)
+		}
 	}
 	return st
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"homologa/simulator/events"
@@ -81,6 +83,10 @@ func (p *Partner) process(ctx context.Context, a *app, body []byte) {
 			EndToEndID string `json:"endToEndId"`
 			TxID       string `json:"txid"`
 			Valor      string `json:"valor"`
+			Devolucoes []struct {
+				ID     string `json:"id"`
+				Status string `json:"status"`
+			} `json:"devolucoes"`
 		} `json:"pix"`
 	}
 	if err := json.Unmarshal(body, &cb); err != nil {
@@ -88,7 +94,17 @@ func (p *Partner) process(ctx context.Context, a *app, body []byte) {
 		return
 	}
 	for _, px := range cb.Pix {
+		for _, d := range px.Devolucoes {
+			a.refundStatus(d.ID, d.Status)
+		}
 		if px.TxID == "" || px.EndToEndID == "" {
+			continue
+		}
+		if want, paid := a.chargedAmount(px.TxID), cents(px.Valor); want >= 0 && paid != want && p.defect != BookAnyAmount {
+			a.mu.Lock()
+			a.divergent = append(a.divergent, px.TxID)
+			a.mu.Unlock()
+			p.logf("client=%s pix %s pays %s, not what txid %s asked: not booked as paid", a.id, px.EndToEndID, px.Valor, px.TxID)
 			continue
 		}
 		if !a.book(px.TxID, px.EndToEndID, px.Valor, p.defect == ProcessDuplicates) {
@@ -157,4 +173,37 @@ func (p *Partner) reconcileAt(ctx context.Context, a *app, path, txid, e2eid str
 	}
 	a.mu.Unlock()
 	p.logf("client=%s txid %s reconciled", a.id, txid)
+}
+
+// chargedAmount is what the partner asked for txid, in cents; -1 when it
+// does not know the charge (one the suite made, or a composite QR's).
+func (a *app) chargedAmount(txid string) int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	v, ok := a.charged[txid]
+	if !ok {
+		return -1
+	}
+	return cents(v)
+}
+
+// cents reads "10.00" as 1000; an unreadable amount is -2, never equal
+// to a real one.
+func cents(v string) int64 {
+	whole, frac, _ := strings.Cut(strings.TrimSpace(v), ".")
+	frac = (frac + "00")[:2]
+	n, err := strconv.ParseInt(whole+frac, 10, 64)
+	if err != nil {
+		return -2
+	}
+	return n
+}
+
+// refundStatus records the last status of a refund the partner asked.
+func (a *app) refundStatus(id, status string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.refunds[id]; ok && status != "" {
+		a.refunds[id] = status
+	}
 }

@@ -115,7 +115,7 @@ func (p *Partner) token(ctx context.Context, a *app, stale string) (string, erro
 	a.mu.Lock()
 	sandbox, secret := a.sandbox, a.secret
 	a.mu.Unlock()
-	if a.token != "" && a.token != stale && time.Now().Before(a.tokenExp) {
+	if a.token != "" && a.token != stale && time.Now().Before(a.tokenExp) && p.defect != TokenPerCall {
 		return a.token, nil
 	}
 	form := url.Values{"grant_type": {"client_credentials"}}
