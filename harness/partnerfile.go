@@ -279,7 +279,11 @@ func fill(v any, params map[string]any) (any, bool) {
 		}
 		return placeholder.ReplaceAllStringFunc(x, func(s string) string {
 			m := placeholder.FindStringSubmatch(s)
-			return text(params[m[1]+m[2]])
+			v, ok := params[m[1]+m[2]]
+			if !ok {
+				return ""
+			}
+			return text(v)
 		}), true
 	case map[string]any:
 		out := map[string]any{}

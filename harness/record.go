@@ -44,7 +44,7 @@ func SandboxRunner(ctx context.Context, job homologation.Job) (*homologation.Rep
 
 // storedReport is the part of a report the sandbox keeps.
 func storedReport(r *Report) *homologation.Report {
-	out := &homologation.Report{Ready: r.Ready, Summary: r.Summary, Passed: r.Passed, Failed: r.Failed, Checks: []homologation.Check{}}
+	out := &homologation.Report{Ready: r.Ready, Summary: r.Summary, Passed: r.Passed, Failed: r.Failed, Products: r.Products, Checks: []homologation.Check{}}
 	for _, c := range r.Checks {
 		out.Checks = append(out.Checks, homologation.Check{Scenario: c.Scenario, Rules: c.Rules, Onboarding: c.Onboarding, Passed: c.Passed, Failure: c.Failure})
 	}

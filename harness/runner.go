@@ -84,6 +84,9 @@ type Report struct {
 	// suite (--tags, --features): it is reported, but it does not open the
 	// publish gate.
 	Partial string `json:"partial,omitempty"`
+	// Products are the partner's products whose checks ran: a ready
+	// report opens the publish gate for them.
+	Products []string `json:"products"`
 	// NoPartner is a run of features without a partner (homologa test
 	// --features DIR without --partner): scenarios, not checks of anyone.
 	NoPartner bool `json:"noPartner,omitempty"`
@@ -114,7 +117,7 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 		return nil, err
 	}
 	report := &Report{Partner: opts.Partner.Name, Started: time.Now().UTC(), SandboxURL: base, Partial: opts.partial(),
-		NoPartner: opts.Partner.URL == "" && len(opts.Partner.Actions) == 0}
+		NoPartner: opts.Partner.URL == "" && len(opts.Partner.Actions) == 0, Products: opts.Partner.Products}
 	status := homologationSuite(opts, base, partnerBase, reg, report).Run()
 	if len(report.Checks) == 0 {
 		// Nothing ran: a parse error or a tag expression matching nothing
@@ -282,9 +285,9 @@ func summary(r *Report) string {
 	}
 	switch {
 	case r.Ready && r.Passed == 1:
-		return "PRONTO PARA PRODUÇÃO: a única verificação passou."
+		return "PRONTO PARA PRODUÇÃO" + r.forProducts() + ": a única verificação passou."
 	case r.Ready:
-		return fmt.Sprintf("PRONTO PARA PRODUÇÃO: as %d verificações passaram.", r.Passed)
+		return fmt.Sprintf("PRONTO PARA PRODUÇÃO%s: as %d verificações passaram.", r.forProducts(), r.Passed)
 	case r.Failed == 1:
 		return fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: 1 de %d verificações falhou.", r.Passed+r.Failed)
 	default:
@@ -400,4 +403,13 @@ func startRunPartner(ctx context.Context, p *Partner, sandbox string) (string, f
 		return "", nil, err
 	}
 	return proc.url, proc.stop, nil
+}
+
+// forProducts names the products a ready report covers, when the partner
+// does not do them all.
+func (r *Report) forProducts() string {
+	if len(r.Products) == 0 || len(r.Products) == len(Products) {
+		return ""
+	}
+	return " (" + strings.Join(r.Products, ", ") + ")"
 }

@@ -46,6 +46,8 @@ type Report struct {
 	Passed  int     `json:"passed"`
 	Failed  int     `json:"failed"`
 	Checks  []Check `json:"checks"`
+	// Products are what the run homologated: publishing opens for them.
+	Products []string `json:"products"`
 }
 
 // Check is one scenario of a report.

@@ -89,7 +89,7 @@ func (s *Service) publish(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return httpx.OK(map[string]any{"published": true, "run": run.ID, "summary": run.Report.Summary,
+	return httpx.OK(map[string]any{"published": true, "run": run.ID, "summary": run.Report.Summary, "products": run.Report.Products,
 		"note": "the sandbox cannot publish to production itself; this is the gate's answer the real portal gives"}), nil
 }
 
