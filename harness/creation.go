@@ -116,3 +116,52 @@ func (w *World) chargesCreated() (int, error) {
 	}
 	return len(out.Resources), nil
 }
+
+// idempotencyKeysOwn checks the partner never sent one Idempotency-Key
+// with two different proposals: a key names one operation, and the
+// insurer answers a reused key with the first proposal (or refuses it).
+func (w *World) idempotencyKeysOwn() error {
+	list, err := w.interactions(http.MethodPost, `(?i)/.*/proposta`)
+	if err != nil {
+		return err
+	}
+	bodies := map[string]string{}
+	for _, it := range list {
+		if it.IdempotencyKey == "" {
+			continue
+		}
+		if prev, ok := bodies[it.IdempotencyKey]; ok && prev != it.RequestBody {
+			return fmt.Errorf("the partner sent the Idempotency-Key %s with two different proposals: a key names one proposal, repeated only on its retries; make a new one for each", it.IdempotencyKey)
+		}
+		bodies[it.IdempotencyKey] = it.RequestBody
+	}
+	if len(list) < 2 {
+		return fmt.Errorf("the partner sent %d proposals, want 2", len(list))
+	}
+	return nil
+}
+
+// rereadAfterPending checks the partner read its proposal again after
+// answering its pending: the answer moves the proposal on, and a partner
+// that assumes where it went shows its customer a stale status.
+func (w *World) rereadAfterPending(secs int) error {
+	return eventually(secs, func() error {
+		answers, err := w.interactions(http.MethodPut, `(?i)/.*/pendencia(/[0-9]+)?`)
+		if err != nil {
+			return err
+		}
+		if len(answers) == 0 {
+			return fmt.Errorf("the partner did not answer its proposal's pending")
+		}
+		reads, err := w.interactions(http.MethodGet, `(?i)/.*/proposta/[0-9]+`)
+		if err != nil {
+			return err
+		}
+		for _, r := range reads {
+			if r.ID > answers[0].ID {
+				return nil
+			}
+		}
+		return fmt.Errorf("the partner answered its pending (%s) and never read the proposal again: read it (GET /proposta/{numero}) or act on its next event to know where it stands", answers[0].Path)
+	})
+}

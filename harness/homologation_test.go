@@ -132,15 +132,17 @@ func TestHomologationAcceptsChargesByPOST(t *testing.T) {
 
 // causes are what the failure of a defect's scenario must say.
 var causes = map[string]string{
-	partner.NoRetry:             "no retry after the injected fault",
-	partner.SlowAck:             "acknowledge first, then process",
-	partner.TokenPerCall:        "reuse the access token for its lifetime",
-	partner.Polls:               "instead of reading the charge in a loop",
-	partner.RefundOptimistic:    "ended NAO_REALIZADO",
-	partner.BookAnyAmount:       "another amount than the charge asked",
-	partner.PunctuatedDocuments: "breaks schema pix/cob.request",
-	partner.NoIdempotencyKey:    "without the same Idempotency-Key",
-	partner.NewTxidOnRetry:      "retried with another txid",
+	partner.NoRetry:              "no retry after the injected fault",
+	partner.SlowAck:              "acknowledge first, then process",
+	partner.TokenPerCall:         "reuse the access token for its lifetime",
+	partner.Polls:                "instead of reading the charge in a loop",
+	partner.RefundOptimistic:     "ended NAO_REALIZADO",
+	partner.BookAnyAmount:        "another amount than the charge asked",
+	partner.PunctuatedDocuments:  "breaks schema pix/cob.request",
+	partner.NoIdempotencyKey:     "without the same Idempotency-Key",
+	partner.NewTxidOnRetry:       "retried with another txid",
+	partner.ReuseIdempotencyKey:  "with two different proposals",
+	partner.NoRereadAfterPending: "never read the proposal again",
 }
 
 // Each defect of the reference partner is caught by the scenario that

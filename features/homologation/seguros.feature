@@ -26,8 +26,8 @@ Feature: Homologation of an insurance sale: card data and pendings
     And the partner answered 200
     And the partner called "POST /insurer/v1/proposta" 1 time within 5 seconds
 
-  @regra:pendencias @detects:ignore-pendings
-  Scenario: The partner answers the pending analysis raises on its proposal
+  @regra:pendencias @detects:ignore-pendings @detects:no-reread-after-pending
+  Scenario: The partner answers the pending analysis raises on its proposal, then reads where the proposal stands
     When I send "POST" to "/sandbox/scenarios/proposta-pendencia-rapida/bind" with JSON:
       """
       {"clientId": "${clientId}", "next": true}
@@ -44,6 +44,7 @@ Feature: Homologation of an insurance sale: card data and pendings
       """
     Then the partner answered 200
     And the partner answered the pending of its proposal within 15 seconds
+    And the partner read its proposal again after answering its pending within 10 seconds
     And the partner acknowledged at least 3 notifications, each within 1000 ms
 
   @regra:pendencias @detects:ignore-pendings
@@ -95,3 +96,27 @@ Feature: Homologation of an insurance sale: card data and pendings
     Then the partner answered 200
     And the partner retried "POST /insurer/v1/proposta" after the injected fault with the same Idempotency-Key
     And every "POST /insurer/v1/proposta" the partner sent is valid against schema "insurance/proposta.request"
+
+  @regra:idempotencia @detects:reuse-idempotency-key
+  Scenario: Each proposal goes with an Idempotency-Key of its own
+    When the partner is asked to "request-signature" with:
+      """
+      {"cpf": "11144477735"}
+      """
+    And I send "GET" to "/sandbox/outbox?cpf=11144477735"
+    And I remember the response field "messages.0.codigo" as "codigo1"
+    And the partner is asked to "sell" with:
+      """
+      {"cpf": "11144477735", "codigo": "${codigo1}", "offer": "EIS"}
+      """
+    And the partner is asked to "request-signature" with:
+      """
+      {"cpf": "52998224725"}
+      """
+    And I send "GET" to "/sandbox/outbox?cpf=52998224725"
+    And I remember the response field "messages.0.codigo" as "codigo2"
+    And the partner is asked to "sell" with:
+      """
+      {"cpf": "52998224725", "codigo": "${codigo2}", "offer": "EIS"}
+      """
+    Then the partner never reused an Idempotency-Key for another proposal

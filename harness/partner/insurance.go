@@ -75,7 +75,16 @@ func (p *Partner) sell(ctx context.Context, a *app, body []byte) (any, error) {
 		"DADOS_COBRANCA":   map[string]any{"PERIODICIDADE": "MENSAL", "TIPO_COBRANCA": "CARTAO", "DIA_VENCIMENTO": 10, "CARTAO": cartao},
 		"ASSINATURA":       map[string]any{"TIPO": "TOKEN", "TOKEN": in.Codigo},
 	}})
-	hdr := http.Header{"Idempotency-Key": {newUUID()}}
+	key := newUUID()
+	if p.defect == ReuseIdempotencyKey {
+		a.mu.Lock()
+		if a.idemKey == "" {
+			a.idemKey = key
+		}
+		key = a.idemKey
+		a.mu.Unlock()
+	}
+	hdr := http.Header{"Idempotency-Key": {key}}
 	if p.defect == NoIdempotencyKey {
 		hdr = nil
 	}
@@ -214,6 +223,12 @@ func (p *Partner) onEvent(ctx context.Context, a *app, body []byte) {
 	a.mu.Lock()
 	a.pendingsAnswered++
 	a.mu.Unlock()
+	// The answer moves the proposal on: read where it stands now, rather
+	// than assume.
+	if numero, _ := ev.Subject["numeroProposta"].(float64); ev.Type == "proposta.pendencia" && numero > 0 && p.defect != NoRereadAfterPending {
+		path := "/insurer/v1/proposta/" + strconv.FormatInt(int64(numero), 10)
+		p.retry(ctx, a.id, "GET "+path, func(int) (answer, error) { return p.send(ctx, a, http.MethodGet, path, nil, nil) })
+	}
 }
 
 // notifyBenefit is POST /actions/notify-benefit {"numeroProposta", "cpf"}:

@@ -56,55 +56,61 @@ const (
 	BroadScopes       = "broad-scopes"
 	NoBackoff         = "no-backoff"
 	// The mistakes real Pix integrations make (issue 17).
-	Polls               = "polls"
-	TokenPerCall        = "token-per-call"
-	RefundOptimistic    = "refund-optimistic"
-	BookAnyAmount       = "book-any-amount"
-	PunctuatedDocuments = "punctuated-documents"
+	Polls                = "polls"
+	TokenPerCall         = "token-per-call"
+	RefundOptimistic     = "refund-optimistic"
+	BookAnyAmount        = "book-any-amount"
+	PunctuatedDocuments  = "punctuated-documents"
+	ReuseIdempotencyKey  = "reuse-idempotency-key"
+	NoRereadAfterPending = "no-reread-after-pending"
 )
 
 // Defects is every supported defect ("" is the correct partner).
 var Defects = []string{
-	NoRetry,             // never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset
-	NoBackoff,           // retries at once, ignoring backoff and Retry-After
-	NewTxidOnRetry,      // retries PUT /cob with a NEW txid each time, creating duplicate charges
-	NoIdempotencyKey,    // create-cob creates by POST /cob, and it and sell's proposal go without Idempotency-Key (retries still happen)
-	ReuseTxid,           // every create-cob of an app PUTs the same txid
-	IgnoreSignature,     // accepts any notification: no signature check, never 401
-	SlowAck,             // sleeps 3 s before acknowledging an accepted notification
-	ProcessDuplicates,   // books a Pix every time it is notified, not once per endToEndId
-	NeverReconcile,      // never GETs the charge after a notification
-	LateWebhook,         // onboard does not configure the webhook; create-cob configures it after creating the charge
-	BroadScopes,         // asks for a token without scope, so it gets every scope of the app
-	CardNumber,          // sends the card number in the proposal instead of the widget's pre-authorisation code
-	IgnorePendings,      // never answers a pending of a proposal or of a benefit
-	Polls,               // after create-cob, reads the charge again and again instead of waiting for its notification
-	TokenPerCall,        // asks for a new token before every call
-	RefundOptimistic,    // counts a refund done as soon as it asked for it (EM_PROCESSAMENTO), whatever its end
-	BookAnyAmount,       // books a payment as paid whatever its amount
-	PunctuatedDocuments, // sends the payer's CPF or CNPJ as given, punctuation and all
+	NoRetry,              // never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset
+	NoBackoff,            // retries at once, ignoring backoff and Retry-After
+	NewTxidOnRetry,       // retries PUT /cob with a NEW txid each time, creating duplicate charges
+	NoIdempotencyKey,     // create-cob creates by POST /cob, and it and sell's proposal go without Idempotency-Key (retries still happen)
+	ReuseTxid,            // every create-cob of an app PUTs the same txid
+	IgnoreSignature,      // accepts any notification: no signature check, never 401
+	SlowAck,              // sleeps 3 s before acknowledging an accepted notification
+	ProcessDuplicates,    // books a Pix every time it is notified, not once per endToEndId
+	NeverReconcile,       // never GETs the charge after a notification
+	LateWebhook,          // onboard does not configure the webhook; create-cob configures it after creating the charge
+	BroadScopes,          // asks for a token without scope, so it gets every scope of the app
+	CardNumber,           // sends the card number in the proposal instead of the widget's pre-authorisation code
+	IgnorePendings,       // never answers a pending of a proposal or of a benefit
+	Polls,                // after create-cob, reads the charge again and again instead of waiting for its notification
+	TokenPerCall,         // asks for a new token before every call
+	RefundOptimistic,     // counts a refund done as soon as it asked for it (EM_PROCESSAMENTO), whatever its end
+	BookAnyAmount,        // books a payment as paid whatever its amount
+	PunctuatedDocuments,  // sends the payer's CPF or CNPJ as given, punctuation and all
+	ReuseIdempotencyKey,  // sends every proposal of an app with the same Idempotency-Key
+	NoRereadAfterPending, // answers a proposal's pending and never reads the proposal again
 }
 
 // DefectDoc describes each defect in one line.
 var DefectDoc = map[string]string{
-	NoRetry:             "never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset",
-	NewTxidOnRetry:      "retries PUT /cob with a new txid each time, creating duplicate charges",
-	NoIdempotencyKey:    "create-cob creates by POST /cob, and it and sell's proposal go without Idempotency-Key (retries still happen)",
-	ReuseTxid:           "every create-cob of an app PUTs the same txid",
-	IgnoreSignature:     "accepts any notification: no signature check, never 401",
-	SlowAck:             "sleeps 3 s before acknowledging an accepted notification",
-	ProcessDuplicates:   "books a Pix every time it is notified, not once per endToEndId",
-	NeverReconcile:      "never GETs the charge after a notification",
-	LateWebhook:         "onboard does not configure the webhook; create-cob configures it after creating the charge",
-	BroadScopes:         "asks for a token without scope, so it gets every scope of the app",
-	NoBackoff:           "retries at once, ignoring backoff and Retry-After",
-	CardNumber:          "sends the card number in the proposal instead of the widget's pre-authorisation code",
-	IgnorePendings:      "never answers a pending of a proposal or of a benefit",
-	Polls:               "after create-cob, reads the charge again and again instead of waiting for its notification",
-	TokenPerCall:        "asks for a new token before every call",
-	RefundOptimistic:    "counts a refund done as soon as it asked for it (EM_PROCESSAMENTO), whatever its end",
-	BookAnyAmount:       "books a payment as paid whatever its amount",
-	PunctuatedDocuments: "sends the payer's CPF or CNPJ as given, punctuation and all",
+	NoRetry:              "never retries: one attempt per sandbox call, even after a 5xx, 429, timeout or reset",
+	NewTxidOnRetry:       "retries PUT /cob with a new txid each time, creating duplicate charges",
+	NoIdempotencyKey:     "create-cob creates by POST /cob, and it and sell's proposal go without Idempotency-Key (retries still happen)",
+	ReuseTxid:            "every create-cob of an app PUTs the same txid",
+	IgnoreSignature:      "accepts any notification: no signature check, never 401",
+	SlowAck:              "sleeps 3 s before acknowledging an accepted notification",
+	ProcessDuplicates:    "books a Pix every time it is notified, not once per endToEndId",
+	NeverReconcile:       "never GETs the charge after a notification",
+	LateWebhook:          "onboard does not configure the webhook; create-cob configures it after creating the charge",
+	BroadScopes:          "asks for a token without scope, so it gets every scope of the app",
+	NoBackoff:            "retries at once, ignoring backoff and Retry-After",
+	CardNumber:           "sends the card number in the proposal instead of the widget's pre-authorisation code",
+	IgnorePendings:       "never answers a pending of a proposal or of a benefit",
+	Polls:                "after create-cob, reads the charge again and again instead of waiting for its notification",
+	TokenPerCall:         "asks for a new token before every call",
+	RefundOptimistic:     "counts a refund done as soon as it asked for it (EM_PROCESSAMENTO), whatever its end",
+	BookAnyAmount:        "books a payment as paid whatever its amount",
+	PunctuatedDocuments:  "sends the payer's CPF or CNPJ as given, punctuation and all",
+	ReuseIdempotencyKey:  "sends every proposal of an app with the same Idempotency-Key",
+	NoRereadAfterPending: "answers a proposal's pending and never reads the proposal again",
 }
 
 // SlowAckDelay is how long the slow-ack defect waits before answering.
@@ -180,6 +186,8 @@ type app struct {
 	charged   map[string]string
 	divergent []string
 	refunds   map[string]string
+	// idemKey is the one key of the reuse-idempotency-key defect.
+	idemKey string
 
 	tokMu    sync.Mutex // one token request at a time
 	token    string
