@@ -274,12 +274,11 @@ func fill(v any, params map[string]any) (any, bool) {
 	switch x := v.(type) {
 	case string:
 		if m := placeholder.FindStringSubmatch(x); m != nil && m[0] == x {
-			val, ok := params[m[1]+m[2]]
-			return val, ok
+			return param(params, m[1]+m[2])
 		}
 		return placeholder.ReplaceAllStringFunc(x, func(s string) string {
 			m := placeholder.FindStringSubmatch(s)
-			v, ok := params[m[1]+m[2]]
+			v, ok := param(params, m[1]+m[2])
 			if !ok {
 				return ""
 			}
@@ -303,6 +302,24 @@ func fill(v any, params map[string]any) (any, bool) {
 		return out, true
 	}
 	return v, true
+}
+
+// param finds a parameter by name, or by a dotted path into an object
+// parameter ("devedor.cpf"), so a partner maps the suite's parameters to
+// its own shapes field by field.
+func param(params map[string]any, name string) (any, bool) {
+	if v, ok := params[name]; ok {
+		return v, true
+	}
+	head, rest, dotted := strings.Cut(name, ".")
+	if !dotted {
+		return nil, false
+	}
+	inner, ok := params[head].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return param(inner, rest)
 }
 
 // step is one step of a path into a JSON answer: a field, an index, or

@@ -81,6 +81,12 @@ func TestFillTemplates(t *testing.T) {
 	if m := got.(map[string]any); !reflect.DeepEqual(m["payer"], map[string]any{"cpf": "12345678909"}) {
 		t.Fatalf("an object parameter: %v", m["payer"])
 	}
+	var nested any
+	json.Unmarshal([]byte(`{"customer": {"document": "{{devedor.cpf}}", "name": "{{devedor.nome}}"}}`), &nested)
+	got, _ = fill(nested, map[string]any{"devedor": map[string]any{"cpf": "12345678909"}})
+	if !reflect.DeepEqual(got, map[string]any{"customer": map[string]any{"document": "12345678909"}}) {
+		t.Fatalf("a field of an object parameter: %v", got)
+	}
 }
 
 // Returns paths read one value, an element, or a list.

@@ -181,6 +181,7 @@ func sandboxFor(ctx context.Context, url string) (base string, stop func(), err 
 // added to report as it ends.
 func homologationSuite(opts HomologationOptions, base, partnerBase string, reg *schema.Registry, report *Report) godog.TestSuite {
 	var mu sync.Mutex
+	run := &runMemory{}
 	formats := []string{opts.Format}
 	if opts.CucumberJSON != "" {
 		formats = append(formats, "cucumber:"+opts.CucumberJSON)
@@ -197,7 +198,7 @@ func homologationSuite(opts HomologationOptions, base, partnerBase string, reg *
 		Name: "homologation",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
 			w := NewWorld(base, reg, Credentials{})
-			w.Partner, w.Maker, w.ctx, w.partnerRT, w.partnerBase = opts.Partner, opts.Maker, opts.Context, opts.PartnerTransport, partnerBase
+			w.Partner, w.Maker, w.ctx, w.partnerRT, w.partnerBase, w.run = opts.Partner, opts.Maker, opts.Context, opts.PartnerTransport, partnerBase, run
 			start := time.Now()
 			// Each scenario has a company of its own, in a namespace
 			// holding a fresh copy of the demo company: a QA team's own
@@ -412,4 +413,30 @@ func (r *Report) forProducts() string {
 		return ""
 	}
 	return " (" + strings.Join(r.Products, ", ") + ")"
+}
+
+// runMemory is what the scenarios of a run share: the partner's token
+// requests that a reset between scenarios (the fixed mode) emptied from
+// the sandbox's log.
+type runMemory struct {
+	mu     sync.Mutex
+	tokens []interaction
+}
+
+func (r *runMemory) rememberTokens(list []interaction) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tokens = append(r.tokens, list...)
+}
+
+func (r *runMemory) tokenRequests() []interaction {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]interaction(nil), r.tokens...)
 }

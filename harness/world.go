@@ -54,6 +54,8 @@ type World struct {
 	// URL of the one started for the run (the fixed mode).
 	proc        *partnerProcess
 	partnerBase string
+	// run is what the scenarios of one run share (nil outside a run).
+	run *runMemory
 	// portal is the portal API token the scenario's /portal requests
 	// carry: its namespace's demo account's, or the account it logged in
 	// as.

@@ -66,6 +66,8 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     # The fault answered 503 with Retry-After: 2 (scenarios/pix-cobranca-indisponivel-uma-vez.yaml).
     And the partner waited at least 1900 ms before retrying its charge creation
     And the partner answered 200
+    # A retry reuses the token it has.
+    And the partner called "POST /oauth/token" at most 1 time within 1 second
 
   # A partner may create by PUT /cob/{txid} (a retry reuses the txid) or by
   # POST /cob (a retry repeats its Idempotency-Key): the rule is the safe
@@ -86,6 +88,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
       """
     Then the partner retried its charge creation after the injected fault, with 1 charge in all
     And the partner answered 200
+    And the partner called "POST /oauth/token" at most 1 time within 1 second
 
   @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature
   Scenario: The partner refuses notifications it cannot trust
