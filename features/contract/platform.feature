@@ -46,7 +46,7 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
       <body>
       """
     Then the response status is <status>
-    And the response header "Content-Type" is "application/problem+json"
+    And the response header "Content-Type" is "application/problem+json; charset=utf-8"
     And the response is valid against schema "platform/problem"
     And the response field "errors.0.field" is "<field>"
 
