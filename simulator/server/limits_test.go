@@ -184,6 +184,13 @@ func TestSecretsNeverReachTheLogs(t *testing.T) {
 	if tok.AccessToken == "" {
 		t.Fatal("no token")
 	}
+	// A PSP SDK's JSON token request, the secret in the body.
+	resp, err = http.Post(s.URL()+"/oauth/token", "application/json",
+		strings.NewReader(`{"grant_type": "client_credentials", "client_id": "`+server.DemoClientID+`", "client_secret": "`+server.DemoClientSecret+`"}`))
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("a JSON token request: %v %v", resp, err)
+	}
+	resp.Body.Close()
 
 	query := "/pix/v2/cob?access_token=" + tok.AccessToken + "&inicio=2026-01-01T00:00:00Z&fim=2026-01-02T00:00:00Z"
 	if code, body := tenantCall(t, s, "", http.MethodGet, query, ""); code != http.StatusUnauthorized {
@@ -200,7 +207,8 @@ func TestSecretsNeverReachTheLogs(t *testing.T) {
 
 	for _, as := range []string{tok.AccessToken, testOperator} {
 		code, list := tenantCall(t, s, as, http.MethodGet, "/sandbox/interactions?limit=1000", "")
-		if code != 200 || !strings.Contains(list, "access_token=[redacted]") || !strings.Contains(list, `client_secret=[redacted]`) {
+		if code != 200 || !strings.Contains(list, "access_token=[redacted]") || !strings.Contains(list, `client_secret=[redacted]`) ||
+			!strings.Contains(list, `\"client_secret\":\"[redacted]\"`) {
 			t.Fatalf("interactions (%d) lack the redacted query and form: %s", code, list)
 		}
 		for _, secret := range []string{tok.AccessToken, server.DemoClientSecret} {
