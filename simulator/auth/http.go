@@ -44,8 +44,23 @@ func BearerToken(r *http.Request) (string, bool) {
 // one of scopes (any token, when there are none): 401 without a valid
 // token, 403 without the scope.
 func (s *Service) Require(scopes []string, h http.Handler) http.Handler {
+	return s.require(scopes, false, h)
+}
+
+// RequireBound is Require on a route of mutual TLS: a token bound to a
+// client certificate is taken with that certificate only (RFC 8705), and
+// under --mtls every request brings the app's certificate and a token
+// bound to it; otherwise a 401, before the scope is looked at.
+func (s *Service) RequireBound(scopes []string, h http.Handler) http.Handler {
+	return s.require(scopes, true, h)
+}
+
+func (s *Service) require(scopes []string, bound bool, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := s.authenticateRequest(r)
+		if err == nil && bound {
+			err = s.checkBinding(r, p)
+		}
 		if err != nil {
 			httpx.WriteError(w, r, err)
 			return
