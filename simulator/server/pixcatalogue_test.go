@@ -515,3 +515,37 @@ func TestRepeatedPutsAnswerAsTheSpecAllows(t *testing.T) {
 		t.Fatalf("the same refund id again: %d %v", code, out)
 	}
 }
+
+// TestJSONAnswersSayUTF8: every API's JSON answers, successes and errors
+// in each dialect, name their charset, so that no client guesses another
+// encoding for a body with "São Paulo" in it.
+func TestJSONAnswersSayUTF8(t *testing.T) {
+	s := startServer(t, server.Config{Clock: "frozen"})
+	defer s.Close(context.Background())
+	tests := []struct{ method, path, auth, ctype, body, want string }{
+		{"GET", "/", "", "", "", "application/json; charset=utf-8"},
+		{"GET", "/pix/v2/cob/naoexistenaoexistenaoexiste01", "None", "", "", "application/problem+json; charset=utf-8"},
+		{"GET", "/insurer/v1/proposta/1", "None", "", "", "application/json; charset=utf-8"},
+		{"GET", "/portal/account", "None", "", "", "application/problem+json; charset=utf-8"},
+		{"GET", "/sandbox/clock", "", "", "", "application/json; charset=utf-8"},
+		{"POST", "/oauth/token", "None", "application/json", `{"grant_type": "client_credentials"}`, "application/json; charset=utf-8"},
+		{"GET", "/nada", "", "", "", "application/problem+json; charset=utf-8"},
+	}
+	for _, tt := range tests {
+		req, _ := http.NewRequest(tt.method, s.URL()+tt.path, strings.NewReader(tt.body))
+		if tt.auth != "" {
+			req.Header.Set("Authorization", tt.auth)
+		}
+		if tt.ctype != "" {
+			req.Header.Set("Content-Type", tt.ctype)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("Content-Type"); got != tt.want {
+			t.Errorf("%s %s (%d): Content-Type %q, want %q", tt.method, tt.path, resp.StatusCode, got, tt.want)
+		}
+	}
+}
