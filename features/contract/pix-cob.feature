@@ -110,7 +110,7 @@ Feature: Pix immediate charges (cob), locations, received Pix, refunds and webho
       """
       {"valor": {"original": "15.00"}, "chave": "52998224725", "loc": {"id": ${loc}}}
       """
-    Then the response status is 200
+    Then the response status is 201
     And the response field "revisao" is "2"
     When I send "GET" to "/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1?revisao=0"
     Then the response status is 200
@@ -402,7 +402,7 @@ Feature: Pix immediate charges (cob), locations, received Pix, refunds and webho
       {"valor": "1.00"}
       """
     Then the response status is 404
-    And the response field "type" is "https://pix.bcb.gov.br/api/v2/error/PixNaoEncontrado"
+    And the response field "type" is "https://pix.bcb.gov.br/api/v2/error/NaoEncontrado"
 
   Scenario: A refund after 90 days is refused
     When I send "PUT" to "/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1" with JSON:

@@ -46,7 +46,7 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
       <body>
       """
     Then the response status is <status>
-    And the response header "Content-Type" is "application/problem+json"
+    And the response header "Content-Type" is "application/problem+json; charset=utf-8"
     And the response is valid against schema "platform/problem"
     And the response field "errors.0.field" is "<field>"
 
@@ -162,7 +162,22 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
       | application/x-www-form-urlencoded | client_id=homologa-demo&client_secret=homologa-demo-secret                                           | 400    | invalid_request        |
       | application/x-www-form-urlencoded | grant_type=password&client_id=homologa-demo&client_secret=homologa-demo-secret                       | 400    | unsupported_grant_type |
       | application/x-www-form-urlencoded | grant_type=client_credentials&client_id=homologa-demo&client_secret=homologa-demo-secret&scope=admin | 400    | invalid_scope          |
-      | application/json                  | {"grant_type": "client_credentials"}                                                                 | 400    | invalid_request        |
+      | application/json                  | {"grant_type": "client_credentials"}                                                                 | 401    | invalid_client         |
+      | application/json                  | {"grant_type": "client_credentials", "client_id": "homologa-demo", "client_secret": "wrong"}        | 401    | invalid_client         |
+      | application/json                  | {"grant_type": 1, "client_id": "homologa-demo", "client_secret": "homologa-demo-secret"}             | 400    | invalid_request        |
+      | application/json                  | {"grant_type": "password", "client_id": "homologa-demo", "client_secret": "homologa-demo-secret"}     | 400    | unsupported_grant_type |
+      | text/plain                        | grant_type=client_credentials&client_id=homologa-demo&client_secret=homologa-demo-secret             | 400    | invalid_request        |
+
+  Scenario: A PSP SDK's token request: HTTP Basic and a JSON body
+    Given I set the header "Authorization" to "Basic aG9tb2xvZ2EtZGVtbzpob21vbG9nYS1kZW1vLXNlY3JldA=="
+    When I send "POST" to "/oauth/token" with JSON:
+      """
+      {"grant_type": "client_credentials", "scope": "cob.read cob.write"}
+      """
+    Then the response status is 200
+    And the response is valid against schema "platform/token"
+    And the response header "Content-Type" is "application/json; charset=utf-8"
+    And the response field "scope" is "cob.read cob.write"
 
   Scenario: A wrong client secret is answered with WWW-Authenticate
     When I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":

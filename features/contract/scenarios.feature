@@ -207,14 +207,14 @@ Feature: Scenarios drive resources through their states and inject faults
       """
       {"valor": {"original": "25.00"}, "chave": "52998224725"}
       """
-    Then the response status is 200
+    Then the response status is 201
     And the response field "revisao" is "0"
     # The lost answer is in the log before the client sees the reset.
     When I send "GET" to "/sandbox/interactions?path=/pix/v2/cob/cenarioperdidacenarioperdida1"
     Then the response field "interactions" has 2 items
     And the response field "interactions.0.status" is "0"
     And the response field "interactions.0.injected" matches "^pix-resposta-perdida#faults.0 .*reset \(after\)$"
-    And the response field "interactions.1.status" is "200"
+    And the response field "interactions.1.status" is "201"
 
   Scenario: A response lost after the work: the same Idempotency-Key gets the original answer and no duplicate
     When I send "POST" to "/sandbox/scenarios/pix-resposta-perdida/activate" with JSON:

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"homologa/simulator/certs"
 	"homologa/simulator/clock"
 	"homologa/simulator/errs"
 	"homologa/simulator/events"
@@ -94,8 +95,14 @@ type Service struct {
 	// (the default clock, shared scenarios, a reset of everything).
 	OperatorToken string
 	// SecureCookies marks the portal's session cookie Secure: the sandbox
-	// is served over TLS (its --public-url is https).
+	// is served over TLS (its --public-url is https, or --tls).
 	SecureCookies bool
+	// CA signs the client certificates the portal issues to apps.
+	CA *certs.CA
+	// MutualTLS is --mtls: the routes of mutual TLS (the API Pix, the
+	// token endpoint) take the app's client certificate, and a token
+	// bound to it.
+	MutualTLS bool
 
 	// tokens caches resolved tokens: every partner request authenticates,
 	// and a database read for it was the largest single cost of a GET.
@@ -436,9 +443,19 @@ type Token struct {
 	TokenType   string `json:"token_type"`
 	ExpiresIn   int64  `json:"expires_in"`
 	Scope       string `json:"scope"`
+	// Cnf names the client certificate the token is bound to (RFC 8705
+	// §3.1's confirmation, shown in the answer since the token itself is
+	// opaque); absent for a token asked for without one.
+	Cnf *Confirmation `json:"cnf,omitempty"`
 	// AppID and CompanyID name whose token it is; they stay in the sandbox.
 	AppID     string `json:"-"`
 	CompanyID string `json:"-"`
+}
+
+// Confirmation is RFC 8705's cnf: the SHA-256 thumbprint of the
+// certificate a token is bound to.
+type Confirmation struct {
+	X5tS256 string `json:"x5t#S256"`
 }
 
 // IssueToken runs the client-credentials grant: it checks the app's secret
@@ -453,7 +470,7 @@ func (s *Service) IssueToken(ctx context.Context, clientID, clientSecret, scope 
 	if !found || !secretMatches(hash, clientSecret) {
 		return Token{}, invalidClient()
 	}
-	return s.grant(ctx, a, scope)
+	return s.grant(ctx, a, scope, "")
 }
 
 // invalidClient is the answer to a client id no app has or a wrong secret:
@@ -490,8 +507,9 @@ func secretMatches(hash, secret string) bool {
 }
 
 // grant issues a token to an app whose secret was checked: a sandbox app
-// only, with the scopes asked for among its own.
-func (s *Service) grant(ctx context.Context, a App, scope string) (Token, error) {
+// only, with the scopes asked for among its own, bound to the client
+// certificate whose thumbprint is cnf ("" for none).
+func (s *Service) grant(ctx context.Context, a App, scope, cnf string) (Token, error) {
 	if a.Environment != Sandbox {
 		invalid := invalidClient()
 		invalid.Message = fmt.Sprintf("o cliente %s tem credenciais de %s; este sandbox aceita só credenciais de sandbox (crie um app de sandbox no portal)", a.ClientID, a.Environment)
@@ -519,14 +537,18 @@ func (s *Service) grant(ctx context.Context, a App, scope string) (Token, error)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE app_id = ? AND expires_at <= ?`, a.ID, now.UnixNano()); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO tokens (hash, app_id, scopes, expires_at) VALUES (?, ?, ?, ?)`,
-			hashSecret(raw), a.ID, strings.Join(scopes, " "), now.Add(ttl).UnixNano())
+		_, err := tx.ExecContext(ctx, `INSERT INTO tokens (hash, app_id, scopes, expires_at, cnf_x5t) VALUES (?, ?, ?, ?, ?)`,
+			hashSecret(raw), a.ID, strings.Join(scopes, " "), now.Add(ttl).UnixNano(), cnf)
 		return err
 	})
 	if err != nil {
 		return Token{}, fmt.Errorf("store token: %w", err)
 	}
-	return Token{AccessToken: raw, TokenType: "Bearer", ExpiresIn: int64(ttl / time.Second), Scope: strings.Join(scopes, " "), AppID: a.ID, CompanyID: a.CompanyID}, nil
+	tok := Token{AccessToken: raw, TokenType: "Bearer", ExpiresIn: int64(ttl / time.Second), Scope: strings.Join(scopes, " "), AppID: a.ID, CompanyID: a.CompanyID}
+	if cnf != "" {
+		tok.Cnf = &Confirmation{X5tS256: cnf}
+	}
+	return tok, nil
 }
 
 // appByClientID finds the app a token request names: in the namespace the
@@ -574,6 +596,9 @@ type Principal struct {
 	CNPJ      string
 	ClientID  string
 	Scopes    []string
+	// Thumbprint is the x5t#S256 of the client certificate the token is
+	// bound to; "" for an unbound token.
+	Thumbprint string
 }
 
 // HasScope reports whether the token carries scope.
@@ -609,9 +634,9 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	var scopes string
 	var exp int64
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT a.id, a.company_id, c.namespace, c.cnpj, a.client_id, t.scopes, t.expires_at
+		return tx.QueryRowContext(ctx, `SELECT a.id, a.company_id, c.namespace, c.cnpj, a.client_id, t.scopes, t.expires_at, t.cnf_x5t
 			FROM tokens t JOIN apps a ON a.id = t.app_id JOIN companies c ON c.id = a.company_id WHERE t.hash = ?`,
-			hash).Scan(&p.AppID, &p.CompanyID, &p.Namespace, &p.CNPJ, &p.ClientID, &scopes, &exp)
+			hash).Scan(&p.AppID, &p.CompanyID, &p.Namespace, &p.CNPJ, &p.ClientID, &scopes, &exp, &p.Thumbprint)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, bearerError("invalid_token", "token de acesso desconhecido")

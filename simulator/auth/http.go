@@ -1,8 +1,10 @@
 package auth
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"fmt"
 	"mime"
 	"net/http"
@@ -42,8 +44,23 @@ func BearerToken(r *http.Request) (string, bool) {
 // one of scopes (any token, when there are none): 401 without a valid
 // token, 403 without the scope.
 func (s *Service) Require(scopes []string, h http.Handler) http.Handler {
+	return s.require(scopes, false, h)
+}
+
+// RequireBound is Require on a route of mutual TLS: a token bound to a
+// client certificate is taken with that certificate only (RFC 8705), and
+// under --mtls every request brings the app's certificate and a token
+// bound to it; otherwise a 401, before the scope is looked at.
+func (s *Service) RequireBound(scopes []string, h http.Handler) http.Handler {
+	return s.require(scopes, true, h)
+}
+
+func (s *Service) require(scopes []string, bound bool, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := s.authenticateRequest(r)
+		if err == nil && bound {
+			err = s.checkBinding(r, p)
+		}
 		if err != nil {
 			httpx.WriteError(w, r, err)
 			return
@@ -165,15 +182,69 @@ func (s *Service) Optional(h http.Handler) http.Handler {
 }
 
 // TokenHandler is POST /oauth/token: the client-credentials grant of
-// RFC 6749 §4.4, client authentication by HTTP Basic or by form fields.
+// RFC 6749 §4.4, its parameters in a form (§4.4.2) or, as the PSP SDKs of
+// the API Pix send them, in a JSON object; the client authenticated by
+// HTTP Basic or by client_id and client_secret in the body. Errors are
+// RFC 6749 §5.2's either way.
 func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt != "application/x-www-form-urlencoded" {
-		return nil, errs.Errorf(errs.Invalid, "o pedido de token deve ser application/x-www-form-urlencoded (RFC 6749 §4.4.2)")
+	params, err := tokenParams(r)
+	if err != nil {
+		return nil, err
+	}
+	id, secret, basic := r.BasicAuth()
+	if basic {
+		// RFC 6749 §2.3.1: Basic credentials are form-urlencoded first.
+		id, _ = url.QueryUnescape(id)
+		secret, _ = url.QueryUnescape(secret)
+		if params.Has("client_secret") {
+			return nil, errs.Errorf(errs.Invalid, "use um só método de autenticação do cliente: HTTP Basic ou client_secret no corpo, não os dois")
+		}
+		if body := params.Get("client_id"); body != "" && body != id {
+			return nil, errs.Errorf(errs.Invalid, "o client_id do corpo (%s) não é o da autenticação HTTP Basic (%s)", body, id)
+		}
+	} else {
+		id, secret = params.Get("client_id"), params.Get("client_secret")
+		if id == "" {
+			return nil, errs.Errorf(errs.Unauthorized, "falta a autenticação do cliente: envie credenciais HTTP Basic ou client_id e client_secret").
+				WithType("invalid_client").WithHeader("WWW-Authenticate", `Basic realm="homologa"`)
+		}
+	}
+	switch gt := params.Get("grant_type"); gt {
+	case "client_credentials":
+	case "":
+		return nil, errs.Errorf(errs.Invalid, "grant_type é obrigatório; use client_credentials")
+	default:
+		return nil, errs.Errorf(errs.Invalid, "grant_type %q não é aceito; use client_credentials", gt).WithType("unsupported_grant_type")
+	}
+	tok, err := s.issueThrottled(r, id, secret, params.Get("scope"))
+	if err != nil {
+		return nil, err
+	}
+	// The interaction log files the request under the app and its company.
+	info := httpx.InfoOf(r.Context())
+	info.AppID, info.CompanyID, info.At = tok.AppID, tok.CompanyID, s.Clocks.NowOf(tok.CompanyID)
+	rep := httpx.OK(tok)
+	rep.Header = http.Header{"Cache-Control": {"no-store"}, "Pragma": {"no-cache"}}
+	return rep, nil
+}
+
+// tokenParams reads the parameters of a token request: a form
+// (application/x-www-form-urlencoded, RFC 6749 §4.4.2) or a JSON object
+// whose values are strings (application/json, what PSP SDKs send). A body
+// sent without a Content-Type is read as JSON when it is an object, as a
+// form otherwise. A parameter may appear once.
+func tokenParams(r *http.Request) (url.Values, error) {
+	ct := r.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	if ct != "" && mt != "application/x-www-form-urlencoded" && mt != "application/json" {
+		return nil, errs.Errorf(errs.Invalid, "o pedido de token deve ser application/x-www-form-urlencoded (RFC 6749 §4.4.2) ou application/json, não %s", ct)
 	}
 	body, err := httpx.ReadBody(r, 0)
 	if err != nil {
 		return nil, err
+	}
+	if mt == "application/json" || (ct == "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))) {
+		return jsonTokenParams(body)
 	}
 	form, err := url.ParseQuery(string(body))
 	if err != nil {
@@ -184,38 +255,46 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 			return nil, errs.Errorf(errs.Invalid, "o parâmetro %q está repetido", k)
 		}
 	}
-	id, secret, basic := r.BasicAuth()
-	if basic {
-		// RFC 6749 §2.3.1: Basic credentials are form-urlencoded first.
-		id, _ = url.QueryUnescape(id)
-		secret, _ = url.QueryUnescape(secret)
-		if form.Has("client_secret") {
-			return nil, errs.Errorf(errs.Invalid, "use um só método de autenticação do cliente: HTTP Basic ou client_secret no corpo, não os dois")
-		}
-	} else {
-		id, secret = form.Get("client_id"), form.Get("client_secret")
-		if id == "" {
-			return nil, errs.Errorf(errs.Unauthorized, "falta a autenticação do cliente: envie credenciais HTTP Basic ou client_id e client_secret").
-				WithType("invalid_client").WithHeader("WWW-Authenticate", `Basic realm="homologa"`)
-		}
+	return form, nil
+}
+
+// jsonTokenParams reads a JSON token request: an object of strings; an
+// empty body is an empty object. scope may also be an array of scopes.
+func jsonTokenParams(body []byte) (url.Values, error) {
+	params := url.Values{}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return params, nil
 	}
-	switch gt := form.Get("grant_type"); gt {
-	case "client_credentials":
-	case "":
-		return nil, errs.Errorf(errs.Invalid, "grant_type é obrigatório; use client_credentials")
-	default:
-		return nil, errs.Errorf(errs.Invalid, "grant_type %q não é aceito; use client_credentials", gt).WithType("unsupported_grant_type")
-	}
-	tok, err := s.issueThrottled(r, id, secret, form.Get("scope"))
-	if err != nil {
+	if err := httpx.CheckSyntax(body); err != nil {
 		return nil, err
 	}
-	// The interaction log files the request under the app and its company.
-	info := httpx.InfoOf(r.Context())
-	info.AppID, info.CompanyID, info.At = tok.AppID, tok.CompanyID, s.Clocks.NowOf(tok.CompanyID)
-	rep := httpx.OK(tok)
-	rep.Header = http.Header{"Cache-Control": {"no-store"}, "Pragma": {"no-cache"}}
-	return rep, nil
+	var obj map[string]any
+	if err := json.Unmarshal(body, &obj); err != nil {
+		return nil, errs.Errorf(errs.Invalid, "o corpo JSON do pedido de token deve ser um objeto, como {\"grant_type\": \"client_credentials\"}")
+	}
+	for k, v := range obj {
+		switch x := v.(type) {
+		case string:
+			params.Set(k, x)
+		case []any:
+			if k != "scope" {
+				return nil, errs.Errorf(errs.Invalid, "o parâmetro %q deve ser uma string", k)
+			}
+			var scopes []string
+			for _, sc := range x {
+				str, ok := sc.(string)
+				if !ok {
+					return nil, errs.Errorf(errs.Invalid, "scope deve ser uma string de escopos separados por espaço, ou uma lista de strings")
+				}
+				scopes = append(scopes, str)
+			}
+			params.Set(k, strings.Join(scopes, " "))
+		case nil:
+		default:
+			return nil, errs.Errorf(errs.Invalid, "o parâmetro %q deve ser uma string", k)
+		}
+	}
+	return params, nil
 }
 
 // StreamCompany authenticates the handshake of an app's event stream (the

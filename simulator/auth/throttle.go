@@ -196,7 +196,9 @@ func (s *Service) guesses() (clients, addrs *Throttle) {
 // failures, or an address past its failures with unknown client ids, is
 // answered 429 without its secret being checked at all; a wrong secret
 // or an unknown client id counts one failure, the right secret resets the
-// client's count.
+// client's count. A client certificate that is not the app's is refused
+// before the secret is checked (it is no guess of the secret); the token
+// is bound to the app's.
 func (s *Service) issueThrottled(r *http.Request, clientID, secret, scope string) (Token, error) {
 	a, hash, found, err := s.client(r.Context(), clientID)
 	if err != nil {
@@ -210,10 +212,16 @@ func (s *Service) issueThrottled(r *http.Request, clientID, secret, scope string
 	if wait := th.Wait(key); wait > 0 {
 		return Token{}, throttled(wait, why)
 	}
+	var cnf string
+	if found {
+		if cnf, err = s.bindingOf(r, a); err != nil {
+			return Token{}, err
+		}
+	}
 	if !found || !secretMatches(hash, secret) {
 		th.Fail(key)
 		return Token{}, invalidClient()
 	}
 	th.Succeed(key)
-	return s.grant(r.Context(), a, scope)
+	return s.grant(r.Context(), a, scope, cnf)
 }

@@ -62,8 +62,9 @@ func Chromium(t testing.TB) string {
 	return ""
 }
 
-// Browser starts headless Chromium for one test, bounded by timeout.
-func Browser(t testing.TB, timeout time.Duration) context.Context {
+// Browser starts headless Chromium for one test, bounded by timeout;
+// extra are further options (a flag).
+func Browser(t testing.TB, timeout time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(Chromium(t)),
@@ -71,6 +72,7 @@ func Browser(t testing.TB, timeout time.Duration) context.Context {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1400, 1000),
 	)
+	opts = append(opts, extra...)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelB := chromedp.NewContext(actx)
 	ctx, cancelC := context.WithTimeout(ctx, timeout)

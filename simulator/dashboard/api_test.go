@@ -70,8 +70,8 @@ func TestRootAndFiles(t *testing.T) {
 		{"OK/Script", "/dashboard/dashboard.js", "", 200, "text/javascript", `/sandbox/events/ws`},
 		{"OK/Styles", "/dashboard/dashboard.css", "", 200, "text/css", `.badge`},
 		{"OK/RedirectToPrefix", "/dashboard", "", 301, "", ""},
-		{"ErrNoSuchFile", "/dashboard/nope.js", "", 404, "application/problem+json", `"status":404`},
-		{"ErrNotTheDashboard", "/dashboardx", "", 404, "application/problem+json", `"status":404`},
+		{"ErrNoSuchFile", "/dashboard/nope.js", "", 404, "application/problem+json; charset=utf-8", `"status":404`},
+		{"ErrNotTheDashboard", "/dashboardx", "", 404, "application/problem+json; charset=utf-8", `"status":404`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -312,7 +312,7 @@ func TestOperatorEventStream(t *testing.T) {
 			}
 			defer resp.Body.Close()
 			b, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != tt.status || resp.Header.Get("Content-Type") != "application/problem+json" || !strings.Contains(string(b), tt.detail) {
+			if resp.StatusCode != tt.status || resp.Header.Get("Content-Type") != "application/problem+json; charset=utf-8" || !strings.Contains(string(b), tt.detail) {
 				t.Errorf("got %d %s %s, want %d naming %q", resp.StatusCode, resp.Header.Get("Content-Type"), b, tt.status, tt.detail)
 			}
 		})

@@ -3,6 +3,8 @@ package events
 import (
 	"cmp"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -50,6 +52,10 @@ type Guard struct {
 	// connect(2). Tests put a hook here that records and refuses anything
 	// not loopback, so that a broken guard still sends no packet.
 	Control func(network, address string, c syscall.RawConn) error
+	// RootCAs are the certificate authorities deliveries trust; nil is
+	// the system's. A sandbox serving TLS adds its own CA, so its
+	// built-in inbox is reached over its TLS.
+	RootCAs *x509.CertPool
 
 	any      bool
 	names    map[string]bool
@@ -403,6 +409,7 @@ func (g *Guard) Client(timeout time.Duration) *http.Client {
 		Transport: &http.Transport{
 			Proxy:                 nil,
 			DialContext:           g.DialContext,
+			TLSClientConfig:       &tls.Config{RootCAs: g.RootCAs},
 			TLSHandshakeTimeout:   10 * time.Second,
 			ResponseHeaderTimeout: timeout,
 			MaxIdleConnsPerHost:   4,

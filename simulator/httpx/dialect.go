@@ -37,7 +37,22 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 			w.Header().Add(k, v)
 		}
 	}
-	writeJSON(w, ct, StatusOf(e), body)
+	writeJSON(w, ct, dialectStatus(d, e), body)
+}
+
+// StatusDialect is a dialect whose API answers some errors with another
+// status than the error's code has elsewhere (the API Pix declares no 415,
+// 413, 422, 409 nor 429).
+type StatusDialect interface {
+	Status(e *errs.Error) int
+}
+
+// dialectStatus is the status d answers e with.
+func dialectStatus(d Dialect, e *errs.Error) int {
+	if sd, ok := d.(StatusDialect); ok {
+		return sd.Status(e)
+	}
+	return StatusOf(e)
 }
 
 func writeJSON(w http.ResponseWriter, contentType string, status int, body any) {
@@ -82,7 +97,7 @@ func (Problem) Render(e *errs.Error, r *http.Request, requestID string) (string,
 	if e.Type != "" {
 		t = e.Type
 	}
-	return "application/problem+json", ProblemBody{
+	return "application/problem+json; charset=utf-8", ProblemBody{
 		Type:      "urn:homologa:problem:" + t,
 		Title:     http.StatusText(status),
 		Status:    status,
@@ -117,7 +132,11 @@ type PixViolation struct {
 
 // pixTypes names the official general types. The spec declares no 401
 // anywhere; a missing or expired token is answered 401 (RFC 6750) with the
-// closest official type, AcessoNegado.
+// closest official type, AcessoNegado. The codes whose status no
+// operation declares are answered with one that every operation that
+// takes a body declares (Status): a request the sandbox cannot take as
+// sent is a 400 RequisicaoInvalida, one to repeat later a 503
+// ServicoIndisponivel with Retry-After.
 var pixTypes = map[errs.Code][2]string{
 	errs.Invalid:          {"RequisicaoInvalida", "Requisição inválida."},
 	errs.Unauthorized:     {"AcessoNegado", "Acesso negado."},
@@ -130,9 +149,32 @@ var pixTypes = map[errs.Code][2]string{
 	errs.MethodNotAllowed: {"RequisicaoInvalida", "Método não permitido."},
 	errs.UnsupportedMedia: {"RequisicaoInvalida", "Tipo de conteúdo não suportado."},
 	errs.TooLarge:         {"RequisicaoInvalida", "Corpo da requisição grande demais."},
-	errs.Conflict:         {"RequisicaoInvalida", "Conflito."},
-	errs.Unprocessable:    {"RequisicaoInvalida", "Requisição não processável."},
-	errs.TooManyRequests:  {"RequisicaoInvalida", "Requisições demais."},
+	errs.Conflict:         {"ServicoIndisponivel", "Serviço indisponível."},
+	errs.Unprocessable:    {"RequisicaoInvalida", "Requisição inválida."},
+	errs.TooManyRequests:  {"ServicoIndisponivel", "Serviço indisponível."},
+}
+
+// pixStatus is the status of each code the API Pix declares no status
+// for: its operations declare 400, 403, 404 and 503 (and 2xx), and its
+// catalogue 410, 500 and 504.
+var pixStatus = map[errs.Code]int{
+	errs.UnsupportedMedia: http.StatusBadRequest,
+	errs.TooLarge:         http.StatusBadRequest,
+	errs.Unprocessable:    http.StatusBadRequest,
+	errs.Conflict:         http.StatusServiceUnavailable,
+	errs.TooManyRequests:  http.StatusServiceUnavailable,
+}
+
+// Status implements StatusDialect: an error's own status (an injected
+// fault's, a timed-out body's) is kept; a code's is one the API Pix
+// declares.
+func (Pix) Status(e *errs.Error) int {
+	if e.Status == 0 {
+		if s, ok := pixStatus[e.Code]; ok {
+			return s
+		}
+	}
+	return StatusOf(e)
 }
 
 // Render implements Dialect.
@@ -148,14 +190,14 @@ func (Pix) Render(e *errs.Error, r *http.Request, requestID string) (string, any
 	p := PixProblem{
 		Type:          "https://pix.bcb.gov.br/api/v2/error/" + typ,
 		Title:         title,
-		Status:        StatusOf(e),
+		Status:        Pix{}.Status(e),
 		Detail:        e.Message,
 		CorrelationID: requestID,
 	}
 	for _, v := range e.Violations {
 		p.Violacoes = append(p.Violacoes, PixViolation{Razao: v.Reason, Propriedade: v.Field, Valor: v.Value})
 	}
-	return "application/problem+json", p
+	return "application/problem+json; charset=utf-8", p
 }
 
 // Insurer is the insurer's ResultadoDaOperacao envelope (insurance SUMMARY

@@ -34,24 +34,33 @@ func TestDialects(t *testing.T) {
 		ctype   string
 		check   func(map[string]any) bool
 	}{
-		{"ProblemInvalid", httpx.Problem{}, bad, 400, "application/problem+json", func(b map[string]any) bool {
+		{"ProblemInvalid", httpx.Problem{}, bad, 400, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
 			errs, _ := b["errors"].([]any)
 			return b["type"] == "urn:homologa:problem:invalid" && b["requestId"] == "rid-1" && len(errs) == 1
 		}},
-		{"PixInvalid", httpx.Pix{}, bad, 400, "application/problem+json", func(b map[string]any) bool {
+		{"PixInvalid", httpx.Pix{}, bad, 400, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
 			v, _ := b["violacoes"].([]any)
 			first, _ := v[0].(map[string]any)
 			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida" && b["correlationId"] == "rid-1" &&
 				first["propriedade"] == "cob.valor.original" && first["razao"] == "must be > 0" && first["valor"] == "0.00"
 		}},
-		{"PixDomainType", httpx.Pix{}, errs.Errorf(errs.Invalid, "x").WithType("CobOperacaoInvalida"), 400, "application/problem+json", func(b map[string]any) bool {
+		{"PixDomainType", httpx.Pix{}, errs.Errorf(errs.Invalid, "x").WithType("CobOperacaoInvalida"), 400, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
 			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida"
 		}},
-		{"PixUnavailable", httpx.Pix{}, errs.Errorf(errs.Unavailable, "x"), 503, "application/problem+json", func(b map[string]any) bool {
+		{"PixUnavailable", httpx.Pix{}, errs.Errorf(errs.Unavailable, "x"), 503, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
 			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel"
 		}},
-		{"PixForbidden", httpx.Pix{}, errs.Errorf(errs.Forbidden, "x"), 403, "application/problem+json", func(b map[string]any) bool {
+		{"PixForbidden", httpx.Pix{}, errs.Errorf(errs.Forbidden, "x"), 403, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
 			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/AcessoNegado"
+		}},
+		{"PixUnsupportedMediaIsA400", httpx.Pix{}, errs.Errorf(errs.UnsupportedMedia, "x"), 400, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
+			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida" && b["status"] == 400.0
+		}},
+		{"PixConflictIsA503", httpx.Pix{}, errs.Errorf(errs.Conflict, "x"), 503, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
+			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel" && b["status"] == 503.0
+		}},
+		{"PixInjectedStatusKept", httpx.Pix{}, &errs.Error{Code: errs.TooManyRequests, Status: 429}, 429, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
+			return b["status"] == 429.0
 		}},
 		{"InsurerInvalid", httpx.Insurer{}, bad, 400, "application/json; charset=utf-8", func(b map[string]any) bool {
 			m, _ := b["Mensagens"].([]any)
@@ -72,7 +81,7 @@ func TestDialects(t *testing.T) {
 		{"OAuthTooManyRequests", httpx.OAuth{}, errs.Errorf(errs.TooManyRequests, "espere"), 429, "application/json; charset=utf-8", func(b map[string]any) bool {
 			return b["error"] == "temporarily_unavailable" && b["error_description"] == "espere"
 		}},
-		{"InternalHidesCause", httpx.Problem{}, errs.As(errSecret{}), 500, "application/problem+json", func(b map[string]any) bool {
+		{"InternalHidesCause", httpx.Problem{}, errs.As(errSecret{}), 500, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
 			return !strings.Contains(b["detail"].(string), "database password")
 		}},
 	}
@@ -97,7 +106,7 @@ func TestPanicIsA500WithTheRequestID(t *testing.T) {
 	r := httptest.NewRequest(http.MethodGet, "/portal/x", nil)
 	r.Header.Set("X-Request-Id", "rid-panic")
 	h.ServeHTTP(w, r)
-	if w.Code != 500 || !strings.Contains(w.Body.String(), "rid-panic") || w.Header().Get("Content-Type") != "application/problem+json" {
+	if w.Code != 500 || !strings.Contains(w.Body.String(), "rid-panic") || w.Header().Get("Content-Type") != "application/problem+json; charset=utf-8" {
 		t.Fatalf("got %d %s", w.Code, w.Body)
 	}
 	if !strings.Contains(logged.String(), "panic") || !strings.Contains(logged.String(), "rid-panic") {

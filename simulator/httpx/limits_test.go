@@ -42,9 +42,13 @@ func TestBodyError(t *testing.T) {
 	}
 }
 
-// limited serves h behind Outer with a body limit of 16 bytes.
+// limited serves h behind Outer with a body limit of 16 bytes, the
+// insurer's dialect under /insurer/v1 and the API Pix's under /pix/v2.
 func limited(h http.HandlerFunc) http.Handler {
-	return httpx.Outer([]httpx.API{{Prefix: "/pix/v2", Name: "pix", Dialect: httpx.Pix{}}}, 16, nil, h)
+	return httpx.Outer([]httpx.API{
+		{Prefix: "/insurer/v1", Name: "insurer", Dialect: httpx.Insurer{}},
+		{Prefix: "/pix/v2", Name: "pix", Dialect: httpx.Pix{}},
+	}, 16, nil, h)
 }
 
 // TestRawBodyErrorIsA413: a reader that hands the raw error of a body past
@@ -56,8 +60,15 @@ func TestRawBodyErrorIsA413(t *testing.T) {
 		httpx.WriteError(w, r, &errs.Error{Code: errs.Internal, Err: fmt.Errorf("read: %w", err)})
 	})
 	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/insurer/v1/proposta", strings.NewReader(strings.Repeat("x", 17))))
+	if w.Code != 413 || !strings.Contains(w.Body.String(), "CORPO_GRANDE_DEMAIS") {
+		t.Fatalf("got %d %s", w.Code, w.Body)
+	}
+	// The API Pix declares no 413: the same error is its 400
+	// RequisicaoInvalida.
+	w = httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/pix/v2/cob", strings.NewReader(strings.Repeat("x", 17))))
-	if w.Code != 413 || !strings.Contains(w.Body.String(), "pix.bcb.gov.br/api/v2/error/RequisicaoInvalida") {
+	if w.Code != 400 || !strings.Contains(w.Body.String(), "pix.bcb.gov.br/api/v2/error/RequisicaoInvalida") || !strings.Contains(w.Body.String(), `"status":400`) {
 		t.Fatalf("got %d %s", w.Code, w.Body)
 	}
 }
@@ -74,7 +85,7 @@ func TestReplayKeepsTheReadError(t *testing.T) {
 		}
 	})
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/pix/v2/cob", strings.NewReader(strings.Repeat("x", 17))))
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/insurer/v1/proposta", strings.NewReader(strings.Repeat("x", 17))))
 	if w.Code != 413 {
 		t.Fatalf("got %d %s", w.Code, w.Body)
 	}
@@ -104,7 +115,7 @@ func TestLimitDeclared(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ran = false
-			r := httptest.NewRequest(http.MethodPost, "/pix/v2/cob", bytes.NewReader(make([]byte, max(tt.length, 0))))
+			r := httptest.NewRequest(http.MethodPost, "/insurer/v1/proposta", bytes.NewReader(make([]byte, max(tt.length, 0))))
 			r.ContentLength = tt.length
 			w := httptest.NewRecorder()
 			h.ServeHTTP(w, r)

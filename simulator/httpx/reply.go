@@ -66,6 +66,9 @@ type Reply struct {
 	Status int
 	Body   any
 	Header http.Header
+	// Raw is a body that is not JSON (a download), written as it is under
+	// the Content-Type of Header.
+	Raw []byte
 }
 
 // OK is a 200 with body.
@@ -103,6 +106,11 @@ func WriteReply(w http.ResponseWriter, rep *Reply) {
 	status := rep.Status
 	if status == 0 {
 		status = http.StatusOK
+	}
+	if rep.Raw != nil {
+		w.WriteHeader(status)
+		w.Write(rep.Raw)
+		return
 	}
 	if rep.Body == nil {
 		w.WriteHeader(status)

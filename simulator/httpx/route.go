@@ -59,6 +59,11 @@ type Route struct {
 	// Idempotent routes replay a request repeated with its
 	// Idempotency-Key (creating POSTs).
 	Idempotent bool
+	// MutualTLS routes are those every Pix API serves over mutual TLS
+	// (the API Pix, the token endpoint): a token bound to a client
+	// certificate is taken with it only, and under --mtls they take the
+	// app's certificate.
+	MutualTLS bool
 	// RawBody routes take a body that is not JSON (a scenario's or a
 	// partner's YAML, a webhook delivery as sent): form content types are
 	// not refused there.

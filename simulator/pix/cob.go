@@ -100,17 +100,17 @@ type chargeFilter struct {
 // errTxidTaken says the company has the txid of a charge being inserted.
 var errTxidTaken = errors.New("txid taken")
 
-// putCharge creates a charge, or replaces an ATIVA one as a new revision;
-// created says which. A new charge is drafted before the write transaction
+// putCharge creates a charge, or replaces an ATIVA one as a new revision.
+// A new charge is drafted before the write transaction
 // when all it needs is in memory, so that the transaction holds the
 // database for the inserts only: at 32 concurrent creators the transaction
 // is the queue. Otherwise, or when the txid turns out taken, it is drafted
 // inside, which gives the precise answer (revision, conflict, violation).
-func (s *Service) putCharge(ctx context.Context, in chargeRequest) (out doc, created bool, err error) {
+func (s *Service) putCharge(ctx context.Context, in chargeRequest) (out doc, err error) {
 	if d := s.draftInMemory(ctx, in); d != nil {
 		err := s.DB.Tx(ctx, func(tx *store.Tx) error { return s.insertDraft(ctx, tx, in, d) })
 		if !errors.Is(err, errTxidTaken) {
-			return d.body, true, err
+			return d.body, err
 		}
 	}
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
@@ -129,11 +129,10 @@ func (s *Service) putCharge(ctx context.Context, in chargeRequest) (out doc, cre
 		if err := s.loteTxidRule(ctx, tx, in); err != nil {
 			return err
 		}
-		created = true
 		out, err = s.createCharge(ctx, tx, in)
 		return err
 	})
-	return out, created, err
+	return out, err
 }
 
 // loteTxidRule refuses a txid that a batch item holds.

@@ -56,7 +56,7 @@ const (
 	retryWindow = 7
 )
 
-var cobrAbsent = absent{"CobRNaoEncontrada", "nenhuma cobrança recorrente com txid %v"}
+var cobrAbsent = absent{typ: "CobRNaoEncontrado", format: "nenhuma cobrança recorrente com txid %v"}
 
 type cobr struct {
 	CompanyID, TxID, AppID, IDRec, Status, Vencimento string
@@ -151,7 +151,9 @@ func (s *Service) createCobR(ctx context.Context, p auth.Principal, txid string,
 			}
 			return nil, err
 		}
-		rc, err := load(ctx, tx, findRec, p.CompanyID, str(req, "idRec"), recAbsent)
+		// The recurrence is named in the body: an unknown one is a
+		// broken field (POST /cobr declares no 404).
+		rc, err := load(ctx, tx, findRec, p.CompanyID, str(req, "idRec"), absentIn("CobROperacaoInvalida", "idRec", "nenhuma recorrência %v"))
 		if err != nil {
 			return nil, err
 		}

@@ -64,7 +64,9 @@ func (s *Service) createDevolucao(ctx context.Context, companyID string, in devo
 		return nil, invalid("PixDevolucaoInvalida", violation{"valor", "deve ser maior que zero", in.Valor})
 	}
 	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
-		p, err := load(ctx, tx, findPix, companyID, in.E2EID, pixAbsent)
+		// PixNaoEncontrado is the catalogue's for GET /pix/{e2eid}
+		// only: the PUT's declared 404 is the general NaoEncontrado.
+		p, err := load(ctx, tx, findPix, companyID, in.E2EID, absent{typ: "NaoEncontrado", format: pixAbsent.format})
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +154,10 @@ func (s *Service) devolucaoRequested(ctx context.Context, tx *store.Tx, p *pixRe
 
 // getDevolucao is a refund as the API answers it.
 func (s *Service) getDevolucao(ctx context.Context, companyID, e2eid, id string) (doc, error) {
-	return view(ctx, s.DB, findPix, companyID, e2eid, pixAbsent, func(tx *store.Tx, _ *pixRecebido) (doc, error) {
+	// Without the Pix there is no refund of it: PixDevolucaoNaoEncontrada,
+	// the catalogue's type for this operation.
+	noPix := absent{typ: "PixDevolucaoNaoEncontrada", format: "nenhuma devolução " + id + ": nenhum Pix com endToEndId %v"}
+	return view(ctx, s.DB, findPix, companyID, e2eid, noPix, func(tx *store.Tx, _ *pixRecebido) (doc, error) {
 		d, err := findDevolucao(ctx, tx, e2eid, id)
 		if err == nil && d == nil {
 			return nil, notFound("PixDevolucaoNaoEncontrada", "nenhuma devolução %s do Pix %s", id, e2eid)

@@ -40,9 +40,20 @@ func notFound(typ, format string, args ...any) *errs.Error {
 
 // absent is how a resource answers an id it does not hold: its Pix
 // NaoEncontrado type and a message with a %v for the id.
-type absent struct{ typ, format string }
+type absent struct{ typ, format, field string }
 
-func (a absent) err(id any) *errs.Error { return notFound(a.typ, a.format, id) }
+func (a absent) err(id any) *errs.Error {
+	if a.field != "" {
+		return invalid(a.typ, violation{a.field, fmt.Sprintf(a.format, id), fmt.Sprint(id)})
+	}
+	return notFound(a.typ, a.format, id)
+}
+
+// absentIn is how an operation answers a resource its body names that
+// does not exist: a 400 of its type, the field violated.
+func absentIn(typ, field, format string) absent {
+	return absent{typ: typ, format: format, field: field}
+}
 
 // load finds one resource of a company with a store finder, or answers
 // the resource's NaoEncontrado.

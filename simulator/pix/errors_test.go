@@ -34,7 +34,12 @@ func TestRetype(t *testing.T) {
 
 func TestAbsent(t *testing.T) {
 	e := recAbsent.err("RR1")
-	if e.Code != errs.NotFound || e.Type != "RecNaoEncontrado" || e.Message != "nenhuma recorrência RR1" {
+	if e.Code != errs.NotFound || e.Type != "RecNaoEncontrada" || e.Message != "nenhuma recorrência RR1" {
+		t.Errorf("got %+v", e)
+	}
+	// Named by a body, an unknown resource is a violation of its field.
+	e = absentIn("CobROperacaoInvalida", "idRec", "nenhuma recorrência %v").err("RR1")
+	if e.Code != errs.Invalid || e.Type != "CobROperacaoInvalida" || e.Violations[0].Field != "idRec" || e.Violations[0].Value != "RR1" {
 		t.Errorf("got %+v", e)
 	}
 }

@@ -37,7 +37,10 @@ func (s *Service) handleCobList(r *http.Request) (*httpx.Reply, error) {
 }
 
 // handleChargePut creates or replaces a charge of kind k; an empty txid
-// is the PSP's to choose.
+// is the PSP's to choose. Either is a 201 with the charge, the only
+// success PUT /cob/{txid} and PUT /cobv/{txid} declare: a PUT that
+// revises an ATIVA charge answers its new revision, an identical one the
+// charge as it is.
 func (s *Service) handleChargePut(r *http.Request, k kindInfo, txid string) (*httpx.Reply, error) {
 	in := chargeRequest{k: k, p: principal(r), host: r.Host, txid: txid, named: r.Header.Get(scenario.Header)}
 	if txid == "" {
@@ -48,11 +51,7 @@ func (s *Service) handleChargePut(r *http.Request, k kindInfo, txid string) (*ht
 	if err := decode(r, s.Schemas, k.request, k.kind, k.opInvalida, &in.req); err != nil {
 		return nil, err
 	}
-	out, isNew, err := s.putCharge(r.Context(), in)
-	if err != nil || !isNew {
-		return replyOK(out, err)
-	}
-	return httpx.Created(out), nil
+	return replyCreated(s.putCharge(r.Context(), in))
 }
 
 // handleChargePatch is PATCH /cob/{txid} and PATCH /cobv/{txid}.

@@ -13,7 +13,7 @@ import (
 // created in the background (EM_PROCESSAMENTO → CRIADA | NEGADA), as a PSP
 // does.
 func (s *Service) handleLotePut(r *http.Request) (*httpx.Reply, error) {
-	id, err := loteIDOf(r)
+	id, err := loteIDOf(r, "LoteCobVOperacaoInvalida")
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func (s *Service) handleLotePut(r *http.Request) (*httpx.Reply, error) {
 // handleLotePatch is PATCH /lotecobv/{id}: revises some of the batch's
 // charges (those already CRIADA); 202 without a body.
 func (s *Service) handleLotePatch(r *http.Request) (*httpx.Reply, error) {
-	id, err := loteIDOf(r)
+	id, err := loteIDOf(r, "LoteCobVOperacaoInvalida")
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func (s *Service) handleLotePatch(r *http.Request) (*httpx.Reply, error) {
 
 // handleLoteGet is GET /lotecobv/{id}.
 func (s *Service) handleLoteGet(r *http.Request) (*httpx.Reply, error) {
-	id, err := loteIDOf(r)
+	id, err := loteIDOf(r, "LoteCobVConsultaInvalida")
 	if err != nil {
 		return nil, err
 	}
@@ -56,15 +56,17 @@ func (s *Service) handleLoteList(r *http.Request) (*httpx.Reply, error) {
 	return replyOK(s.listLotes(r.Context(), principal(r).CompanyID, lq))
 }
 
-// loteIDOf reads the id of /lotecobv/{id}, an int64 the receiver chose.
-func loteIDOf(r *http.Request) (int64, error) {
+// loteIDOf reads the id of /lotecobv/{id}, an int64 the receiver chose;
+// a bad one is the operation's typ (the catalogue's OperacaoInvalida for
+// PUT and PATCH, ConsultaInvalida for GET).
+func loteIDOf(r *http.Request, typ string) (int64, error) {
 	v := mux.Vars(r)["id"]
 	if !loteIDRE.MatchString(v) {
-		return 0, invalid("LoteCobVOperacaoInvalida", violation{"id", "o id do lote é um inteiro (int64) escolhido pelo usuário recebedor", v})
+		return 0, invalid(typ, violation{"id", "o id do lote é um inteiro (int64) escolhido pelo usuário recebedor", v})
 	}
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
-		return 0, invalid("LoteCobVOperacaoInvalida", violation{"id", "o id do lote é um inteiro (int64)", v})
+		return 0, invalid(typ, violation{"id", "o id do lote é um inteiro (int64)", v})
 	}
 	return id, nil
 }

@@ -26,7 +26,7 @@ type loc struct {
 // host plus this path and a token, without scheme, as PSPs write it.
 const QRPath = "/qr/v2/"
 
-var locAbsent = absent{"PayloadLocationNaoEncontrado", "nenhuma location com id %v"}
+var locAbsent = absent{typ: "PayloadLocationNaoEncontrado", format: "nenhuma location com id %v"}
 
 // locFilter is what GET /loc filters by, beyond the common parameters.
 type locFilter struct {

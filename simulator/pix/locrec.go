@@ -19,7 +19,7 @@ type locRec struct {
 	CreatedAt time.Time
 }
 
-var locRecAbsent = absent{"PayloadLocationRecNaoEncontrado", "nenhuma location de recorrência %v"}
+var locRecAbsent = absent{typ: "PayloadLocationRecNaoEncontrado", format: "nenhuma location de recorrência %v"}
 
 // locRecFilter is what GET /locrec filters by, beyond the common
 // parameters.
@@ -28,8 +28,11 @@ type locRecFilter struct {
 	convenio string
 }
 
+// body is PayloadLocationRecGerada (PayloadLocationRecCompleta with the
+// idRec of the rec that uses it): tipo, which the spec requires there and
+// defines in PayloadLocationRecSolicitada, is always "rec".
 func (l *locRec) body() doc {
-	d := doc{"id": l.ID, "location": l.Location, "criacao": rfc3339(l.CreatedAt)}
+	d := doc{"id": l.ID, "location": l.Location, "tipo": "rec", "criacao": rfc3339(l.CreatedAt)}
 	if l.IDRec.Valid {
 		d["idRec"] = l.IDRec.String
 	}
@@ -44,7 +47,7 @@ func (s *Service) createLocRec(ctx context.Context, p auth.Principal, host strin
 		if err := insertLocRec(ctx, tx, l, p.AppID); err != nil {
 			return nil, err
 		}
-		return doc{"id": l.ID, "location": l.Location, "criacao": rfc3339(l.CreatedAt)}, nil
+		return l.body(), nil
 	})
 }
 

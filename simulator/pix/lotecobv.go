@@ -38,7 +38,7 @@ const JobProcessLote = "pix.lote.process"
 
 var loteIDRE = regexp.MustCompile(`^[0-9]{1,18}$`)
 
-var loteAbsent = absent{"LoteCobVNaoEncontrado", "nenhum lote com id %v"}
+var loteAbsent = absent{typ: "LoteCobVNaoEncontrado", format: "nenhum lote com id %v"}
 
 // loteRequest is PUT /lotecobv/{id}.
 type loteRequest struct {

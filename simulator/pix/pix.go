@@ -23,7 +23,7 @@ type pixRecebido struct {
 	Body      doc
 }
 
-var pixAbsent = absent{"PixNaoEncontrado", "nenhum Pix com endToEndId %v"}
+var pixAbsent = absent{typ: "PixNaoEncontrado", format: "nenhum Pix com endToEndId %v"}
 
 // pixFilter is what GET /pix filters by, beyond the common parameters.
 type pixFilter struct {

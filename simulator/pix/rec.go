@@ -29,7 +29,7 @@ var recMachine = &statemachine.Machine{Resource: "rec", Table: "pix_recs", Initi
 	RecAprovada: edges("pix.rec.status", "Status de Recorrência", RecCancelada),
 }}
 
-var recAbsent = absent{"RecNaoEncontrado", "nenhuma recorrência %v"}
+var recAbsent = absent{typ: "RecNaoEncontrada", format: "nenhuma recorrência %v"}
 
 // NewIDRec makes an idRec (SUMMARY §2): "R", "R" when retries are allowed
 // or "N", the ISPB, the creation date and 11 alphanumerics: 29 characters.

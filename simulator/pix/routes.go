@@ -28,10 +28,10 @@ func (s *Service) Routes() []httpx.Route {
 	return rs
 }
 
-// app is a route of the official API, for an app's token with a scope; a
-// POST is idempotent.
+// app is a route of the official API, for an app's token with a scope,
+// over mutual TLS as every Pix API; a POST is idempotent.
 func app(method, path, scope, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
-	return httpx.Route{API: "pix", Method: method, Path: path, Auth: httpx.App, Scopes: httpx.Scopes(scope),
+	return httpx.Route{API: "pix", Method: method, Path: path, Auth: httpx.App, Scopes: httpx.Scopes(scope), MutualTLS: true,
 		Idempotent: method == http.MethodPost, Answer: answer, Handler: f, Doc: doc}
 }
 

@@ -41,7 +41,12 @@ var solicRecLive = []string{SolCriada, SolEnviada, SolRecebida}
 // JobExpireSolicRec expires a request the payer never answered.
 const JobExpireSolicRec = "pix.solicrec.expire"
 
-var solicRecAbsent = absent{"SolicRecNaoEncontrada", "nenhuma solicitação %v"}
+var solicRecAbsent = absent{typ: "SolicRecNaoEncontrada", format: "nenhuma solicitação %v"}
+
+// solicRecPatchAbsent is PATCH /solicrec/{id}'s answer to an unknown id:
+// the catalogue gives SolicRecNaoEncontrada to the GET only, and the
+// PATCH's declared 404 is the general NaoEncontrado.
+var solicRecPatchAbsent = absent{typ: "NaoEncontrado", format: "nenhuma solicitação %v"}
 
 type solicRec struct {
 	ID, IDRec, CompanyID, AppID, Status string
@@ -83,7 +88,9 @@ func (s *Service) createSolicRec(ctx context.Context, p auth.Principal, req doc,
 	}
 	idRec := str(req, "idRec")
 	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
-		rc, err := load(ctx, tx, findRec, p.CompanyID, idRec, recAbsent)
+		// RecNaoEncontrada is the catalogue's for /rec/{idRec} only:
+		// POST /solicrec's declared 404 is the general NaoEncontrado.
+		rc, err := load(ctx, tx, findRec, p.CompanyID, idRec, absent{typ: "NaoEncontrado", format: "nenhuma recorrência %v"})
 		if err != nil {
 			return nil, err
 		}
@@ -135,7 +142,7 @@ func (s *Service) getSolicRec(ctx context.Context, companyID, id string) (doc, e
 
 // cancelSolicRec cancels a request the payer has not answered.
 func (s *Service) cancelSolicRec(ctx context.Context, companyID, id string) (doc, error) {
-	return change(ctx, s.DB, findSolicRec, companyID, id, solicRecAbsent, func(tx *store.Tx, sr *solicRec) (doc, error) {
+	return change(ctx, s.DB, findSolicRec, companyID, id, solicRecPatchAbsent, func(tx *store.Tx, sr *solicRec) (doc, error) {
 		return sr.Body, s.moveSolicRec(ctx, tx, sr, SolCancelada, "")
 	})
 }

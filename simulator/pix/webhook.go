@@ -17,7 +17,7 @@ type webhook struct {
 	CreatedAt         time.Time
 }
 
-var webhookAbsent = absent{"WebhookNaoEncontrado", "nenhum webhook para a chave %v"}
+var webhookAbsent = absent{typ: "WebhookNaoEncontrado", format: "nenhum webhook para a chave %v"}
 
 // setWebhook registers the webhook of one of the app's keys.
 func (s *Service) setWebhook(ctx context.Context, p auth.Principal, chave, url string) error {

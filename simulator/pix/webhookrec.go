@@ -10,7 +10,7 @@ import (
 	"homologa/simulator/store"
 )
 
-var webhookRecAbsent = absent{"NaoEncontrado", "nenhum webhook de %v cadastrado"}
+var webhookRecAbsent = absent{typ: "NaoEncontrado", format: "nenhum webhook de %v cadastrado"}
 
 // setWebhookRec registers the receiving user's webhook of kind rec or cobr.
 func (s *Service) setWebhookRec(ctx context.Context, p auth.Principal, kind, url string) error {

@@ -28,7 +28,7 @@ func (h *Handlers) Routes() []httpx.Route {
 		return httpx.Route{API: "portal", Method: method, Path: path, Auth: kind, Answer: answer, Handler: f, Doc: doc}
 	}
 	creating := func(rt httpx.Route) httpx.Route { rt.Idempotent = true; return rt }
-	return []httpx.Route{
+	return append([]httpx.Route{
 		creating(route(http.MethodPost, "/accounts", httpx.Public, "platform/account", h.register, "register: an account (email, password) and its company; logs in")),
 		route(http.MethodPost, "/login", httpx.Public, "platform/account", h.login, "log in: a session cookie for the browser"),
 		route(http.MethodPost, "/logout", httpx.Account, "", h.logout, "end the session"),
@@ -45,7 +45,7 @@ func (h *Handlers) Routes() []httpx.Route {
 		creating(route(http.MethodPost, "/apps/{id}/secret", httpx.Account, "", h.rotateSecret, "rotate an app's client secret (shown once)")),
 		creating(route(http.MethodPost, "/apps/{id}/webhook-secret", httpx.Account, "", h.rotateWebhookSecret, "rotate an app's webhook signing secret (shown once)")),
 		route(http.MethodPut, "/apps/{id}/webhook", httpx.Account, "", h.setWebhook, "set an app's webhook URL"),
-	}
+	}, h.certificateRoutes()...)
 }
 
 // createCompany is POST /portal/companies.

@@ -53,7 +53,15 @@ var secretParams = map[string]bool{
 var secretFields = map[string]bool{
 	"accesstoken": true, "refreshtoken": true, "idtoken": true, "clientsecret": true, "webhooksecret": true,
 	"password": true, "senha": true, "apikey": true, "secret": true, "sessiontoken": true, "operatortoken": true,
+	"privatekey": true,
 }
+
+// binaryTypes are the content types of bodies kept only as their length:
+// a PKCS#12 file holds a private key, and no binary body reads as text.
+var binaryTypes = map[string]bool{"application/x-pkcs12": true, "application/pkcs12": true, "application/octet-stream": true}
+
+// privateKeys is a PEM private key block, of any kind.
+var privateKeys = regexp.MustCompile(`-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`)
 
 // cardSecretFields are the card's security code, secret whatever its value.
 var cardSecretFields = map[string]bool{
@@ -161,14 +169,21 @@ func headerValue(name, v string) string {
 }
 
 // Body returns a request or response body as text, with the values of
-// secret parameters (a form) or fields (JSON) replaced by Mark, and card
-// numbers inside card objects by CardMark. Any other body is kept as it
-// is, cut to valid UTF-8.
+// secret parameters (a form) or fields (JSON) replaced by Mark, card
+// numbers inside card objects by CardMark, and PEM private keys by Mark.
+// A binary body (a PKCS#12 file) is kept as its length. Any other body is
+// kept as it is, cut to valid UTF-8.
 func Body(contentType string, body []byte) string {
 	if len(body) == 0 {
 		return ""
 	}
 	mt, _, _ := mime.ParseMediaType(contentType)
+	if binaryTypes[mt] {
+		return "[" + strconv.Itoa(len(body)) + " bytes of " + mt + "]"
+	}
+	if bytes.Contains(body, []byte("PRIVATE KEY-----")) {
+		body = privateKeys.ReplaceAll(body, []byte("-----BEGIN ${1}PRIVATE KEY-----"+Mark+"-----END ${1}PRIVATE KEY-----"))
+	}
 	switch {
 	case mt == "application/x-www-form-urlencoded":
 		return Query(text(body))
@@ -198,7 +213,7 @@ func Body(contentType string, body []byte) string {
 // card object's name holds, in either case.
 func mayHoldSecrets(body []byte) bool {
 	for _, w := range []string{"hpat_", "hses_", "oken", "OKEN", "ecret", "ECRET", "assword", "ASSWORD", "enha", "ENHA", "pik", "piK", "pi_k", "PIK", "PI_K",
-		"cv", "CV", "eguranca", "EGURANCA", "ecurity", "ECURITY", "ard", "ARD", "artao", "ARTAO"} {
+		"cv", "CV", "eguranca", "EGURANCA", "ecurity", "ECURITY", "ard", "ARD", "artao", "ARTAO", "rivate", "RIVATE"} {
 		if bytes.Contains(body, []byte(w)) {
 			return true
 		}

@@ -90,6 +90,11 @@ func TestBody(t *testing.T) {
 		{"UntouchedKeepsItsBytes", "application/json", `{ "b": 1, "a": "standard" }`, `{ "b": 1, "a": "standard" }`},
 		{"Malformed", "application/json", `{"client_secret": "s`, `{"client_secret": "s`},
 		{"Text", "text/plain", "hello", "hello"},
+		{"PEMBundle", "application/x-pem-file", "-----BEGIN PRIVATE KEY-----\nMIGH\nAgEA\n-----END PRIVATE KEY-----\n-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+			"-----BEGIN PRIVATE KEY-----[redacted]-----END PRIVATE KEY-----\n-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"},
+		{"PEMKeyCut", "text/plain", "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE", "-----BEGIN EC PRIVATE KEY-----[redacted]-----END EC PRIVATE KEY-----"},
+		{"PKCS12", "application/x-pkcs12", "0\x82\x05\x00binary", "[10 bytes of application/x-pkcs12]"},
+		{"PrivateKeyField", "application/json", `{"privateKey":"MIGH","certificate":"MIIB"}`, `{"certificate":"MIIB","privateKey":"[redacted]"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -369,7 +369,7 @@ func respond(w http.ResponseWriter, r *http.Request, rs *Respond) {
 		w.Header().Set("Retry-After", strconv.Itoa(int((rs.RetryAfter+time.Second-1)/time.Second)))
 	}
 	if rs.Body != nil {
-		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(rs.Status)
 		json.NewEncoder(w).Encode(rs.Body)
 		return

@@ -9,6 +9,7 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -103,8 +104,25 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	fs.StringVar(&cfg.ScenariosDir, "scenarios", env("HOMOLOGA_SCENARIOS", ""), "folder of scenario files beside the shipped ones; POST /sandbox/scenarios/reload rereads it (HOMOLOGA_SCENARIOS)")
 	fs.StringVar(&cfg.LogFormat, "log-format", env("HOMOLOGA_LOG_FORMAT", "text"), "log format: text or json (HOMOLOGA_LOG_FORMAT)")
 	fs.StringVar(&cfg.PublicURL, "public-url", env("HOMOLOGA_PUBLIC_URL", ""), "the URL partners reach a hosted sandbox at, e.g. https://homologa.example.com; required to listen beyond loopback (HOMOLOGA_PUBLIC_URL)")
+	tlsFlags(fs, cfg, getenv)
 	webhookFlags(fs, cfg, getenv)
 	return fs
+}
+
+// tlsFlags are --tls, --tls-cert, --tls-key, --tls-dir and --mtls.
+func tlsFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
+	boolEnv := func(name string) bool {
+		v, err := strconv.ParseBool(getenv(name))
+		if err != nil && getenv(name) != "" && cfg.envErr == nil {
+			cfg.envErr = fmt.Errorf("%s: want true or false", name)
+		}
+		return v
+	}
+	fs.BoolVar(&cfg.TLS, "tls", boolEnv("HOMOLOGA_TLS"), "serve every API over HTTPS, with a certificate the sandbox CA signs at start (HOMOLOGA_TLS)")
+	fs.StringVar(&cfg.TLSCert, "tls-cert", getenv("HOMOLOGA_TLS_CERT"), "PEM certificate (chain) to serve instead of the one made at start; implies --tls (HOMOLOGA_TLS_CERT)")
+	fs.StringVar(&cfg.TLSKey, "tls-key", getenv("HOMOLOGA_TLS_KEY"), "the PEM private key of --tls-cert (HOMOLOGA_TLS_KEY)")
+	fs.StringVar(&cfg.TLSDir, "tls-dir", getenv("HOMOLOGA_TLS_DIR"), "folder where ca.pem and server.pem are written; default beside --db, else a temporary folder (HOMOLOGA_TLS_DIR)")
+	fs.BoolVar(&cfg.MTLS, "mtls", boolEnv("HOMOLOGA_MTLS"), "mutual TLS: the Pix API and the token endpoint take the app's client certificate (from the portal) and tokens bound to it; implies --tls (HOMOLOGA_MTLS)")
 }
 
 // webhookFlags are --webhook-allow and --webhook-resolve. Each entry is

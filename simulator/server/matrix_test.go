@@ -148,6 +148,11 @@ func newMatrixWorld(t *testing.T) *matrixWorld {
 	m.must(201, "POST", "/sandbox/scenarios", m.appA, "id: matriz-f\ntitle: A's faults\napplies_to: pix\nfaults:\n  - match: {path: /pix/v2/cob}\n    times: 1\n    respond: {status: 503}\n")
 	m.v["ns"] = m.must(201, "POST", "/sandbox/namespaces", m.appA, "")["namespace"].(string)
 	m.v["cred"] = m.must(201, "POST", "/portal/tokens", m.portA, `{"name":"matriz"}`)["id"].(string)
+	cert, _, err := s.Auth.IssueCertificate(context.Background(), a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.v["cert"] = cert.ID
 	m.must(201, "POST", "/access/v1/token/user", m.appA, `{"cpf":"11144477735"}`)
 	return m
 }
@@ -181,6 +186,10 @@ func (m *matrixWorld) cases() map[string]matrixCase {
 			rightOK: func(c int, b string) bool { return c == 404 && strings.Contains(b, "deste app") }},
 		"POST /portal/apps/{id}/publish":               {access: owned, path: "/portal/apps/" + app + "/publish", rightOK: func(c int, _ string) bool { return c == 409 }},
 		"GET /portal/apps/{id}/pix-keys":               {access: owned, path: "/portal/apps/" + app + "/pix-keys"},
+		"POST /portal/apps/{id}/certificates":          {access: owned, path: "/portal/apps/" + app + "/certificates", body: `{"format":"pem"}`},
+		"GET /portal/apps/{id}/certificates":           {access: owned, path: "/portal/apps/" + app + "/certificates"},
+		"DELETE /portal/apps/{id}/certificates/{cert}": {access: owned, path: "/portal/apps/" + app + "/certificates/" + m.v["cert"], destructive: true},
+		"GET /portal/ca.pem":                           {access: open},
 		"POST /portal/apps/{id}/pix-keys":              {access: owned, path: "/portal/apps/" + app + "/pix-keys", body: `{"chave":"+5511988887777"}`},
 		"GET /portal/companies/{id}/offers":            {access: owned, path: "/portal/companies/" + co + "/offers"},
 		"PUT /portal/companies/{id}/offers/{offer}":    {access: owned, path: "/portal/companies/" + co + "/offers/EIS"},

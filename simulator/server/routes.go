@@ -37,7 +37,7 @@ func (s *Server) Routes() []httpx.Route {
 		{Method: http.MethodGet, Path: "/dashboard", Prefix: true, Auth: httpx.Public, Handler: dashboard.Handler(), Doc: "the dashboard"},
 		{Method: http.MethodGet, Path: "/widgets/", Prefix: true, Auth: httpx.Public, Handler: widgets.Handler("/widgets/"), Doc: "the widgets and their example host page"},
 		{Method: http.MethodGet, Path: "/widgets", Auth: httpx.Public, Handler: http.RedirectHandler("/widgets/", http.StatusMovedPermanently), Doc: "to /widgets/"},
-		{API: "oauth", Method: http.MethodPost, Path: "", Auth: httpx.Client, Answer: "platform/token", Handler: httpx.HandlerFunc(s.Auth.TokenHandler),
+		{API: "oauth", Method: http.MethodPost, Path: "", Auth: httpx.Client, MutualTLS: true, Answer: "platform/token", Handler: httpx.HandlerFunc(s.Auth.TokenHandler),
 			Doc: "OAuth2 client credentials"},
 		{API: "events", Method: http.MethodGet, Path: "/ws", Auth: httpx.Stream, Doc: "the app's events (websocket)",
 			Handler: &events.Stream{Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd, Authenticate: s.Auth.StreamCompany}},
@@ -118,8 +118,16 @@ func (s *Server) Mount(rt httpx.Route) error {
 	case httpx.Public, httpx.Stream:
 	case httpx.Client:
 		h = s.Faults.Middleware(s.Scenarios.Lookup, h)
+		if rt.MutualTLS {
+			h = s.Auth.RequireClientCertificate(h)
+		}
 	case httpx.App:
-		h = s.Auth.Require(rt.Scopes, s.Faults.Middleware(s.Scenarios.Lookup, h))
+		h = s.Faults.Middleware(s.Scenarios.Lookup, h)
+		if rt.MutualTLS {
+			h = s.Auth.RequireBound(rt.Scopes, h)
+		} else {
+			h = s.Auth.Require(rt.Scopes, h)
+		}
 	case httpx.AppOptional:
 		h = s.Auth.Optional(h)
 	case httpx.Tenant:
@@ -161,12 +169,16 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) indexJSON(r *http.Request) (*httpx.Reply, error) {
-	base := "http://" + r.Host
+	scheme, ws := "http", "ws"
+	if r.TLS != nil {
+		scheme, ws = "https", "wss"
+	}
+	base := scheme + "://" + r.Host
 	apis := map[string]string{}
 	for _, a := range APIs {
 		apis[a.Name] = base + a.Prefix
 	}
-	apis["events"] = "ws://" + r.Host + "/events/ws"
+	apis["events"] = ws + "://" + r.Host + "/events/ws"
 	return httpx.OK(map[string]any{"name": "Homologa sandbox", "environment": "sandbox", "apis": apis,
 		"dashboard": base + "/dashboard/", "widgets": base + "/widgets/"}), nil
 }
@@ -201,6 +213,15 @@ var credentialNames = map[httpx.Auth]string{
 	httpx.Account:     "portal login (its own companies) or operator token",
 }
 
+// credentialOf says in words what a route takes: its kind of
+// credential, and the client certificate of mutual TLS under --mtls.
+func credentialOf(rt httpx.Route) string {
+	if rt.MutualTLS {
+		return credentialNames[rt.Auth] + "; under `--mtls`, the app's client certificate"
+	}
+	return credentialNames[rt.Auth]
+}
+
 // RouteReference writes the route table as Markdown: one table per API,
 // each route with the credential it takes, its scopes, whether it replays
 // an Idempotency-Key, and the schema of its answer.
@@ -233,7 +254,7 @@ func RouteReference() string {
 				scopes = "`" + strings.Join(rt.Scopes, "` or `") + "`"
 			}
 			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s | %s |\n", rt.Method, strings.ReplaceAll(path, "|", `\|`),
-				credentialNames[rt.Auth], scopes, idem, answer, rt.Doc)
+				credentialOf(rt), scopes, idem, answer, rt.Doc)
 		}
 	}
 	section("Root", byAPI[""])

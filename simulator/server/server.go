@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ import (
 	"homologa/scenarios"
 	"homologa/schemas"
 	"homologa/simulator/auth"
+	"homologa/simulator/certs"
 	"homologa/simulator/clock"
 	"homologa/simulator/control"
 	"homologa/simulator/events"
@@ -99,6 +101,18 @@ type Config struct {
 	// /portal/apps/{id}/homologations): cmd/homologa gives it the
 	// harness's runner; without it the sandbox answers that it cannot.
 	Homologate homologation.Runner
+	// TLS serves every API over HTTPS (--tls), with a certificate signed
+	// at start by the sandbox CA, or TLSCert and TLSKey (--tls-cert,
+	// --tls-key, which imply TLS). TLSDir is where ca.pem and server.pem
+	// are written (--tls-dir; default beside --db, else a temporary
+	// folder). MTLS (--mtls, which implies TLS) makes the API Pix and the
+	// token endpoint take the app's client certificate, and tokens bound
+	// to it.
+	TLS     bool
+	TLSCert string
+	TLSKey  string
+	TLSDir  string
+	MTLS    bool
 	// PublicURL is where the sandbox is reached when it is hosted
 	// (--public-url): it is then served under that name too, its session
 	// cookies are Secure over https, and the demo account and app get
@@ -196,6 +210,10 @@ type Server struct {
 	// Demo is the demo app, with its secret, once Start has run.
 	Demo *auth.App
 	demo demoSecrets
+	// CA is the sandbox's certificate authority: it signs the apps'
+	// client certificates, and the server's under --tls.
+	CA  *certs.CA
+	tls *tlsState
 
 	logDB     *store.DB
 	http      *http.Server
@@ -236,7 +254,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err := s.openStores(ctx); err != nil {
 		return nil, err
 	}
-	steps := []func(context.Context) error{s.platform, s.domains, s.startScenarios, s.loadApps, func(context.Context) error { return s.mountRoutes() }}
+	steps := []func(context.Context) error{s.loadCA, func(context.Context) error { return s.setupTLS() }, s.platform, s.domains, s.startScenarios, s.loadApps, func(context.Context) error { return s.mountRoutes() }}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			s.closeStores()
@@ -328,9 +346,12 @@ func (s *Server) platform(ctx context.Context) error {
 		return err
 	}
 	guard.Lookup, guard.Control = cfg.WebhookLookup, cfg.WebhookDialControl
+	if s.tls != nil {
+		guard.RootCAs = s.trustedRoots()
+	}
 	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Guard: guard},
-		SecureCookies: strings.HasPrefix(cfg.PublicURL, "https://"),
-		OperatorToken: s.Config.OperatorToken}
+		SecureCookies: strings.HasPrefix(cfg.PublicURL, "https://") || s.tls != nil,
+		OperatorToken: s.Config.OperatorToken, CA: s.CA, MutualTLS: cfg.MTLS}
 	s.Hub = events.NewHub()
 	s.Bus = &events.Bus{
 		DB: s.DB, Clocks: s.Clocks, Jobs: s.Jobs, Hub: s.Hub, Log: s.Log, Backoff: cfg.Backoff,
@@ -485,18 +506,31 @@ func (s *Server) Start(ctx context.Context) error {
 		ReadHeaderTimeout: orDefault(s.Config.HeaderTimeout, DefaultHeaderTimeout),
 		IdleTimeout:       orDefault(s.Config.IdleTimeout, DefaultIdleTimeout),
 		MaxHeaderBytes:    orDefault(s.Config.MaxHeaderBytes, DefaultMaxHeaderBytes)}
+	serve := func() error { return s.http.Serve(ln) }
+	if s.tls != nil {
+		s.http.TLSConfig = s.tls.config
+		serve = func() error { return s.http.ServeTLS(ln, "", "") }
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := serve(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.Log.Error("serve", "err", err)
 		}
 	}()
 	return nil
 }
 
-// URL is the base URL of the running sandbox.
-func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
+// URL is the base URL of the running sandbox: https under --tls.
+func (s *Server) URL() string { return s.scheme() + "://" + s.ln.Addr().String() }
+
+// scheme is the sandbox's: https under --tls, http otherwise.
+func (s *Server) scheme() string {
+	if s.tls != nil {
+		return "https"
+	}
+	return "http"
+}
 
 // seedDemo registers the demo company and app unless they exist. Its
 // webhook points at the built-in inbox, so a ping is delivered at once.
@@ -568,7 +602,7 @@ func (s *Server) demoIn(ctx context.Context) (auth.App, auth.Account, error) {
 func (s *Server) demoInbox() string {
 	u := s.URL() + "/sandbox/inbox/demo"
 	if ap, err := netip.ParseAddrPort(s.ln.Addr().String()); err == nil && ap.Addr().IsUnspecified() {
-		u = "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(int(ap.Port()))) + "/sandbox/inbox/demo"
+		u = s.scheme() + "://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(int(ap.Port()))) + "/sandbox/inbox/demo"
 	}
 	if err := s.Auth.Webhooks.Check(u); err != nil {
 		s.Log.Warn("demo app without a webhook: the sandbox listens on no loopback address", "url", u, "err", err)
@@ -636,12 +670,13 @@ func (s *Server) Banner(w io.Writer) {
 	fmt.Fprintf(w, "Homologa sandbox on %s\n  dashboard: %s/#operator=%s (in a browser)\n  widgets: %s/widgets/ (the example host page)\n  clock: %s (now %s; each company may move its own)\n  database: %s\n  scenarios: %s\n\n",
 		u, u, s.Config.OperatorToken, u, clk, s.Clocks.Default.Now().Format(time.RFC3339), db, scen)
 	s.exposureWarning(w)
+	s.tlsBanner(w)
 	fmt.Fprintf(w, "Operator (sandbox-wide control: the default clock, every company's data, shared scenarios)\n  token           %s\n\n", s.Config.OperatorToken)
 	fmt.Fprintf(w, "Base URLs\n")
 	for _, a := range APIs {
 		switch a.Name {
 		case "events":
-			fmt.Fprintf(w, "  %-22s ws://%s/events/ws\n", a.Title, s.ln.Addr())
+			fmt.Fprintf(w, "  %-22s %s://%s/events/ws\n", a.Title, map[bool]string{false: "ws", true: "wss"}[s.tls != nil], s.ln.Addr())
 		case "pix-payload":
 			// Payload locations are handed out by the Pix API itself.
 		default:
@@ -655,6 +690,17 @@ func (s *Server) Banner(w io.Writer) {
 		fmt.Fprintf(w, "  client id       %s\n  client secret   %s\n  webhook secret  %s\n  webhook URL     %s\n",
 			s.Demo.ClientID, s.Demo.ClientSecret, s.Demo.WebhookSecret, s.Demo.WebhookURL)
 		fmt.Fprintf(w, "  Pix keys        %s\n\n", strings.Join(pix.DemoKeys, ", "))
-		fmt.Fprintf(w, "Get a token:\n  curl -s -u %s:%s -d grant_type=client_credentials %s/oauth/token\n\n", s.Demo.ClientID, s.Demo.ClientSecret, u)
+		curl := "curl -s"
+		if s.tls != nil {
+			curl += " --cacert " + filepath.Join(s.tls.dir, CAFile)
+			if s.Config.MTLS {
+				fmt.Fprintf(w, "The demo app's client certificate (mutual TLS), with a portal token of the demo account:\n"+
+					"  PORTAL=$(%s -u %s:%s -X POST %s/portal/tokens | sed -E 's/.*\"token\":\"([^\"]+)\".*/\\1/')\n"+
+					"  %s -H \"Authorization: Bearer $PORTAL\" -X POST %s/portal/apps/%s/certificates -o demo.pem\n\n",
+					curl, DemoEmail, s.demo.password, u, curl, u, s.Demo.ClientID)
+				curl += " --cert demo.pem"
+			}
+		}
+		fmt.Fprintf(w, "Get a token:\n  %s -u %s:%s -d grant_type=client_credentials %s/oauth/token\n\n", curl, s.Demo.ClientID, s.Demo.ClientSecret, u)
 	}
 }
