@@ -51,7 +51,7 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 	if err := wire.CheckCNPJ(r, "empresa", "cnpj"); err != nil {
 		return nil, err
 	}
-	body, err := s.readProposta(r)
+	body, card, err := s.readProposta(r)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,8 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 	if code == "" {
 		return nil, errs.Invalidf("codigoModeloProposta", "informe o modelo de proposta: ?codigoModeloProposta=, /proposta/{codigo} ou PROPOSTA.USO_MONGERAL.MODELO_PROPOSTA")
 	}
-	p, replayed, err := s.createProposta(r.Context(), propostaIn{By: wire.Principal(r), Offer: code, Body: body, Scenario: r.Header.Get(scenario.Header)})
+	p, replayed, err := s.createProposta(r.Context(), propostaIn{By: wire.Principal(r), Offer: code, Body: body, Scenario: r.Header.Get(scenario.Header),
+		Card: card})
 	if err != nil {
 		return nil, err
 	}
@@ -74,35 +75,42 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 	if replayed {
 		status = http.StatusOK
 	}
-	return wire.Reply(status, map[string]any{"numeroProposta": p.Numero, "status": p.Status, "statusCodigo": statusCode[p.Status],
-		"dataProtocolo": p.CreatedAt.Format(time.RFC3339), "valorTotal": p.Total}), nil
+	// The 2025 client reads numeroProposta beside the envelope, and fails
+	// without it (insurance CLIENTS §3.6); Valor keeps it too.
+	return wire.ReplyTop(status, map[string]any{"numeroProposta": p.Numero}, map[string]any{"numeroProposta": p.Numero, "status": p.Status,
+		"statusCodigo": statusCode[p.Status], "dataProtocolo": p.CreatedAt.Format(time.RFC3339), "valorTotal": p.Total}), nil
 }
 
-// readProposta reads a PROPOSTA body. Card data is refused before
-// anything else reads it (a schema error would echo the number); a date
-// no layout reads is malformed input (400), not a broken rule.
-func (s *Service) readProposta(r *http.Request) (map[string]any, error) {
+// readProposta reads a PROPOSTA body. A card number in
+// DADOS_COBRANCA.CARTAO is taken out and masked first, and any other card
+// data refused, before anything else reads the body (a schema error would
+// echo the number); a date no layout reads is malformed input (400), not
+// a broken rule. The body's JSON is decoded from what was masked.
+func (s *Service) readProposta(r *http.Request) (map[string]any, Card, error) {
 	raw, err := httpx.ReadBody(r, 0)
 	if err != nil {
-		return nil, err
+		return nil, Card{}, err
 	}
 	var body map[string]any
+	var card Card
 	if err := httpx.CheckSyntax(raw); err == nil {
 		json.Unmarshal(raw, &body)
+		card = TakeCard(body)
 		if err := RefuseCardData(body); err != nil {
-			return nil, err
+			return nil, Card{}, err
 		}
+		raw, _ = json.Marshal(body)
 	}
 	if err := httpx.CheckJSONContentType(r); err != nil {
-		return nil, err
+		return nil, Card{}, err
 	}
 	if err := httpx.DecodeJSONBytes(raw, s.Schemas, "insurance/proposta.request", &body); err != nil {
-		return nil, readableDates(err)
+		return nil, Card{}, readableDates(err)
 	}
 	if _, err := wire.ParseDate(wire.Str(wire.Obj(wire.Obj(body, "PROPOSTA"), "DADOS_PROPONENTE"), "DT_NASCIMENTO")); err != nil {
-		return nil, errs.Invalidf("PROPOSTA.DADOS_PROPONENTE.DT_NASCIMENTO", "%v", err)
+		return nil, Card{}, errs.Invalidf("PROPOSTA.DADOS_PROPONENTE.DT_NASCIMENTO", "%v", err)
 	}
-	return body, nil
+	return body, card, nil
 }
 
 // readableDates says in words what the schema's date pattern means.
