@@ -23,6 +23,9 @@ func (s *Service) Routes() []httpx.Route {
 	quest := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
 		return wire.Route("insurer", questionnaireScopes, method, path, answer, f, doc)
 	}
+	acc := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return wire.Route("access", httpx.Scopes("apicontroleacesso"), method, path, answer, f, doc)
+	}
 	portal := func(method, path string, f httpx.HandlerFunc, doc string) httpx.Route {
 		return httpx.Route{API: "portal", Method: method, Path: path, Auth: httpx.Account, Handler: f, Doc: doc}
 	}
@@ -45,8 +48,11 @@ func (s *Service) Routes() []httpx.Route {
 		ins(http.MethodGet, "/pendencia", "insurance/pendencia.list", s.listPendencias, "a proposal's pendings"),
 		ins(http.MethodPut, "/pendencia/{id:[0-9]+}", "insurance/pendencia", s.answerPendencia, "answer a pending"),
 
-		wire.Route("access", httpx.Scopes("apicontroleacesso"), http.MethodPost, "/token/user", "insurance/token", s.postTokenUser, "send a one-time signature code"),
-		wire.Route("access", httpx.Scopes("apicontroleacesso"), http.MethodPost, "/token/user/{cpf}/system/{systemId}", "insurance/token", s.postTokenUser, "send a one-time signature code"),
+		acc(http.MethodPost, "/token/user", "insurance/token", s.postTokenUser, "send a one-time signature code"),
+		acc(http.MethodPost, "/token/user/{cpf}/system/{systemId}", "insurance/token", s.postTokenUser, "send a one-time signature code"),
+		acc(http.MethodGet, "/user/{username}", "insurance/user", s.getUser, "an access-management user (the customer who signs)"),
+		acc(http.MethodPost, "/user", "insurance/user", s.postUser, "register the customer who signs"),
+		acc(http.MethodPost, "/signature", "insurance/signature", s.postSignature, "sign with the customer's one-time code: signs the customer's next proposal"),
 
 		wire.Control(http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to the caller company's customers (the operator sees every company's)"),
 		wire.Control(http.MethodPost, "/cartao/preautorizacao", "insurance/preautorizacao", s.preauthorize, "the card widget's pre-authorisation"),
