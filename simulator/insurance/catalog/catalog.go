@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -281,6 +282,16 @@ type Pergunta struct {
 // catalogue (the questionnaire service's TipoItem 1).
 var TipoItemPergunta = Dominio{ID: 1, Descricao: "PERGUNTA"}
 
+// ItemDominio is one item of a domain list (GET /dominio/{id}): all
+// strings, as the v2 model declares them, and Auxiliar is what a client
+// sends back (a CBO's code as the simulation's profissaoCbo; insurance
+// CLIENTS §3.1).
+type ItemDominio struct {
+	ID        string `json:"Id" yaml:"id"`
+	Descricao string `json:"Descricao" yaml:"descricao"`
+	Auxiliar  string `json:"Auxiliar" yaml:"auxiliar"`
+}
+
 // Catalog is the loaded, validated catalogue. It and everything it hands
 // out are shared and must be treated as read-only.
 type Catalog struct {
@@ -288,12 +299,14 @@ type Catalog struct {
 	sorted        []*Offer
 	questionarios map[int]*Questionario
 	vendedores    map[string][]string
+	dominios      map[string][]ItemDominio
 }
 
 // catalogFile is the YAML document.
 type catalogFile struct {
-	ModelosProposta []*Offer            `yaml:"modelosProposta"`
-	Vendedores      map[string][]string `yaml:"vendedores"`
+	ModelosProposta []*Offer                 `yaml:"modelosProposta"`
+	Vendedores      map[string][]string      `yaml:"vendedores"`
+	Dominios        map[string][]ItemDominio `yaml:"dominios"`
 }
 
 // Load parses and validates the embedded offers.yaml.
@@ -324,6 +337,10 @@ func build(f *catalogFile) *Catalog {
 		offers:        make(map[string]*Offer, len(f.ModelosProposta)),
 		questionarios: make(map[int]*Questionario),
 		vendedores:    make(map[string][]string, len(f.Vendedores)),
+		dominios:      make(map[string][]ItemDominio, len(f.Dominios)),
+	}
+	for name, items := range f.Dominios {
+		c.dominios[strings.ToUpper(name)] = items
 	}
 	for _, o := range f.ModelosProposta {
 		normalize(o)
@@ -388,6 +405,17 @@ func (c *Catalog) Offers() []*Offer {
 func (c *Catalog) Questionnaire(id int) (*Questionario, bool) {
 	q, ok := c.questionarios[id]
 	return q, ok
+}
+
+// Dominio returns the domain list named (CBO, SEXO, …; in any case).
+func (c *Catalog) Dominio(name string) ([]ItemDominio, bool) {
+	items, ok := c.dominios[strings.ToUpper(name)]
+	return items, ok
+}
+
+// Dominios lists the names of the domains, sorted.
+func (c *Catalog) Dominios() []string {
+	return slices.Sorted(maps.Keys(c.dominios))
 }
 
 // SellableBy returns the ids of the offers the partner CNPJ may sell,
@@ -491,6 +519,7 @@ func validate(f *catalogFile) error {
 		}
 	}
 	validateVendedores(&p, f.Vendedores, offerIDs)
+	validateDominios(&p, f)
 	return p.err()
 }
 
@@ -759,6 +788,50 @@ func validateRespostas(p *problems, where string, pg *Pergunta) {
 			p.add(where, "opcoes: option %d is duplicate or has no descricao", op.ID)
 		}
 		seen[op.ID] = true
+	}
+}
+
+// validateDominios checks the domain lists: items with an id and a
+// description, the CBO's items as CBO codes, and every profession the
+// offers name among them (a partner picks professions from that list).
+func validateDominios(p *problems, f *catalogFile) {
+	cbo, ok := f.Dominios["CBO"]
+	if !ok {
+		p.add("dominios", "CBO: missing (the clients read it for profissaoCbo)")
+	}
+	codes := map[string]bool{}
+	for name, items := range f.Dominios {
+		if len(items) == 0 {
+			p.add("dominios "+name, "empty")
+		}
+		for i, it := range items {
+			if it.ID == "" || it.Descricao == "" {
+				p.add(fmt.Sprintf("dominios %s[%d]", name, i), "needs id and descricao")
+			}
+		}
+	}
+	for i, it := range cbo {
+		if !cboPattern.MatchString(it.Auxiliar) || it.ID != strings.Replace(it.Auxiliar, "-", "", 1) {
+			p.add(fmt.Sprintf("dominios CBO[%d]", i), "auxiliar %q: want 0000-00, and id its digits", it.Auxiliar)
+		}
+		codes[it.Auxiliar] = true
+	}
+	for _, o := range f.ModelosProposta {
+		if o == nil {
+			continue
+		}
+		var named []string
+		for _, prod := range o.Produtos {
+			named = append(named, prod.ProfissoesRecusadas...)
+		}
+		for _, l := range o.PoliticaAceitacao.LimitesOperacionaisPorProfissao {
+			named = append(named, l.ProfissaoID)
+		}
+		for _, c := range named {
+			if ok && !codes[c] {
+				p.add(fmt.Sprintf("offer %q", o.ID), "profession %s is not in dominios CBO", c)
+			}
+		}
 	}
 }
 

@@ -142,6 +142,11 @@ const fixtureQuestionario = `
 const fixtureVendedores = `
 vendedores:
   "11222333000181": ["TST"]
+dominios:
+  CBO:
+    - { id: "241005", descricao: "ADVOGADO", auxiliar: "2410-05" }
+    - { id: "215305", descricao: "PILOTO", auxiliar: "2153-05" }
+    - { id: "782510", descricao: "MOTORISTA", auxiliar: "7825-10" }
 `
 
 func fixture() string {
@@ -468,6 +473,10 @@ func TestValidation(t *testing.T) {
 			[]string{`cobertura 9003: capitalFixo false disagrees with tipo.id 1`}},
 		{"custoFixo on an adjustable coverage", strings.Replace(good, "taxaPor1000: 0.5\n            custoFixo: 0", "taxaPor1000: 0.5\n            custoFixo: 1", 1),
 			[]string{`cobertura 9001: custoFixo: only a capitalFixo coverage has one`}},
+		{"profession not in the CBO domain", strings.Replace(good, `profissaoId: "7825-10"`, `profissaoId: "7825-11"`, 1),
+			[]string{`offer "TST": profession 7825-11 is not in dominios CBO`}},
+		{"CBO item", strings.Replace(good, `auxiliar: "2410-05"`, `auxiliar: "241005"`, 1),
+			[]string{`dominios CBO[0]: auxiliar "241005"`}},
 		{"limit on unused causa", strings.Replace(good, "{ causa: 1, profissaoId", "{ causa: 7, profissaoId", 1),
 			[]string{`politicaAceitacao: limitesOperacionaisPorProfissao[0].causa 7`}},
 		{"unknown periodicity", strings.Replace(good, `{ id: 90, descricao: "TRIMESTRAL" }`, `{ id: 60, descricao: "BIMESTRAL" }`, 1),
@@ -845,4 +854,25 @@ func reais(f float64) money.Cents {
 		panic(err)
 	}
 	return c
+}
+
+func TestDominios(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cbo, ok := c.Dominio("cbo")
+	if !ok || len(cbo) < 10 {
+		t.Fatalf("CBO: %d items", len(cbo))
+	}
+	m := jsonObject(t, cbo[0])
+	if got := keys(m); !slices.Equal(got, []string{"Auxiliar", "Descricao", "Id"}) {
+		t.Errorf("item keys %v, want Id, Descricao, Auxiliar", got)
+	}
+	if _, ok := c.Dominio("NOPE"); ok {
+		t.Error("an unknown domain found")
+	}
+	if !slices.Contains(c.Dominios(), "CBO") {
+		t.Errorf("Dominios() = %v", c.Dominios())
+	}
 }

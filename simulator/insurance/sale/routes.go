@@ -13,8 +13,8 @@ import (
 // token to the widget sees it work.
 var questionnaireScopes = []string{"apiseguradora", "api.questionario"}
 
-// Routes is every route of the sale: the insurer API, access management,
-// the portal's offer grants and the sale's control routes (the outbox of
+// Routes is every route of the sale: the insurer API, the questionnaire
+// service, access management, the portal's offer grants and the sale's control routes (the outbox of
 // signature codes, the card widget's pre-authorisation).
 func (s *Service) Routes() []httpx.Route {
 	ins := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
@@ -22,6 +22,9 @@ func (s *Service) Routes() []httpx.Route {
 	}
 	quest := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
 		return wire.Route("insurer", questionnaireScopes, method, path, answer, f, doc)
+	}
+	qs := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return wire.Route("questionnaire", questionnaireScopes, method, path, answer, f, doc)
 	}
 	acc := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
 		return wire.Route("access", httpx.Scopes("apicontroleacesso"), method, path, answer, f, doc)
@@ -33,6 +36,10 @@ func (s *Service) Routes() []httpx.Route {
 		ins(http.MethodGet, "/modeloproposta", "insurance/modeloproposta.list", s.listOffers, "the offers the company may sell"),
 		ins(http.MethodGet, "/modeloproposta/{id}", "insurance/modeloproposta", s.getOffer, "one offer"),
 		quest(http.MethodGet, "/questionario", "insurance/questionario.list", s.listQuestionarios, "an offer's questionnaires"),
+		quest(http.MethodGet, "/questionario/{id:[0-9]+}", "insurance/questionario", s.getQuestionario, "one questionnaire (v2 Questionario/{id})"),
+		ins(http.MethodGet, "/produto", "insurance/produto.list", s.listProdutos, "an offer's products"),
+		ins(http.MethodGet, "/produto/{id:[0-9]+}", "insurance/produto", s.getProduto, "one product"),
+		ins(http.MethodGet, "/dominio/{id}", "insurance/dominio", s.getDominio, "a domain list (CBO: the professions)"),
 		ins(http.MethodPost, "/simulacao", "insurance/simulacao", s.postSimulacao, "price a profile"),
 		ins(http.MethodPost, "/simulacao/", "insurance/simulacao", s.postSimulacao, "price a profile"),
 		wire.Route("insurer", httpx.Scopes("apiunderwriting"), http.MethodPost, "/proposals/{codigo}/next-number", "insurance/reserva", s.reserveNumber, "reserve a proposal number"),
@@ -53,6 +60,12 @@ func (s *Service) Routes() []httpx.Route {
 		acc(http.MethodGet, "/user/{username}", "insurance/user", s.getUser, "an access-management user (the customer who signs)"),
 		acc(http.MethodPost, "/user", "insurance/user", s.postUser, "register the customer who signs"),
 		acc(http.MethodPost, "/signature", "insurance/signature", s.postSignature, "sign with the customer's one-time code: signs the customer's next proposal"),
+
+		qs(http.MethodGet, "/Questionario/{id:[0-9]+}", "insurance/questionario.servico", s.getQuestionarioServico, "a questionnaire's questions (VersaoQuestionario[0].Perguntas)"),
+		qs(http.MethodGet, "/Dominio", "insurance/dominio.servico", s.listDominiosServico, "the domain lists and where they are"),
+		qs(http.MethodGet, "/Pergunta/{id:[0-9]+}", "insurance/pergunta.servico", s.getPerguntaServico, "one question"),
+		qs(http.MethodPost, "/Pergunta", "", s.postPerguntaServico, "the insurer's question catalogue: refused (403)"),
+		qs(http.MethodPost, "/Resposta", "insurance/resposta.servico", s.postRespostaServico, "a proposal's answers (Localizador, Resposta: the questionnaire answered)"),
 
 		wire.Control(http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to the caller company's customers (the operator sees every company's)"),
 		wire.Control(http.MethodPost, "/cartao/preautorizacao", "insurance/preautorizacao", s.preauthorize, "the card widget's pre-authorisation"),
