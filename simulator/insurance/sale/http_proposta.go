@@ -51,7 +51,7 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 	if err := wire.CheckCNPJ(r, "empresa", "cnpj"); err != nil {
 		return nil, err
 	}
-	body, card, err := s.readProposta(r)
+	body, card, err := s.readProposta(r, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -81,12 +81,13 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 		"statusCodigo": statusCode[p.Status], "dataProtocolo": p.CreatedAt.Format(time.RFC3339), "valorTotal": p.Total}), nil
 }
 
-// readProposta reads a PROPOSTA body. A card number in
-// DADOS_COBRANCA.CARTAO is taken out and masked first, and any other card
-// data refused, before anything else reads the body (a schema error would
-// echo the number); a date no layout reads is malformed input (400), not
-// a broken rule. The body's JSON is decoded from what was masked.
-func (s *Service) readProposta(r *http.Request) (map[string]any, Card, error) {
+// readProposta reads a PROPOSTA body (or another, mapped onto one by
+// mapBody: the v2 venda). A card number in DADOS_COBRANCA.CARTAO is taken
+// out and masked first, and any other card data refused, before anything
+// else reads the body (a schema error would echo the number); a date no
+// layout reads is malformed input (400), not a broken rule. The body's
+// JSON is decoded from what was masked.
+func (s *Service) readProposta(r *http.Request, mapBody func(map[string]any) map[string]any) (map[string]any, Card, error) {
 	raw, err := httpx.ReadBody(r, 0)
 	if err != nil {
 		return nil, Card{}, err
@@ -95,6 +96,9 @@ func (s *Service) readProposta(r *http.Request) (map[string]any, Card, error) {
 	var card Card
 	if err := httpx.CheckSyntax(raw); err == nil {
 		json.Unmarshal(raw, &body)
+		if mapBody != nil && body != nil {
+			body = mapBody(body)
+		}
 		card = TakeCard(body)
 		if err := RefuseCardData(body); err != nil {
 			return nil, Card{}, err
@@ -156,10 +160,13 @@ func resumoBody(res *resumo) map[string]any {
 		"dataProtocolo": p.CreatedAt.Format(time.RFC3339), "dataUltimaAtualizacao": p.UpdatedAt.Format(time.RFC3339),
 		"modeloProposta": p.OfferID, "valorProposta": p.Total,
 		"formaPagamento": wire.Str(cob, "TIPO_COBRANCA"), "periodicidadeCobranca": wire.OrDefault(wire.Str(cob, "PERIODICIDADE"), "MENSAL"),
-		"proponente": map[string]any{"nome": wire.Str(dp, "NOME"), "dataNascimento": wire.ISODate(wire.Str(dp, "DT_NASCIMENTO")), "cpf": p.CPF},
-		"pendencias": res.Pendencias,
-		"inscricoes": insc,
-		"mensagens":  []string{},
+		"proponente": map[string]any{"matricula": wire.Str(dp, "MATRICULA"), "nome": wire.Str(dp, "NOME"),
+			"dataNascimento": wire.ISODate(wire.Str(dp, "DT_NASCIMENTO")), "cpf": p.CPF},
+		"hierarquia":          map[string]any{"UnidadeProducao": wire.Str(wire.Obj(prop, "USO_MONGERAL"), "SUCURSAL"), "Produtores": []any{}},
+		"agendamentosmedicos": agendamentoMedico(p),
+		"pendencias":          res.Pendencias,
+		"inscricoes":          insc,
+		"mensagens":           []string{},
 	}
 	if p.Motivo != "" {
 		out["motivo"] = p.Motivo
@@ -167,18 +174,31 @@ func resumoBody(res *resumo) map[string]any {
 	return out
 }
 
-// cancelProposta is PATCH /proposta/{numero} {motivo, tipoCancelamento}:
-// the partner withdraws a proposal still in progress.
+// cancelProposta is PATCH /proposta/{numero} {motivo, tipoCancelamento},
+// or the v2 PATCH /Proposta?cnpj= {id, motivo, tipoCancelamento} with the
+// proposal in the body (insurance CLIENTS §3.8): the partner withdraws a
+// proposal still in progress.
 func (s *Service) cancelProposta(r *http.Request) (*httpx.Reply, error) {
-	n, err := numeroOf(r)
-	if err != nil {
+	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
 		return nil, err
 	}
 	var in struct {
+		ID               any    `json:"id"`
 		Motivo           string `json:"motivo"`
 		TipoCancelamento any    `json:"tipoCancelamento"`
 	}
 	if err := httpx.DecodeJSON(r, s.Schemas, "insurance/proposta.cancel", &in); err != nil {
+		return nil, err
+	}
+	n, err := numeroOf(r)
+	if mux.Vars(r)["numero"] == "" {
+		if id, ierr := wire.Int(in.ID); ierr == nil && id > 0 {
+			n, err = int64(id), nil
+		} else {
+			err = errs.Invalidf("id", "informe a proposta: id no corpo, ou PATCH /proposta/{numero}")
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := s.withdraw(r.Context(), wire.Principal(r), n, in.Motivo); err != nil {
@@ -190,11 +210,46 @@ func (s *Service) cancelProposta(r *http.Request) (*httpx.Reply, error) {
 
 // timeline is GET /proposta/{numero}/timeline and GET
 // /timeline?numeroProposta= (v2 TimeLine): every status and pending, oldest
-// first.
+// first. The v2 model reads each entry's names in PascalCase (Data,
+// Status, Usuario, Pendencias, AgendamentosMedicos; insurance CLIENTS
+// §3.8), and v2's clients get them so.
 func (s *Service) timeline(r *http.Request) (*httpx.Reply, error) {
+	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
+		return nil, err
+	}
 	n, err := numeroOf(r)
 	if err != nil {
 		return nil, err
 	}
-	return wire.OKOf(s.timelineOf(r.Context(), wire.Principal(r).CompanyID, n))
+	entries, err := s.timelineOf(r.Context(), wire.Principal(r).CompanyID, n)
+	if err != nil || httpx.InfoOf(r.Context()).Style != httpx.StyleV2 {
+		return wire.OKOf(entries, err)
+	}
+	out := make([]map[string]any, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, map[string]any{"Data": e["data"], "Status": e["status"], "Usuario": e["usuario"], "Descricao": e["descricao"],
+			"Pendencias": e["pendencias"], "AgendamentosMedicos": map[string]any{"chamadas": []any{}, "notificacoes": []any{}, "situacoes": []any{}}})
+	}
+	return wire.OK(out), nil
+}
+
+// getAgendamentoMedico is the v2 GET /AgendamentoMedico/{id} (id: the
+// proposal; insurance CLIENTS §3.8): the medical examinations scheduled
+// for it. The sandbox's analysis schedules none, and says so.
+func (s *Service) getAgendamentoMedico(r *http.Request) (*httpx.Reply, error) {
+	n, err := wire.PathID(r, "id", "informe o número da proposta")
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.resumoOf(r.Context(), wire.Principal(r).CompanyID, n)
+	if err != nil {
+		return nil, err
+	}
+	return wire.OK(agendamentoMedico(res.Proposta)), nil
+}
+
+// agendamentoMedico is a proposal's medical scheduling: none.
+func agendamentoMedico(p *Proposta) map[string]any {
+	return map[string]any{"chamadas": []any{}, "notificacoes": []any{},
+		"situacoes": []any{map[string]any{"descricao": "Nenhum exame médico agendado para a proposta", "datahora": p.CreatedAt.Format(time.RFC3339)}}}
 }
