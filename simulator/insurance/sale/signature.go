@@ -12,13 +12,18 @@ import (
 	"homologa/simulator/taxid"
 )
 
-// A proposal is signed one of two ways. The way the insurer's 2025 client
-// signs (insurance CLIENTS §5): the customer's one-time code (POST
+// A proposal must be signed (the specification's rule 6), and it is
+// signed one of three ways. The way the insurer's 2025 client signs
+// (insurance CLIENTS §5): the customer's one-time code (POST
 // /token/user/{cpf}/system/{systemId}) goes to POST /signature, apart
 // from the proposal, and the proponent's next proposal is signed by that
-// signature. Or the sandbox's own ASSINATURA block in the proposal, kept
-// as an alternative: a code issued for the proponent's CPF, or a signed
-// document's id.
+// signature. The v2 API has no signature (neither its models nor its
+// operations), but it has the GED: a signed proposal filed with POST
+// /Documento (tipoDocumento PROPOSTA ASSINADA, indexed by the customer's
+// CPF) signs the customer's next proposal, so that a v2 client signs
+// with its own operations. Or the sandbox's own ASSINATURA block in the
+// proposal, kept as an alternative: a code issued for the proponent's
+// CPF, or a signed document's id.
 
 // signatureIn is POST /signature's body as the 2025 client sends it.
 type signatureIn struct {
@@ -115,18 +120,29 @@ func checkSignature(ctx context.Context, tx *store.Tx, payer Payer, prop map[str
 }
 
 // useSignature signs proposal numero with the proponent's oldest unused
-// signature.
+// signature, or else its oldest unused signed proposal in the GED.
 func useSignature(ctx context.Context, tx *store.Tx, payer Payer, numero int64) error {
 	id, err := unusedSignature(ctx, tx, payer)
-	if err != nil {
+	if err != nil || id != "" {
+		if err == nil {
+			err = markSignatureUsed(ctx, tx, id, numero)
+		}
 		return err
 	}
-	if id == "" {
-		return wire.Rule("PROPOSTA.ASSINATURA", "ASSINATURA_AUSENTE",
-			"a proposta precisa ser assinada pelo CPF %s: assine com o código enviado ao cliente (POST /gestao-acesso/v1/token/user/{cpf}/system/{systemId}, depois POST /gestao-acesso/v1/signature) antes de enviá-la, ou envie ASSINATURA {TIPO: TOKEN, TOKEN: <código>} ou {TIPO: DOCUMENTO, ID_DOCUMENTO}", payer.CPF)
+	doc, err := unusedSignedDocument(ctx, tx, payer)
+	if err != nil || doc != "" {
+		if err == nil {
+			err = markDocumentUsed(ctx, tx, doc, numero)
+		}
+		return err
 	}
-	return markSignatureUsed(ctx, tx, id, numero)
+	return wire.Rule("PROPOSTA.ASSINATURA", "ASSINATURA_AUSENTE",
+		"a proposta precisa ser assinada pelo CPF %s: assine com o código enviado ao cliente (POST /gestao-acesso/v1/token/user/{cpf}/system/{systemId}, depois POST /gestao-acesso/v1/signature) ou arquive a proposta assinada no GED (POST /Documento, tipoDocumento %s, índice CPF) antes de enviá-la, ou envie ASSINATURA {TIPO: TOKEN, TOKEN: <código>} ou {TIPO: DOCUMENTO, ID_DOCUMENTO}", payer.CPF, tipoPropostaAssinada)
 }
+
+// tipoPropostaAssinada is the tipoDocumento of a signed proposal in the
+// GED (written with a space or an underscore, in any case).
+const tipoPropostaAssinada = "PROPOSTA ASSINADA"
 
 // signatureCode reads ASSINATURA: the token code to use, or "" for a
 // signed document.

@@ -2,7 +2,9 @@ package sale
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
@@ -51,4 +53,25 @@ func findDocumentos(ctx context.Context, tx *store.Tx, companyID, valor, tipo st
 		out = []map[string]any{}
 	}
 	return out, err
+}
+
+// unusedSignedDocument is the key of the payer's oldest signed proposal in
+// the GED (tipoDocumento PROPOSTA ASSINADA, an index CPF of the payer's)
+// that signed no proposal yet; "" when there is none.
+func unusedSignedDocument(ctx context.Context, tx *store.Tx, payer Payer) (string, error) {
+	var id string
+	err := tx.QueryRowContext(ctx, `SELECT id FROM documentos WHERE company_id = ? AND used_by IS NULL
+		AND upper(replace(json_extract(body, '$.tipoDocumento'), '_', ' ')) = ?
+		AND EXISTS (SELECT 1 FROM json_each(body, '$.indicesDocumento') AS i
+			WHERE upper(json_extract(i.value, '$.tipoIndice')) = 'CPF' AND json_extract(i.value, '$.valor') = ?)
+		ORDER BY created_at, id LIMIT 1`, payer.CompanyID, tipoPropostaAssinada, payer.CPF).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id, err
+}
+
+func markDocumentUsed(ctx context.Context, tx *store.Tx, key string, numero int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE documentos SET used_by = ? WHERE id = ?`, numero, key)
+	return err
 }
