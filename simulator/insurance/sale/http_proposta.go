@@ -31,9 +31,13 @@ func numeroOf(r *http.Request) (int64, error) {
 }
 
 // reserveNumber is POST /proposals/{codigo}/next-number (the underwriting
-// API's reservation, SUMMARY §3.4): a number for a proposal of the offer,
-// used before the proposal exists (questionnaire locator) and sent later
-// as PROPOSTA.NUMERO.
+// API's reservation; /api.underwriting/v1 as the 2025 client calls it): a
+// number for a proposal of the offer. That client reserves one but uses
+// it nowhere, and answers the questionnaire under the number the proposal
+// returned (insurance CLIENTS §3.5, correcting SUMMARY §3.4); its earlier
+// version made it the questionnaire widget's locator. A partner may still
+// answer the questionnaire under it before the proposal, and send it as
+// PROPOSTA.NUMERO.
 func (s *Service) reserveNumber(r *http.Request) (*httpx.Reply, error) {
 	n, err := s.reserve(r.Context(), wire.Principal(r), mux.Vars(r)["codigo"])
 	if err != nil {
