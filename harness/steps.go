@@ -411,7 +411,7 @@ var Steps = []Step{
 		Doc: "The delivery log holds a notification of that event type to the partner, acknowledged 2xx.", Example: `Then the partner was notified of "proposta.implantada" within 10 seconds`,
 		Func: func(w *World) any { return w.notifiedOf }},
 	{Group: "Homologation", Pattern: `^the partner never sent a card number$`,
-		Doc: "No request of the partner to the service's APIs carried card data: the interaction log redacts card numbers inside card objects, and the insurer refuses them (DADOS_DE_CARTAO_PROIBIDOS). The credit-card widget's own calls (/sandbox/cartao/…) are the widget's, not the partner's.", Example: `Then the partner never sent a card number`,
+		Doc: "No request of the partner to the service's APIs carried card data: the interaction log replaces a card number inside a card object with [redacted card number], and that marker is the evidence. The insurer accepts a card in a proposal's CARTAO (its clients send one) and keeps it masked, but a partner's servers must not see it: the rule is the credit-card widget. The widget's own calls (/sandbox/cartao/…) are the widget's, not the partner's.", Example: `Then the partner never sent a card number`,
 		Func: func(w *World) any { return w.noCardNumber }},
 	{Group: "Homologation", Pattern: `^the partner asked only for the scopes "([^"]*)"$`,
 		Doc: "Every token the partner asked for names scopes, all among the given ones.", Example: `Then the partner asked only for the scopes "cob.read cob.write pix.read pix.write webhook.read webhook.write"`,

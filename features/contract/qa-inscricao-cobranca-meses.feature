@@ -124,9 +124,9 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
   Scenario: on the first anniversary premium and capital follow the accumulated index
     # The company's own IPCA values: 0.50 % every month of 2025 and 2026, so the
     # twelve months before the anniversary accumulate 1.005^12 = 1.0616778 (+6.17 %).
-    # README: 46.34 on 2026-01-05 for this profile and capital.
+    # README: 43.84 on 2026-01-05 for this profile and capital.
     # README: the accumulated percentage, rounded to 4 decimals (6.1678), is
-    # applied; results to the cent. Premium 46.34 x 1.061678 = 49.198 -> 49.20;
+    # applied; results to the cent. Premium 43.84 x 1.061678 = 46.544 -> 46.54;
     # capital 200000 x 1.061678 = 212335.60
     Given I obtain a token
     When I send "PUT" to "/sandbox/indices/IPCA-IBGE" with JSON:
@@ -144,7 +144,7 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
         "periodicidadeCobrancaId": 30, "capitalSegurado": 200000}]}
       """
     Then the response status is 200
-    And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.premio" is "46.34"
+    And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.premio" is "43.84"
     When I send "POST" to "/access/v1/token/user" with JSON:
       """
       {"cpf": "11144477735", "output": "Email", "timeoutInMinutes": 10, "tokenSize": 6}
@@ -158,8 +158,8 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
         "DADOS_PROPONENTE": {"NOME": "Maria Souza", "DT_NASCIMENTO": "1986-03-15", "SEXO": "FEMININO", "CPF": "11144477735",
           "RENDA_MENSAL": 8000, "ENDERECOS": {"ENDERECO": [{"ESTADO": "SP", "CEP": "01310100"}]},
           "PROFISSAO": {"CODIGO": "2410-05"}},
-        "PLANOS": {"VL_TOTAL": 46.34, "PLANO": [{"CODIGO": 511,
-          "COBERTURAS": {"COBERTURA": [{"CODIGO": 1001, "VL_CONTRIB": 46.34, "VL_COBERTURA": 200000}]}}]},
+        "PLANOS": {"VL_TOTAL": 43.84, "PLANO": [{"CODIGO": 511,
+          "COBERTURAS": {"COBERTURA": [{"CODIGO": 1001, "VL_CONTRIB": 43.84, "VL_COBERTURA": 200000}]}}]},
         "BENEFICIARIOS": {"BENEFICIARIO": [{"NOME": "João Souza", "PARENTESCO": "CONJUGE", "PARTICIPACAO": 100}]},
         "DADOS_COBRANCA": {"PERIODICIDADE": "MENSAL", "TIPO_COBRANCA": "BOLETO", "DIA_VENCIMENTO": 10},
         "ASSINATURA": {"TIPO": "TOKEN", "TOKEN": "${codigo}"}}}
@@ -171,20 +171,20 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
     And I remember the event field "data.inscricaoIds.0" as "inscricao"
     When I obtain a token
     And I send "GET" to "/customer/v1/inscricao/${inscricao}"
-    Then the response field "Valor.valorContribuicao" is "46.34"
+    Then the response field "Valor.valorContribuicao" is "43.84"
     And the response field "Valor.competenciaReajuste" is "01/2027"
     # The day after the first anniversary
     Given the sandbox clock is at "2027-01-06T18:00:00Z"
     When I obtain a token
     And I send "GET" to "/customer/v1/inscricao/${inscricao}"
     Then the response field "Valor.status" is "ATIVA"
-    And the response field "Valor.valorContribuicao" is "49.2"
-    And the response field "Valor.coberturas.0.premio" is "49.2"
+    And the response field "Valor.valorContribuicao" is "46.54"
+    And the response field "Valor.coberturas.0.premio" is "46.54"
     And the response field "Valor.competenciaReajuste" is "01/2028"
     And the receiver gets an "inscricao.valor_pago_alterado" event whose "data.motivo" is "REAJUSTE_ANUAL" within 5 seconds
     And the event field "data.indice" is "IPCA-IBGE"
-    And the event field "data.valorAnterior" is "46.34"
-    And the event field "data.valorNovo" is "49.2"
+    And the event field "data.valorAnterior" is "43.84"
+    And the event field "data.valorNovo" is "46.54"
     And the event field "data.capitalAnterior" is "200000"
     When I send "GET" to "/customer/v1/inscricao/${inscricao}/cobrancas?status=PAGA"
     Then the response field "Valor" has 11 items
@@ -192,9 +192,9 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
   Scenario: on the first anniversary the capital is readjusted to the cent
     # The company's own IPCA values: 0.50 % every month of 2025 and 2026, so the
     # twelve months before the anniversary accumulate 1.005^12 = 1.0616778 (+6.17 %).
-    # README: 46.34 on 2026-01-05 for this profile and capital.
+    # README: 43.84 on 2026-01-05 for this profile and capital.
     # README: the accumulated percentage, rounded to 4 decimals (6.1678), is
-    # applied; results to the cent. Premium 46.34 x 1.061678 = 49.198 -> 49.20;
+    # applied; results to the cent. Premium 43.84 x 1.061678 = 46.544 -> 46.54;
     # capital 200000 x 1.061678 = 212335.60
     Given I obtain a token
     When I send "PUT" to "/sandbox/indices/IPCA-IBGE" with JSON:
@@ -212,7 +212,7 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
         "periodicidadeCobrancaId": 30, "capitalSegurado": 200000}]}
       """
     Then the response status is 200
-    And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.premio" is "46.34"
+    And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.premio" is "43.84"
     When I send "POST" to "/access/v1/token/user" with JSON:
       """
       {"cpf": "11144477735", "output": "Email", "timeoutInMinutes": 10, "tokenSize": 6}
@@ -226,8 +226,8 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
         "DADOS_PROPONENTE": {"NOME": "Maria Souza", "DT_NASCIMENTO": "1986-03-15", "SEXO": "FEMININO", "CPF": "11144477735",
           "RENDA_MENSAL": 8000, "ENDERECOS": {"ENDERECO": [{"ESTADO": "SP", "CEP": "01310100"}]},
           "PROFISSAO": {"CODIGO": "2410-05"}},
-        "PLANOS": {"VL_TOTAL": 46.34, "PLANO": [{"CODIGO": 511,
-          "COBERTURAS": {"COBERTURA": [{"CODIGO": 1001, "VL_CONTRIB": 46.34, "VL_COBERTURA": 200000}]}}]},
+        "PLANOS": {"VL_TOTAL": 43.84, "PLANO": [{"CODIGO": 511,
+          "COBERTURAS": {"COBERTURA": [{"CODIGO": 1001, "VL_CONTRIB": 43.84, "VL_COBERTURA": 200000}]}}]},
         "BENEFICIARIOS": {"BENEFICIARIO": [{"NOME": "João Souza", "PARENTESCO": "CONJUGE", "PARTICIPACAO": 100}]},
         "DADOS_COBRANCA": {"PERIODICIDADE": "MENSAL", "TIPO_COBRANCA": "BOLETO", "DIA_VENCIMENTO": 10},
         "ASSINATURA": {"TIPO": "TOKEN", "TOKEN": "${codigo}"}}}
@@ -239,7 +239,7 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
     And I remember the event field "data.inscricaoIds.0" as "inscricao"
     When I obtain a token
     And I send "GET" to "/customer/v1/inscricao/${inscricao}"
-    Then the response field "Valor.valorContribuicao" is "46.34"
+    Then the response field "Valor.valorContribuicao" is "43.84"
     And the response field "Valor.competenciaReajuste" is "01/2027"
     # The day after the first anniversary: the event's percentual is 6.1678 and
     # 200000 x 1.061678 = 212335.60 (README, customer cycle: the accumulated

@@ -127,7 +127,7 @@ Feature: A proposal with a health-declaration pending is answered and moves on o
         "periodicidadeCobrancaId": 30, "capitalSegurado": 200000}]}
       """
     Then the response status is 200
-    And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.premio" is "46.34"
+    And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.premio" is "43.84"
     When I send "POST" to "/access/v1/token/user" with JSON:
       """
       {"cpf": "44477700083", "output": "SMS", "timeoutInMinutes": 10, "tokenSize": 6}
@@ -142,8 +142,8 @@ Feature: A proposal with a health-declaration pending is answered and moves on o
         "DADOS_PROPONENTE": {"NOME": "Bia Rejeitada", "DT_NASCIMENTO": "1986-03-15", "SEXO": "FEMININO", "CPF": "44477700083",
           "RENDA_MENSAL": 8000, "ENDERECOS": {"ENDERECO": {"ESTADO": "SP", "CEP": "01310100"}},
           "PROFISSAO": {"CODIGO": "2410-05"}},
-        "PLANOS": {"VL_TOTAL": 46.34, "PLANO": {"CODIGO": 511,
-          "COBERTURAS": {"COBERTURA": {"CODIGO": 1001, "VL_CONTRIB": 46.34, "VL_COBERTURA": 200000}}}},
+        "PLANOS": {"VL_TOTAL": 43.84, "PLANO": {"CODIGO": 511,
+          "COBERTURAS": {"COBERTURA": {"CODIGO": 1001, "VL_CONTRIB": 43.84, "VL_COBERTURA": 200000}}}},
         "BENEFICIARIOS": {"BENEFICIARIO": {"NOME": "João Souza", "PARENTESCO": "CONJUGE", "PARTICIPACAO": 100}},
         "DADOS_COBRANCA": {"PERIODICIDADE": "MENSAL", "TIPO_COBRANCA": "BOLETO", "DIA_VENCIMENTO": 10},
         "ASSINATURA": {"TIPO": "TOKEN", "TOKEN": "${codigo}"}}}

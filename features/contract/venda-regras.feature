@@ -68,21 +68,59 @@ Feature: Insurance sale cycle: signature tokens, card data, offers a company may
     Then the response status is 422
     And the response field "Mensagens.0.Descricao" matches "^token já utilizado"
 
-  Scenario: A card number is refused; the widget's pre-authorisation code is the way
+  Scenario: A card in CARTAO is authorised and kept masked; a security code is refused; the widget's pre-authorisation code is the other way
     When I send "POST" to "/insurer/v1/proposta?empresa=11222333000181&codigoModeloProposta=EIS" with JSON:
       """
       {"PROPOSTA": {"DADOS_PROPONENTE": {"NOME": "Maria", "DT_NASCIMENTO": "1980-01-01", "SEXO": "FEMININO", "CPF": "11144477735"},
         "PLANOS": {"PLANO": [{"CODIGO": 530, "COBERTURAS": {"COBERTURA": [{"CODIGO": 3001, "VL_CONTRIB": ${premio}, "VL_COBERTURA": 7000}]}}]},
         "DADOS_COBRANCA": {"TIPO_COBRANCA": "CARTAO", "DIA_VENCIMENTO": 10,
-          "CARTAO": {"NUMERO": "4111111111111111", "VALIDADE": "2030-12-31", "BANDEIRA": "VISA"}},
+          "CARTAO": {"NUMERO": "4111111111111111", "VALIDADE": "2030-12-31", "BANDEIRA": "VISA", "CVV": "123"}},
         "ASSINATURA": {"TIPO": "DOCUMENTO", "ID_DOCUMENTO": "GED-1"}}}
       """
     Then the response status is 400
     And the response field "Mensagens.0.Codigo" is "DADOS_DE_CARTAO_PROIBIDOS"
+    And the response field "Mensagens.0.Campo" is "PROPOSTA.DADOS_COBRANCA.CARTAO.CVV"
+    And the response body does not contain "4111111111111111"
+    When I send "POST" to "/insurer/v1/proposta?empresa=11222333000181&codigoModeloProposta=EIS" with JSON:
+      """
+      {"PROPOSTA": {"DADOS_PROPONENTE": {"NOME": "Maria", "DT_NASCIMENTO": "1980-01-01", "SEXO": "FEMININO", "CPF": "11144477735"},
+        "PLANOS": {"PLANO": [{"CODIGO": 530, "COBERTURAS": {"COBERTURA": [{"CODIGO": 3001, "VL_CONTRIB": ${premio}, "VL_COBERTURA": 7000}]}}]},
+        "DADOS_COBRANCA": {"TIPO_COBRANCA": "CARTAO", "DIA_VENCIMENTO": 10,
+          "CARTAO": {"NUMERO": "4000000000000002", "VALIDADE": "2030-12-31", "NUM_PRE_AUTORIZACAO": 0}},
+        "ASSINATURA": {"TIPO": "DOCUMENTO", "ID_DOCUMENTO": "GED-1"}}}
+      """
+    Then the response status is 422
+    And the response field "Mensagens.0.Codigo" is "PRE_AUTORIZACAO_NEGADA"
     And the response field "Mensagens.0.Campo" is "PROPOSTA.DADOS_COBRANCA.CARTAO.NUMERO"
+    When I send "POST" to "/insurer/v1/proposta?empresa=11222333000181&codigoModeloProposta=EIS" with JSON:
+      """
+      {"PROPOSTA": {"DADOS_PROPONENTE": {"NOME": "Maria", "DT_NASCIMENTO": "1980-01-01", "SEXO": "FEMININO", "CPF": "11144477735"},
+        "PLANOS": {"PLANO": [{"CODIGO": 530, "COBERTURAS": {"COBERTURA": [{"CODIGO": 3001, "VL_CONTRIB": ${premio}, "VL_COBERTURA": 7000}]}}]},
+        "DADOS_COBRANCA": {"TIPO_COBRANCA": "CARTAO", "DIA_VENCIMENTO": 10,
+          "CARTAO": {"NUMERO": "4111111111111111", "VALIDADE": "2025-12-31", "NUM_PRE_AUTORIZACAO": 0}},
+        "ASSINATURA": {"TIPO": "DOCUMENTO", "ID_DOCUMENTO": "GED-1"}}}
+      """
+    Then the response status is 400
+    And the response field "Mensagens.0.Campo" is "PROPOSTA.DADOS_COBRANCA.CARTAO.VALIDADE"
+    When I send "POST" to "/insurer/v1/proposta?empresa=11222333000181&codigoModeloProposta=EIS" with JSON:
+      """
+      {"PROPOSTA": {"DADOS_PROPONENTE": {"NOME": "Maria", "DT_NASCIMENTO": "1980-01-01", "SEXO": "FEMININO", "CPF": "11144477735"},
+        "PLANOS": {"PLANO": [{"CODIGO": 530, "COBERTURAS": {"COBERTURA": [{"CODIGO": 3001, "VL_CONTRIB": ${premio}, "VL_COBERTURA": 7000}]}}]},
+        "DADOS_COBRANCA": {"TIPO_COBRANCA": "CARTAO", "DIA_VENCIMENTO": 10,
+          "CARTAO": {"NUMERO": "4111111111111111", "VALIDADE": "2030-12-31", "BANDEIRA": "VISA", "PARCELA": 1, "NUM_PRE_AUTORIZACAO": 0,
+            "PORTADOR": {"NOME": "MARIA", "TIPO_PESSOA": "FISICA", "DOCUMENTO": "11144477735"}}},
+        "ASSINATURA": {"TIPO": "DOCUMENTO", "ID_DOCUMENTO": "GED-1"}}}
+      """
+    Then the response status is 201
+    And the response body does not contain "4111111111111111"
+    And I remember the response field "numeroProposta" as "numero"
+    When I send "GET" to "/insurer/v1/proposta/${numero}"
+    Then the response status is 200
+    And the response field "Valor.formaPagamento" is "CARTAO"
     And the response body does not contain "4111111111111111"
     When I send "GET" to "/sandbox/interactions?path=/insurer/v1/proposta"
     Then the response body does not contain "4111111111111111"
+    And the response body contains "[redacted card number]"
     When I send "POST" to "/sandbox/cartao/preautorizacao" with JSON:
       """
       {"cpf": "11144477735", "valor": 100, "numero": "4111111111111111", "validade": "12/2030"}

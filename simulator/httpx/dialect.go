@@ -202,7 +202,10 @@ func (Pix) Render(e *errs.Error, r *http.Request, requestID string) (string, any
 
 // Insurer is the insurer's ResultadoDaOperacao envelope (insurance SUMMARY
 // §2.2), used by the insurer, access, benefits and customer APIs: Mensagens
-// are objects {Codigo, Descricao, Campo}, as the 2025 client reads them.
+// are objects {Codigo, Descricao, Campo}, as the 2025 client reads them,
+// and strings for apiseguradora v2's clients (StyleV2), whose models
+// declare [String] and turn an object into "[object Object]"
+// (insurance CLIENTS §2.3, §8).
 type Insurer struct{}
 
 // InsurerEnvelope is ResultadoDaOperacao.
@@ -217,6 +220,39 @@ type InsurerMensagem struct {
 	Codigo    string `json:"Codigo"`
 	Descricao string `json:"Descricao"`
 	Campo     string `json:"Campo,omitempty"`
+}
+
+// String is the message as apiseguradora v2 writes it, one string:
+// "CODIGO: campo: descrição".
+func (m InsurerMensagem) String() string {
+	s := m.Descricao
+	if m.Campo != "" {
+		s = m.Campo + ": " + s
+	}
+	if m.Codigo != "" {
+		s = m.Codigo + ": " + s
+	}
+	return s
+}
+
+// InsurerEnvelopeV2 is ResultadoDaOperacao as apiseguradora v2 declares
+// it: Mensagens are strings.
+type InsurerEnvelopeV2 struct {
+	Valor                          any      `json:"Valor"`
+	Mensagens                      []string `json:"Mensagens"`
+	HouveErrosDuranteProcessamento bool     `json:"HouveErrosDuranteProcessamento"`
+}
+
+// ForStyle implements Styled: v2's clients read Mensagens as strings.
+func (e InsurerEnvelope) ForStyle(style string) any {
+	if style != StyleV2 {
+		return e
+	}
+	v2 := InsurerEnvelopeV2{Valor: e.Valor, Mensagens: []string{}, HouveErrosDuranteProcessamento: e.HouveErrosDuranteProcessamento}
+	for _, m := range e.Mensagens {
+		v2.Mensagens = append(v2.Mensagens, m.String())
+	}
+	return v2
 }
 
 // insurerCodes are the Codigo of each error code. The insurer's real codes
@@ -248,7 +284,7 @@ func (Insurer) Render(e *errs.Error, r *http.Request, requestID string) (string,
 		}
 		env.Mensagens = []InsurerMensagem{{Codigo: code, Descricao: msg}}
 	}
-	return "application/json; charset=utf-8", env
+	return "application/json; charset=utf-8", env.ForStyle(InfoOf(r.Context()).Style)
 }
 
 // OAuth is the RFC 6749 §5.2 error body of the token endpoint.

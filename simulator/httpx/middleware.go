@@ -30,6 +30,17 @@ type API struct {
 	ErrorSchema string
 	// Record puts the API's requests in the interaction log.
 	Record bool
+	// Style is the answer style of the API's own base path; Aliases are
+	// the other base paths it is served under (its real clients' paths),
+	// each with its own style.
+	Style   string
+	Aliases []Alias
+	// CaseInsensitive APIs match the path below their base path without
+	// regard to case, as the real gateway does; Segments are the literal
+	// segments of their routes, lower-cased, with the routes' spelling
+	// (RouteSegments).
+	CaseInsensitive bool
+	Segments        map[string]string
 }
 
 // APIFor returns the API whose prefix matches path, longest prefix first;
@@ -44,9 +55,11 @@ func APIFor(apis []API, path string) API {
 	return best
 }
 
-// Outer is the middleware every request passes before routing: it assigns
-// or accepts X-Request-Id, chooses the error dialect by path, limits the
-// body, recovers panics as 500s, and writes the access log.
+// Outer is the middleware every request passes before routing: it maps a
+// path under an API's alias (or in another case) to the path the router
+// knows (Canonical), assigns or accepts X-Request-Id, chooses the error
+// dialect by path, limits the body, recovers panics as 500s, and writes
+// the access log.
 func Outer(apis []API, bodyLimit int64, log *slog.Logger, next http.Handler) http.Handler {
 	if bodyLimit <= 0 {
 		bodyLimit = DefaultBodyLimit
@@ -60,8 +73,19 @@ func Outer(apis []API, bodyLimit int64, log *slog.Logger, next http.Handler) htt
 		if id == "" || len(id) > 128 {
 			id = newRequestID()
 		}
+		info := &Info{RequestID: id, Logger: log, BodyLimit: bodyLimit}
 		api := APIFor(apis, r.URL.Path)
-		info := &Info{RequestID: id, API: api.Name, Dialect: api.Dialect, Logger: log, BodyLimit: bodyLimit}
+		if canon, a, style, ok := Canonical(apis, r.URL.Path); ok {
+			api, info.Style = a, style
+			if canon != r.URL.Path {
+				info.SentPath = r.URL.Path
+				u := *r.URL
+				u.Path, u.RawPath = canon, ""
+				r = r.Clone(r.Context())
+				r.URL = &u
+			}
+		}
+		info.API, info.Dialect = api.Name, api.Dialect
 		r = r.WithContext(WithInfo(r.Context(), info))
 		w.Header().Set("X-Request-Id", id)
 		if r.Body != nil {
@@ -217,8 +241,12 @@ func Unrouted(router *mux.Router) http.Handler {
 			}
 			return nil
 		})
+		path := r.URL.Path
+		if sent := InfoOf(r.Context()).SentPath; sent != "" {
+			path = sent
+		}
 		if len(allowed) == 0 {
-			WriteError(w, r, errs.Errorf(errs.NotFound, "não há rota %s %s", r.Method, r.URL.Path))
+			WriteError(w, r, errs.Errorf(errs.NotFound, "não há rota %s %s", r.Method, path))
 			return
 		}
 		var allow []string
@@ -227,7 +255,7 @@ func Unrouted(router *mux.Router) http.Handler {
 				allow = append(allow, m)
 			}
 		}
-		e := errs.Errorf(errs.MethodNotAllowed, "%s não é aceito em %s; aceitos: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))
+		e := errs.Errorf(errs.MethodNotAllowed, "%s não é aceito em %s; aceitos: %s", r.Method, path, strings.Join(allow, ", "))
 		e.WithHeader("Allow", strings.Join(allow, ", "))
 		WriteError(w, r, e)
 	})

@@ -30,6 +30,12 @@ type Info struct {
 	// Injected names a fault that answered this request instead of the
 	// sandbox, so the interaction log marks it.
 	Injected string
+	// Style is the answer style of the base path the request used
+	// (StyleV2 for apiseguradora v2's clients); SentPath is the path as
+	// sent when it was not the one the router knows (an alias, another
+	// case).
+	Style    string
+	SentPath string
 	// Finally runs once the request is done and recorded (an injected
 	// reset closes the connection there, so the client cannot see the
 	// reset before the log shows it).
@@ -89,6 +95,11 @@ func (h HandlerFunc) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		WriteError(w, r, err)
 		return
+	}
+	if rep != nil {
+		if s, ok := rep.Body.(Styled); ok {
+			rep.Body = s.ForStyle(InfoOf(r.Context()).Style)
+		}
 	}
 	WriteReply(w, rep)
 }

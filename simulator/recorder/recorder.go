@@ -30,13 +30,17 @@ type Interaction struct {
 	At time.Time `json:"at"`
 	// WallAt is when the request arrived by the wall clock: the sandbox
 	// clock may be frozen or accelerated, a partner's pauses are real.
-	WallAt         time.Time         `json:"wallAt"`
-	RequestID      string            `json:"requestId"`
-	AppID          string            `json:"appId"`
-	CompanyID      string            `json:"-"`
-	API            string            `json:"api"`
-	Method         string            `json:"method"`
-	Path           string            `json:"path"`
+	WallAt    time.Time `json:"wallAt"`
+	RequestID string    `json:"requestId"`
+	AppID     string    `json:"appId"`
+	CompanyID string    `json:"-"`
+	API       string    `json:"api"`
+	Method    string    `json:"method"`
+	Path      string    `json:"path"`
+	// SentPath is the path as the partner sent it when the router knew
+	// it by another (an alias of an insurer API, another case); Path is
+	// the router's.
+	SentPath       string            `json:"sentPath,omitempty"`
 	Query          string            `json:"query"`
 	RequestHeaders map[string]string `json:"requestHeaders"`
 	RequestBody    string            `json:"requestBody"`
@@ -151,7 +155,7 @@ func (r *Recorder) write(batch []Interaction) error {
 	ctx := context.Background()
 	return r.DB.Tx(ctx, func(tx *store.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO interactions (at, request_id, app_id, api, method, path, query, req_headers, req_body,
-			status, resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, company_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			status, resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, company_id, sent_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -161,7 +165,7 @@ func (r *Recorder) write(batch []Interaction) error {
 			rh, _ := json.Marshal(it.RequestHeaders)
 			sh, _ := json.Marshal(it.ResponseHeader)
 			res, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rh), it.RequestBody,
-				it.Status, string(sh), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID)
+				it.Status, string(sh), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID, it.SentPath)
 			if err != nil {
 				return err
 			}
@@ -192,7 +196,7 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 			at = info.At
 		}
 		it := Interaction{
-			At: at, WallAt: start.UTC(), RequestID: info.RequestID, AppID: info.AppID, CompanyID: info.CompanyID, API: info.API, Method: req.Method, Path: req.URL.Path,
+			At: at, WallAt: start.UTC(), RequestID: info.RequestID, AppID: info.AppID, CompanyID: info.CompanyID, API: info.API, Method: req.Method, Path: req.URL.Path, SentPath: info.SentPath,
 			Query: redact.Query(req.URL.RawQuery), RequestHeaders: redact.Headers(req.Header), RequestBody: redact.Body(req.Header.Get("Content-Type"), reqBody.Bytes()),
 			Status: cw.Status, ResponseHeader: redact.Headers(w.Header()), ResponseBody: redact.Body(w.Header().Get("Content-Type"), cw.Body.Bytes()),
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000, IdempotencyKey: req.Header.Get("Idempotency-Key"),
@@ -261,7 +265,7 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 		// The newest page by default: a client polling for what it just
 		// did reads the tail; AfterID pages forward from an older point.
 		rows, err := tx.QueryContext(ctx, `SELECT * FROM (SELECT id, at, request_id, app_id, api, method, path, query, req_headers, req_body, status,
-			resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at FROM interactions
+			resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, sent_path FROM interactions
 			WHERE (? OR company_id = ?) AND (? = '' OR app_id = ?) AND (? = '' OR method = ?) AND (? = '' OR (CASE WHEN ? THEN substr(path, 1, length(?)) = ? ELSE path = ? END))
 			AND at >= ? AND id > ? ORDER BY id `+map[bool]string{true: "ASC", false: "DESC"}[f.AfterID > 0]+` LIMIT ?) ORDER BY id`,
 			f.EveryCompany, f.CompanyID, f.AppID, f.AppID, strings.ToUpper(f.Method), strings.ToUpper(f.Method), path, prefix, path, path, path, since, f.AfterID, f.Limit)
@@ -274,7 +278,7 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 			var at, dur, wall int64
 			var rh, sh string
 			if err := rows.Scan(&it.ID, &at, &it.RequestID, &it.AppID, &it.API, &it.Method, &it.Path, &it.Query, &rh, &it.RequestBody, &it.Status,
-				&sh, &it.ResponseBody, &dur, &it.IdempotencyKey, &it.Injected, &wall); err != nil {
+				&sh, &it.ResponseBody, &dur, &it.IdempotencyKey, &it.Injected, &wall, &it.SentPath); err != nil {
 				return err
 			}
 			it.At, it.WallAt, it.DurationMS = time.Unix(0, at).UTC(), time.Unix(0, wall).UTC(), float64(dur)/1000

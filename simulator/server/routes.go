@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -94,8 +95,27 @@ func (s *Server) mountRoutes() error {
 	}
 	inner := s.Recorder.Middleware(APIs, s.namespaces().Middleware(r))
 	s.Handler = httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
-		httpx.Outer(APIs, s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner)))
+		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner)))
 	return nil
+}
+
+// withSegments is apis with the literal segments of each case-insensitive
+// API's routes, which Outer maps a path's segments to.
+func withSegments(apis []httpx.API, routes []httpx.Route) []httpx.API {
+	out := slices.Clone(apis)
+	for i, a := range out {
+		if !a.CaseInsensitive {
+			continue
+		}
+		var paths []string
+		for _, rt := range routes {
+			if rt.API == a.Name {
+				paths = append(paths, rt.Path)
+			}
+		}
+		out[i].Segments = httpx.RouteSegments(paths)
+	}
+	return out
 }
 
 // Mount adds one route to the router, wrapped by the one rule of its kind
@@ -259,7 +279,11 @@ func RouteReference() string {
 	}
 	section("Root", byAPI[""])
 	for _, a := range APIs {
-		section(a.Title+" (`"+a.Prefix+"`)", byAPI[a.Name])
+		title := a.Title + " (`" + a.Prefix + "`"
+		for _, al := range a.Aliases {
+			title += ", `" + al.Prefix + "`"
+		}
+		section(title+")", byAPI[a.Name])
 	}
 	return b.String()
 }

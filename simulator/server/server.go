@@ -144,11 +144,26 @@ const (
 
 // APIs is the table of mounted APIs: base path, name, title, error dialect
 // and the schema its errors follow.
+//
+// The insurer's APIs are also served where its real clients call them
+// (insurance CLIENTS §2.1): the swagger-codegen v2 client's
+// /api/{version}/… (PascalCase resources), /apiseguradora/v2 and v3, the
+// underwriting, questionnaire and access-management services; and, as the
+// real gateway does, without regard to the case of the path.
 var APIs = []httpx.API{
-	{Prefix: "/insurer/v1", Name: "insurer", Title: "Insurer (sale cycle)", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope"},
-	{Prefix: "/access/v1", Name: "access", Title: "Access management", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope"},
-	{Prefix: "/benefits/v1", Name: "benefits", Title: "Benefits", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope"},
-	{Prefix: "/customer/v1", Name: "customer", Title: "Customer", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope"},
+	{Prefix: "/insurer/v1", Name: "insurer", Title: "Insurer (sale cycle)", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope",
+		CaseInsensitive: true, Aliases: []httpx.Alias{
+			{Prefix: "/apiseguradora/v3", Style: httpx.StyleV3},
+			{Prefix: "/apiseguradora/v2", Style: httpx.StyleV2},
+			{Prefix: "/api/{version}", Style: httpx.StyleV2},
+			{Prefix: "/api.underwriting/v1", Style: httpx.StyleV3},
+		}},
+	{Prefix: "/api.questionario/v2", Name: "questionnaire", Title: "Questionnaire service", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope",
+		CaseInsensitive: true, Style: httpx.StyleV3},
+	{Prefix: "/access/v1", Name: "access", Title: "Access management", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope",
+		CaseInsensitive: true, Aliases: []httpx.Alias{{Prefix: "/gestao-acesso/v1", Style: httpx.StyleV3}}},
+	{Prefix: "/benefits/v1", Name: "benefits", Title: "Benefits", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope", CaseInsensitive: true},
+	{Prefix: "/customer/v1", Name: "customer", Title: "Customer", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope", CaseInsensitive: true},
 	{Prefix: "/pix/v2", Name: "pix", Title: "Pix (API Pix 2.9.0)", Dialect: httpx.Pix{}, Record: true, ErrorSchema: "pix/problema"},
 	{Prefix: "/qr/v2", Name: "pix-payload", Title: "Pix payloads (QR)", Dialect: httpx.Pix{}, Record: true},
 	{Prefix: "/oauth/token", Name: "oauth", Title: "OAuth2 token", Dialect: httpx.OAuth{}, Record: true, ErrorSchema: "platform/oauth-error"},
@@ -681,6 +696,9 @@ func (s *Server) Banner(w io.Writer) {
 			// Payload locations are handed out by the Pix API itself.
 		default:
 			fmt.Fprintf(w, "  %-22s %s%s\n", a.Title, u, a.Prefix)
+			for _, al := range a.Aliases {
+				fmt.Fprintf(w, "  %-22s %s%s\n", "", u, al.Prefix)
+			}
 		}
 	}
 	fmt.Fprintln(w)

@@ -2,11 +2,15 @@ package catalog
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -106,9 +110,24 @@ type Produto struct {
 	PrazoCerto          []int        `json:"prazoCerto" yaml:"prazoCerto"`
 	PrazoRenda          []PrazoRenda `json:"prazoRenda,omitempty" yaml:"prazoRenda"`
 	Fundos              []Fundo      `json:"fundos,omitempty" yaml:"fundos"`
-	ProfissoesRecusadas []string     `json:"profissoesRecusadas" yaml:"profissoesRecusadas"` // CBO, "0000-00"
+	ProfissoesRecusadas []string     `json:"-" yaml:"profissoesRecusadas"` // CBO, "0000-00"
 	UfsRecusadas        []string     `json:"ufsRecusadas" yaml:"ufsRecusadas"`
 	Coberturas          []Cobertura  `json:"coberturas" yaml:"coberturas"`
+}
+
+// MarshalJSON writes profissoesRecusadas as the v2 model's numbers: each
+// CBO's six digits ("2153-05" is 215305).
+func (p Produto) MarshalJSON() ([]byte, error) {
+	type plain Produto
+	cbos := make([]int, 0, len(p.ProfissoesRecusadas))
+	for _, c := range p.ProfissoesRecusadas {
+		n, _ := strconv.Atoi(strings.Replace(c, "-", "", 1))
+		cbos = append(cbos, n)
+	}
+	return json.Marshal(struct {
+		plain
+		ProfissoesRecusadas []int `json:"profissoesRecusadas"`
+	}{plain(p), cbos})
 }
 
 // PrazoRenda is a pension income option (years for the temporary kinds).
@@ -129,7 +148,9 @@ type Fundo struct {
 }
 
 // Cobertura is one coverage of a product. TaxaPor1000 and CustoFixo feed
-// Price and never leave the sandbox.
+// Price and never leave the sandbox. In the JSON, capitalFixo is a number,
+// as the v2 model declares it (insurance CLIENTS §8): the fixed capital,
+// 0 when the partner chooses the capital.
 type Cobertura struct {
 	ID                            int       `json:"id" yaml:"id"`
 	ItemProdutoID                 int       `json:"itemProdutoId" yaml:"itemProdutoId"`
@@ -143,11 +164,29 @@ type Cobertura struct {
 	IdadeSaida                    int       `json:"idadeSaida" yaml:"idadeSaida"`
 	ValorMinimoCapitalContratacao float64   `json:"valorMinimoCapitalContratacao" yaml:"valorMinimoCapitalContratacao"`
 	ValorLimiteCapitalReferencia  float64   `json:"valorLimiteCapitalReferencia" yaml:"valorLimiteCapitalReferencia"`
-	CapitalFixo                   bool      `json:"capitalFixo" yaml:"capitalFixo"`
+	CapitalFixo                   bool      `json:"-" yaml:"capitalFixo"`
 	ValorFixo                     float64   `json:"valorFixo" yaml:"valorFixo"`
 	NumeroProcessoSusep           string    `json:"numeroProcessoSusep" yaml:"numeroProcessoSusep"`
-	TaxaPor1000                   float64   `json:"-" yaml:"taxaPor1000"`
-	CustoFixo                     float64   `json:"-" yaml:"custoFixo"`
+	// DescricaoDigitalCurta and DescricaoDigitalLonga are the texts the
+	// 2025 client shows (GET /produto); by default the commercial
+	// description, and it with the coverage's name.
+	DescricaoDigitalCurta string  `json:"descricaoDigitalCurta" yaml:"descricaoDigitalCurta"`
+	DescricaoDigitalLonga string  `json:"descricaoDigitalLonga" yaml:"descricaoDigitalLonga"`
+	TaxaPor1000           float64 `json:"-" yaml:"taxaPor1000"`
+	CustoFixo             float64 `json:"-" yaml:"custoFixo"`
+}
+
+// MarshalJSON writes capitalFixo as the v2 model's number.
+func (c Cobertura) MarshalJSON() ([]byte, error) {
+	type plain Cobertura
+	fixed := 0.0
+	if c.CapitalFixo {
+		fixed = c.ValorFixo
+	}
+	return json.Marshal(struct {
+		plain
+		CapitalFixo float64 `json:"capitalFixo"`
+	}{plain(c), fixed})
 }
 
 // HasCausa reports whether the coverage pays for the given causa, which is
@@ -226,13 +265,31 @@ type Questionario struct {
 	Perguntas           []Pergunta `json:"perguntas" yaml:"perguntas"`
 }
 
-// Pergunta is one question. Opcoes is set only for DOMINIO answers.
+// Pergunta is one question. Opcoes is set only for DOMINIO answers. Tipo
+// (the kind of item: 1 PERGUNTA) and Ordem (from 1) are what the v2
+// model declares besides id and descricao; Load sets them.
 type Pergunta struct {
 	ID           int       `json:"id" yaml:"id"`
 	Descricao    string    `json:"descricao" yaml:"descricao"`
+	Tipo         Dominio   `json:"tipo" yaml:"-"`
+	Ordem        int       `json:"ordem" yaml:"-"`
 	TipoResposta string    `json:"tipoResposta" yaml:"tipoResposta"`
 	Obrigatoria  bool      `json:"obrigatoria" yaml:"obrigatoria"`
 	Opcoes       []Dominio `json:"opcoes,omitempty" yaml:"opcoes"`
+}
+
+// TipoItemPergunta is the kind of item of every question of the
+// catalogue (the questionnaire service's TipoItem 1).
+var TipoItemPergunta = Dominio{ID: 1, Descricao: "PERGUNTA"}
+
+// ItemDominio is one item of a domain list (GET /dominio/{id}): all
+// strings, as the v2 model declares them, and Auxiliar is what a client
+// sends back (a CBO's code as the simulation's profissaoCbo; insurance
+// CLIENTS §3.1).
+type ItemDominio struct {
+	ID        string `json:"Id" yaml:"id"`
+	Descricao string `json:"Descricao" yaml:"descricao"`
+	Auxiliar  string `json:"Auxiliar" yaml:"auxiliar"`
 }
 
 // Catalog is the loaded, validated catalogue. It and everything it hands
@@ -242,12 +299,14 @@ type Catalog struct {
 	sorted        []*Offer
 	questionarios map[int]*Questionario
 	vendedores    map[string][]string
+	dominios      map[string][]ItemDominio
 }
 
 // catalogFile is the YAML document.
 type catalogFile struct {
-	ModelosProposta []*Offer            `yaml:"modelosProposta"`
-	Vendedores      map[string][]string `yaml:"vendedores"`
+	ModelosProposta []*Offer                 `yaml:"modelosProposta"`
+	Vendedores      map[string][]string      `yaml:"vendedores"`
+	Dominios        map[string][]ItemDominio `yaml:"dominios"`
 }
 
 // Load parses and validates the embedded offers.yaml.
@@ -278,6 +337,10 @@ func build(f *catalogFile) *Catalog {
 		offers:        make(map[string]*Offer, len(f.ModelosProposta)),
 		questionarios: make(map[int]*Questionario),
 		vendedores:    make(map[string][]string, len(f.Vendedores)),
+		dominios:      make(map[string][]ItemDominio, len(f.Dominios)),
+	}
+	for name, items := range f.Dominios {
+		c.dominios[strings.ToUpper(name)] = items
 	}
 	for _, o := range f.ModelosProposta {
 		normalize(o)
@@ -302,6 +365,16 @@ func normalize(o *Offer) {
 		p.PrazoCerto = orEmpty(p.PrazoCerto)
 		p.ProfissoesRecusadas = orEmpty(p.ProfissoesRecusadas)
 		p.UfsRecusadas = orEmpty(p.UfsRecusadas)
+		for j := range p.Coberturas {
+			c := &p.Coberturas[j]
+			c.DescricaoDigitalCurta = cmp.Or(c.DescricaoDigitalCurta, c.DescricaoComercial)
+			c.DescricaoDigitalLonga = cmp.Or(c.DescricaoDigitalLonga, c.DescricaoComercial+" ("+c.Descricao+")")
+		}
+	}
+	if q := o.Questionario; q != nil {
+		for i := range q.Perguntas {
+			q.Perguntas[i].Tipo, q.Perguntas[i].Ordem = TipoItemPergunta, i+1
+		}
 	}
 	pol := &o.PoliticaAceitacao
 	pol.LimitesOperacionaisPorProfissao = orEmpty(pol.LimitesOperacionaisPorProfissao)
@@ -332,6 +405,17 @@ func (c *Catalog) Offers() []*Offer {
 func (c *Catalog) Questionnaire(id int) (*Questionario, bool) {
 	q, ok := c.questionarios[id]
 	return q, ok
+}
+
+// Dominio returns the domain list named (CBO, SEXO, …; in any case).
+func (c *Catalog) Dominio(name string) ([]ItemDominio, bool) {
+	items, ok := c.dominios[strings.ToUpper(name)]
+	return items, ok
+}
+
+// Dominios lists the names of the domains, sorted.
+func (c *Catalog) Dominios() []string {
+	return slices.Sorted(maps.Keys(c.dominios))
 }
 
 // SellableBy returns the ids of the offers the partner CNPJ may sell,
@@ -435,6 +519,7 @@ func validate(f *catalogFile) error {
 		}
 	}
 	validateVendedores(&p, f.Vendedores, offerIDs)
+	validateDominios(&p, f)
 	return p.err()
 }
 
@@ -584,6 +669,11 @@ func validateCobertura(p *problems, where string, prod *Produto, c *Cobertura) {
 	if c.CustoFixo < 0 {
 		p.add(where, "custoFixo: must not be negative")
 	}
+	if c.CustoFixo != 0 && !c.CapitalFixo {
+		// The clients price capital ÷ capitalBase × premioBase and add
+		// nothing: a cost on top would make every premium they send wrong.
+		p.add(where, "custoFixo: only a capitalFixo coverage has one")
+	}
 }
 
 func validateCapital(p *problems, where string, c *Cobertura) {
@@ -698,6 +788,50 @@ func validateRespostas(p *problems, where string, pg *Pergunta) {
 			p.add(where, "opcoes: option %d is duplicate or has no descricao", op.ID)
 		}
 		seen[op.ID] = true
+	}
+}
+
+// validateDominios checks the domain lists: items with an id and a
+// description, the CBO's items as CBO codes, and every profession the
+// offers name among them (a partner picks professions from that list).
+func validateDominios(p *problems, f *catalogFile) {
+	cbo, ok := f.Dominios["CBO"]
+	if !ok {
+		p.add("dominios", "CBO: missing (the clients read it for profissaoCbo)")
+	}
+	codes := map[string]bool{}
+	for name, items := range f.Dominios {
+		if len(items) == 0 {
+			p.add("dominios "+name, "empty")
+		}
+		for i, it := range items {
+			if it.ID == "" || it.Descricao == "" {
+				p.add(fmt.Sprintf("dominios %s[%d]", name, i), "needs id and descricao")
+			}
+		}
+	}
+	for i, it := range cbo {
+		if !cboPattern.MatchString(it.Auxiliar) || it.ID != strings.Replace(it.Auxiliar, "-", "", 1) {
+			p.add(fmt.Sprintf("dominios CBO[%d]", i), "auxiliar %q: want 0000-00, and id its digits", it.Auxiliar)
+		}
+		codes[it.Auxiliar] = true
+	}
+	for _, o := range f.ModelosProposta {
+		if o == nil {
+			continue
+		}
+		var named []string
+		for _, prod := range o.Produtos {
+			named = append(named, prod.ProfissoesRecusadas...)
+		}
+		for _, l := range o.PoliticaAceitacao.LimitesOperacionaisPorProfissao {
+			named = append(named, l.ProfissaoID)
+		}
+		for _, c := range named {
+			if ok && !codes[c] {
+				p.add(fmt.Sprintf("offer %q", o.ID), "profession %s is not in dominios CBO", c)
+			}
+		}
 	}
 }
 

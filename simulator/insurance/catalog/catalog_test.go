@@ -12,8 +12,8 @@ import (
 )
 
 // The fixture is a small catalogue whose rates make premiums easy to
-// compute by hand: taxaPor1000 0.5 + custoFixo 1 (9001), 0.1 (9002), and a
-// fixed 5,000 funeral at 1 + 2 (9003).
+// compute by hand: taxaPor1000 0.5 (9001), 0.1 (9002), and a fixed 5,000
+// funeral at 1 + custoFixo 2 (9003).
 const fixtureOffer = `
   - id: "TST"
     nome: "Teste"
@@ -61,7 +61,7 @@ const fixtureOffer = `
             valorFixo: 0
             numeroProcessoSusep: "15414.000001/2025-01"
             taxaPor1000: 0.5
-            custoFixo: 1
+            custoFixo: 0
           - id: 31
             itemProdutoId: 9002
             descricao: "IPTA"
@@ -142,6 +142,11 @@ const fixtureQuestionario = `
 const fixtureVendedores = `
 vendedores:
   "11222333000181": ["TST"]
+dominios:
+  CBO:
+    - { id: "241005", descricao: "ADVOGADO", auxiliar: "2410-05" }
+    - { id: "215305", descricao: "PILOTO", auxiliar: "2153-05" }
+    - { id: "782510", descricao: "MOTORISTA", auxiliar: "7825-10" }
 `
 
 func fixture() string {
@@ -336,6 +341,66 @@ func TestFullShape(t *testing.T) {
 	}
 }
 
+// TestV2Types: the fields the v2 models declare as numbers are numbers
+// (insurance CLIENTS §8): capitalFixo (the fixed capital, 0 for none) and
+// profissoesRecusadas (the CBO's digits); questions carry tipo and ordem.
+func TestV2Types(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	yz, _ := c.Offer("YZ")
+	prod := jsonObject(t, yz)["produtos"].([]any)[0].(map[string]any)
+	if got := prod["profissoesRecusadas"]; !reflect.DeepEqual(got, []any{215305.0}) {
+		t.Errorf("YZ profissoesRecusadas %v, want [215305]", got)
+	}
+	if got := prod["coberturas"].([]any)[0].(map[string]any)["capitalFixo"]; got != 0.0 {
+		t.Errorf("YZ 1001 capitalFixo %v, want 0", got)
+	}
+	eis, _ := c.Offer("EIS")
+	cov := jsonObject(t, eis)["produtos"].([]any)[0].(map[string]any)["coberturas"].([]any)[0].(map[string]any)
+	if cov["capitalFixo"] != 7000.0 || cov["descricaoDigitalCurta"] == "" {
+		t.Errorf("EIS 3001: capitalFixo %v, descricaoDigitalCurta %q; want 7000 and a text", cov["capitalFixo"], cov["descricaoDigitalCurta"])
+	}
+	for i, pg := range jsonObject(t, yz.Questionario)["perguntas"].([]any) {
+		m := pg.(map[string]any)
+		if m["ordem"] != float64(i+1) || m["tipo"].(map[string]any)["id"] != 1.0 {
+			t.Errorf("pergunta %d: ordem %v tipo %v, want %d and {id 1}", i, m["ordem"], m["tipo"], i+1)
+		}
+	}
+}
+
+// TestPriceWithoutCapital: a simulation without a capital prices every
+// coverage at its base, whatever the capital limits, and shows the
+// smallest capital it sells with its premium.
+func TestPriceWithoutCapital(t *testing.T) {
+	o := fixtureOfferT(t)
+	p := aged(base(), 40)
+	p.Renda = 0 // the income limit would refuse any capital
+	q, limits := Price(o, p, 0, 90)
+	if len(limits) > 0 {
+		t.Fatalf("limits %+v", limits)
+	}
+	c, ok := coverage(q, 9001)
+	// 1.16982343 a month, × 3 months
+	if !ok || c.CapitalBase != 1000 || c.PremioBase != 3.50947029 || c.Capital != reais(10000) || c.Premio != reais(35.09) || c.Limite != 0 {
+		t.Errorf("9001 without capital: %+v", c)
+	}
+	if got := c.PremioOf(250000); math.Abs(got-877.3675725) > 1e-9 {
+		t.Errorf("PremioOf(250000) = %v, want 250 × 3.50947029", got)
+	}
+	if f, _ := coverage(q, 9003); f.Capital != reais(5000) || f.Premio != reais(41.09) || f.PremioMensal != reais(13.70) {
+		t.Errorf("funeral without capital: %+v", f)
+	}
+	if _, refused := findLimit(limits, LimitTicketMinimo); refused {
+		t.Error("ticket checked without a capital")
+	}
+	_, limits = Price(o, aged(base(), 17), 0, 30)
+	if _, ok := findLimit(limits, LimitIdadeProduto); !ok {
+		t.Errorf("age limits still apply without a capital: %+v", limits)
+	}
+}
+
 func TestReducedShape(t *testing.T) {
 	c, err := Load()
 	if err != nil {
@@ -406,6 +471,12 @@ func TestValidation(t *testing.T) {
 			[]string{`vendedores "11222333000182": not a CNPJ`}},
 		{"capitalFixo against tipo", strings.Replace(good, "capitalFixo: true", "capitalFixo: false", 1),
 			[]string{`cobertura 9003: capitalFixo false disagrees with tipo.id 1`}},
+		{"custoFixo on an adjustable coverage", strings.Replace(good, "taxaPor1000: 0.5\n            custoFixo: 0", "taxaPor1000: 0.5\n            custoFixo: 1", 1),
+			[]string{`cobertura 9001: custoFixo: only a capitalFixo coverage has one`}},
+		{"profession not in the CBO domain", strings.Replace(good, `profissaoId: "7825-10"`, `profissaoId: "7825-11"`, 1),
+			[]string{`offer "TST": profession 7825-11 is not in dominios CBO`}},
+		{"CBO item", strings.Replace(good, `auxiliar: "2410-05"`, `auxiliar: "241005"`, 1),
+			[]string{`dominios CBO[0]: auxiliar "241005"`}},
 		{"limit on unused causa", strings.Replace(good, "{ causa: 1, profissaoId", "{ causa: 7, profissaoId", 1),
 			[]string{`politicaAceitacao: limitesOperacionaisPorProfissao[0].causa 7`}},
 		{"unknown periodicity", strings.Replace(good, `{ id: 90, descricao: "TRIMESTRAL" }`, `{ id: 60, descricao: "BIMESTRAL" }`, 1),
@@ -444,14 +515,14 @@ func TestPriceBaseProfile(t *testing.T) {
 		m9001, m9002, m9003    float64 // monthly premiums
 		total9001, total, mTot float64 // for the periodicity, and monthly total
 	}{
-		{"monthly", func(p Profile) Profile { return p }, 30, 51, 10, 7, 51, 68, 68},
-		{"quarterly", func(p Profile) Profile { return p }, 90, 51, 10, 7, 153, 204, 68},
-		{"annual, 5% off", func(p Profile) Profile { return p }, 360, 51, 10, 7, 581.40, 775.20, 68},
-		{"female 0.85", func(p Profile) Profile { p.SexoID = SexoFeminino; return p }, 30, 43.50, 8.50, 6.25, 43.50, 58.25, 58.25},
-		{"smoker 1.5", func(p Profile) Profile { p.Fumante = true; return p }, 30, 76, 15, 9.50, 76, 100.50, 100.50},
-		{"industrial CBO 1.3", func(p Profile) Profile { p.ProfissaoCBO = "7170-20"; return p }, 30, 66, 13, 8.50, 66, 87.50, 87.50},
-		{"CBO without dash", func(p Profile) Profile { p.ProfissaoCBO = "717020"; return p }, 30, 66, 13, 8.50, 66, 87.50, 87.50},
-		{"RJ 1.05", func(p Profile) Profile { p.UF = "rj"; return p }, 30, 53.50, 10.50, 7.25, 53.50, 71.25, 71.25},
+		{"monthly", func(p Profile) Profile { return p }, 30, 50, 10, 7, 50, 67, 67},
+		{"quarterly", func(p Profile) Profile { return p }, 90, 50, 10, 7, 150, 201, 67},
+		{"annual, 5% off", func(p Profile) Profile { return p }, 360, 50, 10, 7, 570, 763.80, 67},
+		{"female 0.85", func(p Profile) Profile { p.SexoID = SexoFeminino; return p }, 30, 42.50, 8.50, 6.25, 42.50, 57.25, 57.25},
+		{"smoker 1.5", func(p Profile) Profile { p.Fumante = true; return p }, 30, 75, 15, 9.50, 75, 99.50, 99.50},
+		{"industrial CBO 1.3", func(p Profile) Profile { p.ProfissaoCBO = "7170-20"; return p }, 30, 65, 13, 8.50, 65, 86.50, 86.50},
+		{"CBO without dash", func(p Profile) Profile { p.ProfissaoCBO = "717020"; return p }, 30, 65, 13, 8.50, 65, 86.50, 86.50},
+		{"RJ 1.05", func(p Profile) Profile { p.UF = "rj"; return p }, 30, 52.50, 10.50, 7.25, 52.50, 70.25, 70.25},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -482,12 +553,14 @@ func TestPriceCoverageFields(t *testing.T) {
 	if !ok {
 		t.Fatal("9001 not quoted")
 	}
-	// 0.5 × exp(0.085 × 10) = 1.169823426…; 100 × 1.16982343 + 1 = 117.98
-	want := CoberturaQuote{ID: 24, ItemProdutoID: 9001, Descricao: "MORTE", TipoID: 3, CausaID: 1,
-		Obrigatoria: true, Capital: reais(100000), CapitalBase: 1000, Limite: reais(1000000), PremioBase: 1.16982343,
-		CustoFixo: 1, PremioMensal: reais(117.98), Premio: reais(117.98),
-		ValorMinimoCapitalContratacao: 10000, ValorLimiteCapitalReferencia: 1000000}
-	if c != want {
+	// 0.5 × exp(0.085 × 10) = 1.169823426…; 100,000 ÷ 1,000 × 1.16982343 = 116.98
+	want := CoberturaQuote{ID: 24, ItemProdutoID: 9001, Descricao: "MORTE", DescricaoDigitalCurta: "Morte", DescricaoDigitalLonga: "Morte (MORTE)",
+		TipoID: 3, CausaID: 1, Obrigatoria: true, NumeroProcessoSusep: "15414.000001/2025-01",
+		Capital: reais(100000), CapitalBase: 1000, TipoCapitalBase: "CAPITAL_SEGURADO", Limite: reais(1000000), PremioBase: 1.16982343,
+		PremioMensal: reais(116.98), Premio: reais(116.98),
+		ValorMinimoCapitalContratacao: 10000, ValorLimiteCapitalReferencia: 1000000,
+		QuestionariosPorFaixa: []FaixaQuestionarios{{Questionarios: []QuestionarioRef{{IDQuestionario: 99}}}}}
+	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got  %+v\nwant %+v", c, want)
 	}
 	if q.Idade != 40 || q.TicketMinimo != 20 || q.CodigoModeloProposta != "TST" || q.CapitalSegurado != reais(100000) {
@@ -553,12 +626,13 @@ func TestFixedCapital(t *testing.T) {
 		if !ok {
 			t.Fatalf("capital %v: funeral not quoted", capital)
 		}
-		if c.Capital != reais(5000) || c.Limite != reais(5000) || c.PremioMensal != reais(7) {
-			t.Errorf("capital %v: funeral %+v, want capital 5000 and premium 7", capital, c)
+		if c.Capital != reais(5000) || c.Limite != reais(5000) || c.PremioMensal != reais(7) || c.Premio != reais(7) ||
+			c.CapitalBase != 5000 || c.PremioBase != 7 || c.CustoFixo != 7 || c.PremioOf(123) != 7 {
+			t.Errorf("capital %v: funeral %+v, want capital 5000 and premium 7, its base", capital, c)
 		}
 		if i == 0 {
 			first = c
-		} else if c != first {
+		} else if !reflect.DeepEqual(c, first) {
 			t.Errorf("capital %v changed the funeral quote", capital)
 		}
 	}
@@ -747,11 +821,11 @@ func TestRoundCents(t *testing.T) {
 
 func TestPriceRoundsHalfUp(t *testing.T) {
 	o := fixtureOfferT(t)
-	// 10.01 × 0.5 + 1 = 6.005: half-up gives 6.01 where banker's rounding
-	// and truncation give 6.00.
+	// 10.01 × 0.5 = 5.005: half-up gives 5.01 where banker's rounding
+	// and truncation give 5.00.
 	q, _ := Price(o, base(), reais(10010), 30)
-	if c, _ := coverage(q, 9001); c.PremioMensal != reais(6.01) {
-		t.Errorf("premioMensal %v, want 6.01", c.PremioMensal)
+	if c, _ := coverage(q, 9001); c.PremioMensal != reais(5.01) || c.Premio != reais(5.01) {
+		t.Errorf("premioMensal %v premio %v, want 5.01", c.PremioMensal, c.Premio)
 	}
 }
 
@@ -780,4 +854,25 @@ func reais(f float64) money.Cents {
 		panic(err)
 	}
 	return c
+}
+
+func TestDominios(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cbo, ok := c.Dominio("cbo")
+	if !ok || len(cbo) < 10 {
+		t.Fatalf("CBO: %d items", len(cbo))
+	}
+	m := jsonObject(t, cbo[0])
+	if got := keys(m); !slices.Equal(got, []string{"Auxiliar", "Descricao", "Id"}) {
+		t.Errorf("item keys %v, want Id, Descricao, Auxiliar", got)
+	}
+	if _, ok := c.Dominio("NOPE"); ok {
+		t.Error("an unknown domain found")
+	}
+	if !slices.Contains(c.Dominios(), "CBO") {
+		t.Errorf("Dominios() = %v", c.Dominios())
+	}
 }

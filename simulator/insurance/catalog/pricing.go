@@ -7,7 +7,16 @@
 //
 // Price is deterministic: the same offer, profile, capital and
 // periodicity always give the same quote, to the cent. It is a toy model
-// shaped like a real tariff, not MAG's. For each coverage of each product:
+// shaped like a real tariff, not MAG's, and it is priced the way the
+// insurer's clients compute a premium (insurance CLIENTS §4): each
+// coverage of the simulation answer carries a base capital (capitalBase)
+// and its premium (premioBase), and the premium of a capital is
+//
+//	premio = capital ÷ capitalBase × premioBase
+//
+// rounded half-up to cents; a fixed-value coverage costs premioBase
+// whatever the capital. Nothing is added on top (the clients add
+// nothing). For each coverage of each product:
 //
 //	age         = full years between the birth date and the company's now
 //	              (a 29 February birthday is reached on 1 March)
@@ -20,21 +29,35 @@
 //	              fishing 1.15; 7 and 8 industrial production 1.30;
 //	              9 maintenance and repair 1.15; every other group 1.00
 //	ufFactor    = 1.05 in AM, PA and RJ; 1.00 elsewhere
-//	premioBase  = taxaPor1000 × ageFactor × sexFactor × smoker
+//	monthly     = taxaPor1000 × ageFactor × sexFactor × smoker
 //	              × profession × ufFactor       (per 1,000 of capital a
 //	              month, rounded to 8 decimals, as MAG's premioBase)
-//	monthly     = capital / 1000 × premioBase + custoFixo
-//	premio      = monthly × months × discount, rounded half-up to cents
+//	premioBase  = monthly × months × discount, rounded to 8 decimals: the
+//	              premium of capitalBase for the simulation's periodicity
 //	              months: 30 → 1, 90 → 3, 180 → 6, 360 → 12
 //	              discount: 0.95 for 360 (annual), else 1
+//	capitalBase = 1,000
 //
-// taxaPor1000 and custoFixo come from offers.yaml: the monthly rate for a
-// 30-year-old non-smoking man in a base-class profession, and a fixed
-// monthly cost. A fixed-capital coverage (capitalFixo, such as funeral
-// assistance) ignores the requested capital and insures its valorFixo. A
-// contribution coverage (tipo 2, pension plans) takes the capital as the
-// monthly contribution: premioBase is taxaPor1000 with no factor, and the
-// annual discount does not apply.
+// taxaPor1000 comes from offers.yaml: the monthly rate for a 30-year-old
+// non-smoking man in a base-class profession. A fixed-value coverage
+// (capitalFixo, such as funeral assistance) insures its valorFixo: its
+// capitalBase is that capital, its monthly premium valorFixo ÷ 1,000 ×
+// the rate above plus the coverage's custoFixo, and the answer's custoFixo
+// is its premium (the 2019 client shows custoFixo as the price of a
+// coverage whose capital cannot change). A contribution coverage (tipo 2,
+// pension plans) takes the capital as the monthly contribution:
+// premioBase is taxaPor1000 with no factor, and the annual discount does
+// not apply.
+//
+// # Without a capital
+//
+// Neither client sends a capital in a simulation: without one (absent or
+// 0), every coverage is priced at its base. The capital limits are not
+// checked (there is no capital to check), limite still says the highest
+// capital the profile may have, and capital and premio show the smallest
+// capital the coverage sells (the larger of capitalBase and
+// valorMinimoCapitalContratacao, where the 2025 client starts) and its
+// premium. The ticket minimum is checked only when a capital is given.
 //
 // # Limits
 //
@@ -68,11 +91,11 @@ import (
 
 // Pricing constants; the package comment explains them.
 const (
-	ageRate        = 0.085
-	femaleFactor   = 0.85
-	smokerFactor   = 1.5
-	annualDiscount = 0.95
-	capitalBase    = 1000
+	ageRate         = 0.085
+	femaleFactor    = 0.85
+	smokerFactor    = 1.5
+	annualDiscount  = 0.95
+	capitalBase1000 = 1000
 )
 
 // Sex ids (sexoId).
@@ -173,24 +196,61 @@ type ProdutoQuote struct {
 }
 
 // CoberturaQuote is one priced coverage; the names follow MAG's simulation
-// response where it has them.
+// response where it has them, and what the 2025 client reads on it
+// (numeroProcessoSusep, obrigatoria, questionariosPorFaixa,
+// descricaoDigitalCurta and descricaoDigitalLonga).
 type CoberturaQuote struct {
 	ID                            int         `json:"id"`
 	ItemProdutoID                 int         `json:"itemProdutoId"`
 	Descricao                     string      `json:"descricao"`
+	DescricaoDigitalCurta         string      `json:"descricaoDigitalCurta"`
+	DescricaoDigitalLonga         string      `json:"descricaoDigitalLonga"`
 	TipoID                        int         `json:"tipoId"`
 	CausaID                       int         `json:"causaId"`
 	Obrigatoria                   bool        `json:"obrigatoria"`
+	NumeroProcessoSusep           string      `json:"numeroProcessoSusep"`
 	Capital                       money.Cents `json:"capital"`
-	CapitalBase                   float64     `json:"capitalBase"` // premioBase is per this much capital
-	Limite                        money.Cents `json:"limite"`      // highest capital allowed for the profile
-	PremioBase                    float64     `json:"premioBase"`  // monthly, per capitalBase
-	CustoFixo                     float64     `json:"custoFixo"`   // monthly
+	CapitalBase                   float64     `json:"capitalBase"`     // premioBase is the premium of this much capital
+	TipoCapitalBase               string      `json:"tipoCapitalBase"` // CAPITAL_SEGURADO, or CONTRIBUICAO (pension)
+	Limite                        money.Cents `json:"limite"`          // highest capital allowed for the profile
+	PremioBase                    float64     `json:"premioBase"`      // for the periodicity, per capitalBase
+	CustoFixo                     float64     `json:"custoFixo"`       // the premium of a fixed-value coverage, else 0
 	PremioMensal                  money.Cents `json:"premioMensal"`
-	Premio                        money.Cents `json:"premio"` // for the periodicity
+	Premio                        money.Cents `json:"premio"` // of capital, for the periodicity
 	ValorMinimoCapitalContratacao float64     `json:"valorMinimoCapitalContratacao"`
 	ValorLimiteCapitalReferencia  float64     `json:"valorLimiteCapitalReferencia"`
+	// QuestionariosPorFaixa names the questionnaire the coverage's
+	// product asks for (exigeDPS); the 2025 client makes the DPS
+	// mandatory when it is not empty.
+	QuestionariosPorFaixa []FaixaQuestionarios `json:"questionariosPorFaixa"`
+	// Fixed reports a fixed-value coverage: its premium is premioBase
+	// whatever the capital.
+	Fixed bool `json:"-"`
 }
+
+// FaixaQuestionarios is one band of questionnaires of a coverage.
+type FaixaQuestionarios struct {
+	Questionarios []QuestionarioRef `json:"questionarios"`
+}
+
+// QuestionarioRef names a questionnaire of the questionnaire service.
+type QuestionarioRef struct {
+	IDQuestionario int `json:"idQuestionario"`
+}
+
+// PremioOf is the premium of a capital as the clients compute it:
+// capital ÷ capitalBase × premioBase, unrounded; a fixed-value coverage's
+// premium is premioBase whatever the capital.
+func (c CoberturaQuote) PremioOf(capital float64) float64 {
+	if c.Fixed {
+		return c.PremioBase
+	}
+	return capital / c.CapitalBase * c.PremioBase
+}
+
+// Cents rounds an amount in reais half-up to cents, as the quote's
+// premiums are rounded.
+func Cents(x float64) money.Cents { return toCents(x) }
 
 // Cobertura returns the quote of coverage item of product produto, when it
 // was priced.
@@ -209,9 +269,10 @@ func (q Quote) Cobertura(produto, item int) (CoberturaQuote, bool) {
 }
 
 // Price quotes every coverage of every product of o for the profile, the
-// requested capital and the periodicity; see the package comment. Limits
-// list what could not be priced and why; a quote with a
-// PREMIO_ABAIXO_DO_TICKET_MINIMO limit is priced but not sellable.
+// requested capital (0: none, every coverage at its base) and the
+// periodicity; see the package comment. Limits list what could not be
+// priced and why; a quote with a PREMIO_ABAIXO_DO_TICKET_MINIMO limit is
+// priced but not sellable.
 func Price(o *Offer, p Profile, capital money.Cents, periodicidadeID int) (Quote, []Limit) {
 	age := Age(p.BirthDate, p.At)
 	q := Quote{
@@ -226,7 +287,7 @@ func Price(o *Offer, p Profile, capital money.Cents, periodicidadeID int) (Quote
 	if len(limits) > 0 {
 		return q, limits
 	}
-	pr := pricer{offer: o, profile: p, age: age, capital: capital.Float(), per: per, risk: riskFactor(p)}
+	pr := pricer{offer: o, profile: p, age: age, capital: capital.Float(), base: capital == 0, per: per, risk: riskFactor(p)}
 	for i := range o.Produtos {
 		pq, ls := pr.produto(&o.Produtos[i])
 		limits = append(limits, ls...)
@@ -237,7 +298,7 @@ func Price(o *Offer, p Profile, capital money.Cents, periodicidadeID int) (Quote
 		q.PremioMensal += pq.PremioMensal
 		q.Premio += pq.Premio
 	}
-	if len(q.Produtos) > 0 && q.PremioMensal < toCents(o.TicketMinimo) {
+	if !pr.base && len(q.Produtos) > 0 && q.PremioMensal < toCents(o.TicketMinimo) {
 		limits = append(limits, Limit{
 			Code:  LimitTicketMinimo,
 			Field: fieldCapital,
@@ -337,12 +398,14 @@ func riskFactor(p Profile) float64 {
 	return f
 }
 
-// pricer carries what every coverage of one Price call shares.
+// pricer carries what every coverage of one Price call shares; base is a
+// simulation without a capital.
 type pricer struct {
 	offer   *Offer
 	profile Profile
 	age     int
 	capital float64
+	base    bool
 	per     periodicity
 	risk    float64
 }
@@ -430,35 +493,68 @@ func (pr *pricer) cobertura(prod *Produto, c *Cobertura) (CoberturaQuote, []Limi
 		capital = c.ValorFixo
 	}
 	limite, capLimits := pr.capitalLimits(prod, c, capital)
-	limits = append(limits, capLimits...)
+	if !pr.base {
+		limits = append(limits, capLimits...)
+	}
 	if len(limits) > 0 {
 		return CoberturaQuote{}, limits
 	}
-	base := c.TaxaPor1000
-	months, discount := float64(pr.per.months), pr.per.discount
-	if c.Tipo.ID == TipoContribuicao {
-		discount = 1 // a contribution is savings: no risk, no discount
-	} else {
-		base = roundTo8(base * AgeFactor(pr.age) * pr.risk)
+	capitalBase, monthly, discount := pr.rates(c)
+	if pr.base && !c.CapitalFixo {
+		capital = math.Max(capitalBase, c.ValorMinimoCapitalContratacao)
 	}
-	monthly := capital/capitalBase*base + c.CustoFixo
-	return CoberturaQuote{
+	q := CoberturaQuote{
 		ID:                            c.ID,
 		ItemProdutoID:                 c.ItemProdutoID,
 		Descricao:                     c.Descricao,
+		DescricaoDigitalCurta:         c.DescricaoDigitalCurta,
+		DescricaoDigitalLonga:         c.DescricaoDigitalLonga,
 		TipoID:                        c.Tipo.ID,
 		CausaID:                       c.Causas[0].ID,
 		Obrigatoria:                   c.Obrigatoria,
+		NumeroProcessoSusep:           c.NumeroProcessoSusep,
 		Capital:                       toCents(capital),
 		CapitalBase:                   capitalBase,
+		TipoCapitalBase:               "CAPITAL_SEGURADO",
 		Limite:                        toCents(limite),
-		PremioBase:                    base,
-		CustoFixo:                     c.CustoFixo,
-		PremioMensal:                  toCents(monthly),
-		Premio:                        toCents(monthly * months * discount),
+		PremioBase:                    roundTo8(monthly * float64(pr.per.months) * discount),
 		ValorMinimoCapitalContratacao: c.ValorMinimoCapitalContratacao,
 		ValorLimiteCapitalReferencia:  c.ValorLimiteCapitalReferencia,
-	}, nil
+		QuestionariosPorFaixa:         pr.questionarios(prod),
+		Fixed:                         c.CapitalFixo,
+	}
+	if c.Tipo.ID == TipoContribuicao {
+		q.TipoCapitalBase = "CONTRIBUICAO"
+	}
+	q.Premio = toCents(q.PremioOf(capital))
+	q.PremioMensal = toCents((CoberturaQuote{Fixed: q.Fixed, CapitalBase: capitalBase, PremioBase: monthly}).PremioOf(capital))
+	if q.Fixed {
+		q.CustoFixo = roundCents(q.PremioBase)
+	}
+	return q, nil
+}
+
+// rates are a coverage's base capital, the premium of that capital for a
+// month (rounded to 8 decimals), and the discount of the periodicity.
+func (pr *pricer) rates(c *Cobertura) (capitalBase, monthly, discount float64) {
+	discount = pr.per.discount
+	switch {
+	case c.Tipo.ID == TipoContribuicao:
+		// A contribution is savings: no risk, no discount.
+		return capitalBase1000, c.TaxaPor1000, 1
+	case c.CapitalFixo:
+		return c.ValorFixo, roundTo8(c.ValorFixo/capitalBase1000*c.TaxaPor1000*AgeFactor(pr.age)*pr.risk + c.CustoFixo), discount
+	}
+	return capitalBase1000, roundTo8(c.TaxaPor1000 * AgeFactor(pr.age) * pr.risk), discount
+}
+
+// questionarios is the questionnaire a product asking for a DPS takes:
+// the offer's.
+func (pr *pricer) questionarios(prod *Produto) []FaixaQuestionarios {
+	if !prod.ExigeDPS || pr.offer.Questionario == nil {
+		return []FaixaQuestionarios{}
+	}
+	return []FaixaQuestionarios{{Questionarios: []QuestionarioRef{{IDQuestionario: pr.offer.Questionario.ID}}}}
 }
 
 // capBound is one maximum capital and the limit crossing it raises.

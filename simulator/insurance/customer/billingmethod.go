@@ -27,7 +27,8 @@ func (s *Service) changeBillingMethod(ctx context.Context, companyID string, id 
 			return nil, fmt.Errorf("inscricao %d: offer %q gone from the catalogue", in.ID, in.OfferID)
 		}
 		payer := sale.Payer{CompanyID: in.CompanyID, CPF: in.CPF}
-		if err := sale.CheckBilling(ctx, tx, offer, payer, cob, "", in.ValorContribuicao, in.Numero); err != nil {
+		if err := sale.CheckBilling(ctx, tx, sale.Billing{Offer: offer, Payer: payer, Block: cob, Premio: in.ValorContribuicao, Numero: in.Numero,
+			Now: s.NowOf(in.CompanyID)}); err != nil {
 			return nil, err
 		}
 		antes := wire.Str(in.Body, "formaCobranca")

@@ -7,19 +7,58 @@ import (
 	"strings"
 
 	"homologa/simulator/errs"
+	"homologa/simulator/insurance/wire"
 )
 
-// cardFields are the card data a body may never carry: the card is
-// captured by the credit-card widget, and the proposal gets only its
-// pre-authorisation code (CARTAO.NUM_PRE_AUTORIZACAO).
+// cardFields are the card data a body may not carry in clear: the
+// security code never, and the card's number only where a client sends it
+// (a proposal's DADOS_COBRANCA.CARTAO.NUMERO, which TakeCard takes out and
+// masks before anything else reads the body).
 var cardFields = []string{"NUMERO", "CVV", "CODIGO_SEGURANCA"}
 
-// RefuseCardData finds card data in a body (a PROPOSTA, an enrollment's
-// DADOS_COBRANCA) before anything else reads it: a schema error would echo
-// the value. The message says what to send instead. Inside a CARTAO object
-// the card fields and any card-like number are refused; anywhere, a key
-// that names a card (NUMERO_CARTAO, CARD_NUMBER) holding a card-like
-// number is refused too.
+// Card is the card a proposal carried in DADOS_COBRANCA.CARTAO, as the
+// 2025 client sends it (insurance CLIENTS §6): taken out of the body as
+// soon as it is read, so that the body, and whatever stores it, keeps only
+// its last four digits.
+type Card struct {
+	Numero, Validade, Bandeira string
+}
+
+// TakeCard takes the card number out of a PROPOSTA's
+// DADOS_COBRANCA.CARTAO and leaves it masked (************1111); the zero
+// Card when there is none (an empty NUMERO, as a widget's proposal sends).
+func TakeCard(body map[string]any) Card {
+	cob, _ := wire.Obj(body, "PROPOSTA")["DADOS_COBRANCA"].(map[string]any)
+	cartao, _ := cob["CARTAO"].(map[string]any)
+	n := wire.Digits(wire.Str(cartao, "NUMERO"))
+	if n == "" {
+		return Card{}
+	}
+	cartao["NUMERO"] = MaskCard(n)
+	return Card{Numero: n, Validade: wire.Str(cartao, "VALIDADE"), Bandeira: wire.Str(cartao, "BANDEIRA")}
+}
+
+// MaskCard keeps a card number's last four digits.
+func MaskCard(n string) string {
+	if len(n) <= 4 {
+		return strings.Repeat("*", len(n))
+	}
+	return strings.Repeat("*", len(n)-4) + n[len(n)-4:]
+}
+
+// masked reports a value a mask already hides.
+func masked(v any) bool {
+	s, ok := v.(string)
+	return ok && strings.Contains(s, "*")
+}
+
+// RefuseCardData finds card data in a body (a PROPOSTA once TakeCard has
+// masked its card, an enrollment's DADOS_COBRANCA) before anything else
+// reads it: a schema error would echo the value. The message says what to
+// send instead. Inside a CARTAO object a security code, a NUMERO not
+// masked and any card-like number are refused; anywhere, a key that names
+// a card (NUMERO_CARTAO, CARD_NUMBER) holding a card-like number is
+// refused too.
 func RefuseCardData(body map[string]any) error {
 	return findCardData(body, "", false)
 }
@@ -34,7 +73,7 @@ func findCardData(v any, path string, inCard bool) error {
 			if k == "NUM_PRE_AUTORIZACAO" {
 				continue
 			}
-			if inCard && slices.Contains(cardFields, k) && val != "" && val != nil || card && looksLikeCardNumber(val) {
+			if inCard && slices.Contains(cardFields, k) && val != "" && val != nil && !(k == "NUMERO" && masked(val)) || card && looksLikeCardNumber(val) {
 				return cardDataRefused(field)
 			}
 			if err := findCardData(val, field, up == "CARTAO" || inCard); err != nil {
@@ -57,7 +96,7 @@ func findCardData(v any, path string, inCard bool) error {
 
 func cardDataRefused(field string) error {
 	return errs.Invalidf(field,
-		"dados de cartão nunca vão na proposta: capture o cartão no widget de cartão de crédito e envie só DADOS_COBRANCA.CARTAO.NUM_PRE_AUTORIZACAO").
+		"dados de cartão não vão aqui: o código de segurança nunca; o cartão, só em DADOS_COBRANCA.CARTAO da proposta (NUMERO, VALIDADE) ou, melhor, pelo widget de cartão de crédito, com DADOS_COBRANCA.CARTAO.NUM_PRE_AUTORIZACAO").
 		WithType("DADOS_DE_CARTAO_PROIBIDOS")
 }
 

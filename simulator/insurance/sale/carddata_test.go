@@ -38,6 +38,8 @@ func TestRefuseCardNumber(t *testing.T) {
 		{"pre-authorisation only", card(map[string]any{"NUM_PRE_AUTORIZACAO": "PA0011", "BANDEIRA": "VISA"}), false},
 		{"card number", card(map[string]any{"NUMERO": "4111111111111111"}), true},
 		{"any NUMERO at all", card(map[string]any{"NUMERO": "1234"}), true},
+		{"a masked NUMERO", card(map[string]any{"NUMERO": "************1111", "VALIDADE": "2030-12-31"}), false},
+		{"a masked CVV", card(map[string]any{"NUMERO": "************1111", "CVV": "***"}), true},
 		{"CVV", card(map[string]any{"CVV": "123"}), true},
 		{"a card number under another name", card(map[string]any{"PAN": "5555555555554444"}), true},
 		{"no card", map[string]any{"PROPOSTA": map[string]any{}}, false},
@@ -47,6 +49,31 @@ func TestRefuseCardNumber(t *testing.T) {
 	for _, tt := range tests {
 		if err := RefuseCardData(tt.body); (err != nil) != tt.bad {
 			t.Errorf("%s: RefuseCardData = %v, want refused %v", tt.name, err, tt.bad)
+		}
+	}
+}
+
+func TestTakeCard(t *testing.T) {
+	body := map[string]any{"PROPOSTA": map[string]any{"DADOS_COBRANCA": map[string]any{"TIPO_COBRANCA": "CARTAO",
+		"CARTAO": map[string]any{"NUMERO": "4111 1111 1111 1111", "VALIDADE": "2030-12-31", "BANDEIRA": "VISA", "NUM_PRE_AUTORIZACAO": 0.0}}}}
+	c := TakeCard(body)
+	if c != (Card{Numero: "4111111111111111", Validade: "2030-12-31", Bandeira: "VISA"}) {
+		t.Errorf("TakeCard = %+v", c)
+	}
+	got := body["PROPOSTA"].(map[string]any)["DADOS_COBRANCA"].(map[string]any)["CARTAO"].(map[string]any)["NUMERO"]
+	if got != "************1111" {
+		t.Errorf("NUMERO left %v, want masked", got)
+	}
+	if err := RefuseCardData(body); err != nil {
+		t.Errorf("a masked card refused: %v", err)
+	}
+	for _, b := range []map[string]any{
+		{"PROPOSTA": map[string]any{"DADOS_COBRANCA": map[string]any{"CARTAO": map[string]any{"NUMERO": "", "NUM_PRE_AUTORIZACAO": "PA1"}}}},
+		{"PROPOSTA": map[string]any{"DADOS_COBRANCA": map[string]any{"TIPO_COBRANCA": "BOLETO"}}},
+		{},
+	} {
+		if c := TakeCard(b); c != (Card{}) {
+			t.Errorf("TakeCard(%v) = %+v, want none", b, c)
 		}
 	}
 }

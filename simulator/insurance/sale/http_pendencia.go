@@ -3,6 +3,8 @@ package sale
 import (
 	"net/http"
 
+	"github.com/gorilla/mux"
+
 	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/wire"
@@ -18,23 +20,34 @@ func (s *Service) listPendencias(r *http.Request) (*httpx.Reply, error) {
 	return wire.OKOf(s.listPendenciasOf(r.Context(), wire.Principal(r).CompanyID, n, wire.Params(r).Get("status")))
 }
 
-// answerPendencia is PUT /pendencia/{id}: the partner answers an open
-// pending with text and/or a document; it becomes RESPONDIDA, Pendência
-// Respondida is emitted, and the proposal's scenario hears
-// pending_answered.
+// answerPendencia is PUT /pendencia/{id}, or the v2 PUT /Pendencia?cnpj=
+// with the Pendencia's id in the body (insurance CLIENTS §3.8): the
+// partner answers an open pending with text and/or a document (its
+// content in conteudoBase64, or in the v2 Documento's pages); it becomes
+// RESPONDIDA, Pendência Respondida is emitted, and the proposal's scenario
+// hears pending_answered.
 func (s *Service) answerPendencia(r *http.Request) (*httpx.Reply, error) {
-	id, _ := wire.PathID(r, "id", "id de pendência inválido")
+	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
+		return nil, err
+	}
 	var in struct {
-		Resposta  string `json:"resposta"`
-		Autor     string `json:"autor"`
-		Documento *struct {
-			NomeArquivo    string `json:"nomeArquivo"`
-			Formato        string `json:"formato"`
-			TipoDocumento  string `json:"tipoDocumento"`
-			ConteudoBase64 string `json:"conteudoBase64"`
-		} `json:"documento"`
+		ID        any             `json:"id"`
+		Resposta  string          `json:"resposta"`
+		Autor     string          `json:"autor"`
+		Documento *wire.Documento `json:"documento"`
 	}
 	if err := httpx.DecodeJSON(r, s.Schemas, "insurance/pendencia.answer", &in); err != nil {
+		return nil, err
+	}
+	id, err := wire.PathID(r, "id", "id de pendência inválido")
+	if mux.Vars(r)["id"] == "" {
+		n, ierr := wire.Int(in.ID)
+		id, err = int64(n), nil
+		if ierr != nil || n <= 0 {
+			err = errs.Invalidf("id", "informe a pendência: id no corpo, ou PUT /pendencia/{id}")
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	if in.Resposta == "" && in.Documento == nil {
@@ -42,7 +55,7 @@ func (s *Service) answerPendencia(r *http.Request) (*httpx.Reply, error) {
 	}
 	a := respostaPendencia{Resposta: in.Resposta, Autor: wire.OrDefault(in.Autor, wire.Principal(r).ClientID)}
 	if d := in.Documento; d != nil {
-		size, err := wire.DocumentSize("documento.conteudoBase64", d.ConteudoBase64)
+		size, err := d.Size("documento")
 		if err != nil {
 			return nil, err
 		}

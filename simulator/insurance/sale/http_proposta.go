@@ -31,9 +31,13 @@ func numeroOf(r *http.Request) (int64, error) {
 }
 
 // reserveNumber is POST /proposals/{codigo}/next-number (the underwriting
-// API's reservation, SUMMARY §3.4): a number for a proposal of the offer,
-// used before the proposal exists (questionnaire locator) and sent later
-// as PROPOSTA.NUMERO.
+// API's reservation; /api.underwriting/v1 as the 2025 client calls it): a
+// number for a proposal of the offer. That client reserves one but uses
+// it nowhere, and answers the questionnaire under the number the proposal
+// returned (insurance CLIENTS §3.5, correcting SUMMARY §3.4); its earlier
+// version made it the questionnaire widget's locator. A partner may still
+// answer the questionnaire under it before the proposal, and send it as
+// PROPOSTA.NUMERO.
 func (s *Service) reserveNumber(r *http.Request) (*httpx.Reply, error) {
 	n, err := s.reserve(r.Context(), wire.Principal(r), mux.Vars(r)["codigo"])
 	if err != nil {
@@ -51,7 +55,7 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 	if err := wire.CheckCNPJ(r, "empresa", "cnpj"); err != nil {
 		return nil, err
 	}
-	body, err := s.readProposta(r)
+	body, card, err := s.readProposta(r, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +70,8 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 	if code == "" {
 		return nil, errs.Invalidf("codigoModeloProposta", "informe o modelo de proposta: ?codigoModeloProposta=, /proposta/{codigo} ou PROPOSTA.USO_MONGERAL.MODELO_PROPOSTA")
 	}
-	p, replayed, err := s.createProposta(r.Context(), propostaIn{By: wire.Principal(r), Offer: code, Body: body, Scenario: r.Header.Get(scenario.Header)})
+	p, replayed, err := s.createProposta(r.Context(), propostaIn{By: wire.Principal(r), Offer: code, Body: body, Scenario: r.Header.Get(scenario.Header),
+		Card: card})
 	if err != nil {
 		return nil, err
 	}
@@ -74,35 +79,46 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 	if replayed {
 		status = http.StatusOK
 	}
-	return wire.Reply(status, map[string]any{"numeroProposta": p.Numero, "status": p.Status, "statusCodigo": statusCode[p.Status],
-		"dataProtocolo": p.CreatedAt.Format(time.RFC3339), "valorTotal": p.Total}), nil
+	// The 2025 client reads numeroProposta beside the envelope, and fails
+	// without it (insurance CLIENTS §3.6); Valor keeps it too.
+	return wire.ReplyTop(status, map[string]any{"numeroProposta": p.Numero}, map[string]any{"numeroProposta": p.Numero, "status": p.Status,
+		"statusCodigo": statusCode[p.Status], "dataProtocolo": p.CreatedAt.Format(time.RFC3339), "valorTotal": p.Total}), nil
 }
 
-// readProposta reads a PROPOSTA body. Card data is refused before
-// anything else reads it (a schema error would echo the number); a date
-// no layout reads is malformed input (400), not a broken rule.
-func (s *Service) readProposta(r *http.Request) (map[string]any, error) {
+// readProposta reads a PROPOSTA body (or another, mapped onto one by
+// mapBody: the v2 venda). A card number in DADOS_COBRANCA.CARTAO is taken
+// out and masked first, and any other card data refused, before anything
+// else reads the body (a schema error would echo the number); a date no
+// layout reads is malformed input (400), not a broken rule. The body's
+// JSON is decoded from what was masked.
+func (s *Service) readProposta(r *http.Request, mapBody func(map[string]any) map[string]any) (map[string]any, Card, error) {
 	raw, err := httpx.ReadBody(r, 0)
 	if err != nil {
-		return nil, err
+		return nil, Card{}, err
 	}
 	var body map[string]any
+	var card Card
 	if err := httpx.CheckSyntax(raw); err == nil {
 		json.Unmarshal(raw, &body)
-		if err := RefuseCardData(body); err != nil {
-			return nil, err
+		if mapBody != nil && body != nil {
+			body = mapBody(body)
 		}
+		card = TakeCard(body)
+		if err := RefuseCardData(body); err != nil {
+			return nil, Card{}, err
+		}
+		raw, _ = json.Marshal(body)
 	}
 	if err := httpx.CheckJSONContentType(r); err != nil {
-		return nil, err
+		return nil, Card{}, err
 	}
 	if err := httpx.DecodeJSONBytes(raw, s.Schemas, "insurance/proposta.request", &body); err != nil {
-		return nil, readableDates(err)
+		return nil, Card{}, readableDates(err)
 	}
 	if _, err := wire.ParseDate(wire.Str(wire.Obj(wire.Obj(body, "PROPOSTA"), "DADOS_PROPONENTE"), "DT_NASCIMENTO")); err != nil {
-		return nil, errs.Invalidf("PROPOSTA.DADOS_PROPONENTE.DT_NASCIMENTO", "%v", err)
+		return nil, Card{}, errs.Invalidf("PROPOSTA.DADOS_PROPONENTE.DT_NASCIMENTO", "%v", err)
 	}
-	return body, nil
+	return body, card, nil
 }
 
 // readableDates says in words what the schema's date pattern means.
@@ -148,10 +164,13 @@ func resumoBody(res *resumo) map[string]any {
 		"dataProtocolo": p.CreatedAt.Format(time.RFC3339), "dataUltimaAtualizacao": p.UpdatedAt.Format(time.RFC3339),
 		"modeloProposta": p.OfferID, "valorProposta": p.Total,
 		"formaPagamento": wire.Str(cob, "TIPO_COBRANCA"), "periodicidadeCobranca": wire.OrDefault(wire.Str(cob, "PERIODICIDADE"), "MENSAL"),
-		"proponente": map[string]any{"nome": wire.Str(dp, "NOME"), "dataNascimento": wire.ISODate(wire.Str(dp, "DT_NASCIMENTO")), "cpf": p.CPF},
-		"pendencias": res.Pendencias,
-		"inscricoes": insc,
-		"mensagens":  []string{},
+		"proponente": map[string]any{"matricula": wire.Str(dp, "MATRICULA"), "nome": wire.Str(dp, "NOME"),
+			"dataNascimento": wire.ISODate(wire.Str(dp, "DT_NASCIMENTO")), "cpf": p.CPF},
+		"hierarquia":          map[string]any{"UnidadeProducao": wire.Str(wire.Obj(prop, "USO_MONGERAL"), "SUCURSAL"), "Produtores": []any{}},
+		"agendamentosmedicos": agendamentoMedico(p),
+		"pendencias":          res.Pendencias,
+		"inscricoes":          insc,
+		"mensagens":           []string{},
 	}
 	if p.Motivo != "" {
 		out["motivo"] = p.Motivo
@@ -159,18 +178,31 @@ func resumoBody(res *resumo) map[string]any {
 	return out
 }
 
-// cancelProposta is PATCH /proposta/{numero} {motivo, tipoCancelamento}:
-// the partner withdraws a proposal still in progress.
+// cancelProposta is PATCH /proposta/{numero} {motivo, tipoCancelamento},
+// or the v2 PATCH /Proposta?cnpj= {id, motivo, tipoCancelamento} with the
+// proposal in the body (insurance CLIENTS §3.8): the partner withdraws a
+// proposal still in progress.
 func (s *Service) cancelProposta(r *http.Request) (*httpx.Reply, error) {
-	n, err := numeroOf(r)
-	if err != nil {
+	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
 		return nil, err
 	}
 	var in struct {
+		ID               any    `json:"id"`
 		Motivo           string `json:"motivo"`
 		TipoCancelamento any    `json:"tipoCancelamento"`
 	}
 	if err := httpx.DecodeJSON(r, s.Schemas, "insurance/proposta.cancel", &in); err != nil {
+		return nil, err
+	}
+	n, err := numeroOf(r)
+	if mux.Vars(r)["numero"] == "" {
+		if id, ierr := wire.Int(in.ID); ierr == nil && id > 0 {
+			n, err = int64(id), nil
+		} else {
+			err = errs.Invalidf("id", "informe a proposta: id no corpo, ou PATCH /proposta/{numero}")
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := s.withdraw(r.Context(), wire.Principal(r), n, in.Motivo); err != nil {
@@ -182,11 +214,46 @@ func (s *Service) cancelProposta(r *http.Request) (*httpx.Reply, error) {
 
 // timeline is GET /proposta/{numero}/timeline and GET
 // /timeline?numeroProposta= (v2 TimeLine): every status and pending, oldest
-// first.
+// first. The v2 model reads each entry's names in PascalCase (Data,
+// Status, Usuario, Pendencias, AgendamentosMedicos; insurance CLIENTS
+// §3.8), and v2's clients get them so.
 func (s *Service) timeline(r *http.Request) (*httpx.Reply, error) {
+	if err := wire.CheckCNPJ(r, "cnpj"); err != nil {
+		return nil, err
+	}
 	n, err := numeroOf(r)
 	if err != nil {
 		return nil, err
 	}
-	return wire.OKOf(s.timelineOf(r.Context(), wire.Principal(r).CompanyID, n))
+	entries, err := s.timelineOf(r.Context(), wire.Principal(r).CompanyID, n)
+	if err != nil || httpx.InfoOf(r.Context()).Style != httpx.StyleV2 {
+		return wire.OKOf(entries, err)
+	}
+	out := make([]map[string]any, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, map[string]any{"Data": e["data"], "Status": e["status"], "Usuario": e["usuario"], "Descricao": e["descricao"],
+			"Pendencias": e["pendencias"], "AgendamentosMedicos": map[string]any{"chamadas": []any{}, "notificacoes": []any{}, "situacoes": []any{}}})
+	}
+	return wire.OK(out), nil
+}
+
+// getAgendamentoMedico is the v2 GET /AgendamentoMedico/{id} (id: the
+// proposal; insurance CLIENTS §3.8): the medical examinations scheduled
+// for it. The sandbox's analysis schedules none, and says so.
+func (s *Service) getAgendamentoMedico(r *http.Request) (*httpx.Reply, error) {
+	n, err := wire.PathID(r, "id", "informe o número da proposta")
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.resumoOf(r.Context(), wire.Principal(r).CompanyID, n)
+	if err != nil {
+		return nil, err
+	}
+	return wire.OK(agendamentoMedico(res.Proposta)), nil
+}
+
+// agendamentoMedico is a proposal's medical scheduling: none.
+func agendamentoMedico(p *Proposta) map[string]any {
+	return map[string]any{"chamadas": []any{}, "notificacoes": []any{},
+		"situacoes": []any{map[string]any{"descricao": "Nenhum exame médico agendado para a proposta", "datahora": p.CreatedAt.Format(time.RFC3339)}}}
 }

@@ -77,7 +77,7 @@ func checkCard(in preautorizacaoIn, now time.Time) (money.Cents, error) {
 	if !luhn(in.Numero) {
 		return 0, errs.Invalidf("numero", "número de cartão inválido (dígito verificador)")
 	}
-	if err := checkValidade(in.Validade, now); err != nil {
+	if err := checkValidade("validade", in.Validade, now); err != nil {
 		return 0, err
 	}
 	if reason, ok := declinedCards[in.Numero]; ok {
@@ -139,28 +139,44 @@ func (s *Service) companyByCNPJ(ctx context.Context, cnpj string) (string, error
 	return c.ID, err
 }
 
-// checkValidade refuses an expired card when the expiry is given (MM/AA or
-// MM/AAAA): a card is valid through the last day of its month, judged by
-// the company's clock in Brasília, so a company advanced past it refuses
-// it.
-func checkValidade(v string, now time.Time) error {
+// checkValidade refuses an expired card when the expiry is given, in the
+// field named: MM/AA or MM/AAAA as a card shows it, or the last day of its
+// month as the 2025 client sends it (YYYY-MM-DD; YYYY-MM too). A card is
+// valid through the last day of its month, judged by the company's clock
+// in Brasília, so a company advanced past it refuses it.
+func checkValidade(field, v string, now time.Time) error {
 	if v == "" {
 		return nil
 	}
-	mm, yy, ok := strings.Cut(v, "/")
+	month, year, ok := validadeOf(v)
+	if !ok {
+		return errs.Invalidf(field, "validade %q: use MM/AA, MM/AAAA ou YYYY-MM-DD", v)
+	}
+	local := now.In(wire.Brasilia)
+	if year*12+month < local.Year()*12+int(local.Month()) {
+		return errs.Invalidf(field, "cartão vencido em %02d/%d", month, year)
+	}
+	return nil
+}
+
+// validadeOf reads a card's expiry month and year.
+func validadeOf(v string) (month, year int, ok bool) {
+	if y, m, iso := strings.Cut(v, "-"); iso && len(y) == 4 {
+		m, _, _ = strings.Cut(m, "-")
+		year, err1 := strconv.Atoi(y)
+		month, err2 := strconv.Atoi(m)
+		return month, year, err1 == nil && err2 == nil && len(m) == 2 && month >= 1 && month <= 12 && (len(v) == 7 || len(v) == 10)
+	}
+	mm, yy, slash := strings.Cut(v, "/")
 	month, err1 := strconv.Atoi(mm)
 	year, err2 := strconv.Atoi(yy)
-	if !ok || err1 != nil || err2 != nil || len(mm) != 2 || (len(yy) != 2 && len(yy) != 4) || month < 1 || month > 12 {
-		return errs.Invalidf("validade", "validade %q: use MM/AA ou MM/AAAA", v)
+	if !slash || err1 != nil || err2 != nil || len(mm) != 2 || (len(yy) != 2 && len(yy) != 4) || month < 1 || month > 12 {
+		return 0, 0, false
 	}
 	if len(yy) == 2 {
 		year += 2000
 	}
-	local := now.In(wire.Brasilia)
-	if year*12+month < local.Year()*12+int(local.Month()) {
-		return errs.Invalidf("validade", "cartão vencido em %02d/%d", month, year)
-	}
-	return nil
+	return month, year, true
 }
 
 // checkPreauth accepts a pre-authorisation the payer's company was given

@@ -31,7 +31,7 @@ func TestPreauthorizeTestCards(t *testing.T) {
 		{"OKRetrySecond", "4000000000000119", "12/30", 201, "0119", ""},
 		{"ErrRetryThird", "4000000000000119", "12/2030", 422, "PRE_AUTORIZACAO_TENTE_NOVAMENTE", "numero"},
 		{"ErrExpired", "4111111111111111", "12/25", 400, "invalid", "validade"},
-		{"ErrExpiryFormat", "4111111111111111", "2030-12", 400, "invalid", "validade"},
+		{"ErrExpiryFormat", "4111111111111111", "12-2030", 400, "invalid", "validade"},
 		{"ErrLuhn", "4111111111111112", "12/30", 400, "invalid", "numero"},
 	}
 	for _, tt := range tests {

@@ -24,11 +24,15 @@ func TestCheckValidade(t *testing.T) {
 		{"ErrNoSlash", "1230", false},
 		{"ErrOneDigitMonth", "1/30", false},
 		{"ErrThreeDigitYear", "01/203", false},
-		{"ErrISO", "2030-12-31", false},
+		{"OKISOLastDay", "2030-12-31", true},
+		{"OKISOMonth", "2026-01", true},
+		{"ErrISOLastMonth", "2025-12-31", false},
+		{"ErrISOMonth13", "2030-13-01", false},
+		{"ErrISOShort", "2030-1-31", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := checkValidade(tt.v, now)
+			err := checkValidade("validade", tt.v, now)
 			if (err == nil) != tt.ok {
 				t.Fatalf("checkValidade(%q) = %v, want ok %v", tt.v, err, tt.ok)
 			}

@@ -65,7 +65,7 @@ type Proposta struct {
 	Status    string
 	Motivo    string
 	Total     money.Cents
-	// Request is the body as received (card data is refused, never kept).
+	// Request is the body as received, a card number masked (TakeCard).
 	Request   map[string]any
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -117,6 +117,9 @@ type propostaIn struct {
 	Body map[string]any
 	// Scenario is the scenario the partner names for the analysis.
 	Scenario string
+	// Card is the card the proposal carried, taken out of Body (which
+	// keeps it masked).
+	Card Card
 }
 
 // createProposta registers a signed proposal, RECEBIDA. A proposal
@@ -155,7 +158,8 @@ func (s *Service) receive(ctx context.Context, tx *store.Tx, in propostaIn, o *c
 	}
 	cpf := wire.Str(wire.Obj(prop, "DADOS_PROPONENTE"), "CPF")
 	payer := Payer{CompanyID: in.By.CompanyID, CPF: cpf}
-	if err := CheckBilling(ctx, tx, o, payer, wire.Obj(prop, "DADOS_COBRANCA"), "PROPOSTA.DADOS_COBRANCA", total, numero); err != nil {
+	if err := CheckBilling(ctx, tx, Billing{Offer: o, Payer: payer, Block: wire.Obj(prop, "DADOS_COBRANCA"), Prefix: "PROPOSTA.DADOS_COBRANCA",
+		Premio: total, Numero: numero, Card: in.Card, Now: now}); err != nil {
 		return nil, err
 	}
 	if err := checkSignature(ctx, tx, payer, prop, numero, now); err != nil {

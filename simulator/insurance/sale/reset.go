@@ -11,8 +11,8 @@ import (
 // ResetCompany empties what the sale keeps of a company (POST
 // /sandbox/reset, a namespace's removal): its proposals with their
 // pendings and timelines, reserved numbers, questionnaire answers,
-// signature codes and the outbox that sent them, card pre-authorisations
-// and retries. Its offer grants stay: they are how the portal set it up,
+// signature codes and the outbox that sent them, access-management users
+// and signatures, documents, card pre-authorisations and retries. Its offer grants stay: they are how the portal set it up,
 // not what it did. The customer cycle's reset, which holds enrollments of
 // its proposals, runs first.
 func (s *Service) ResetCompany(ctx context.Context, tx *store.Tx, companyID string, _ []string) error {

@@ -13,8 +13,8 @@ import (
 // token to the widget sees it work.
 var questionnaireScopes = []string{"apiseguradora", "api.questionario"}
 
-// Routes is every route of the sale: the insurer API, access management,
-// the portal's offer grants and the sale's control routes (the outbox of
+// Routes is every route of the sale: the insurer API, the questionnaire
+// service, access management, the portal's offer grants and the sale's control routes (the outbox of
 // signature codes, the card widget's pre-authorisation).
 func (s *Service) Routes() []httpx.Route {
 	ins := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
@@ -23,6 +23,12 @@ func (s *Service) Routes() []httpx.Route {
 	quest := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
 		return wire.Route("insurer", questionnaireScopes, method, path, answer, f, doc)
 	}
+	qs := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return wire.Route("questionnaire", questionnaireScopes, method, path, answer, f, doc)
+	}
+	acc := func(method, path, answer string, f httpx.HandlerFunc, doc string) httpx.Route {
+		return wire.Route("access", httpx.Scopes("apicontroleacesso"), method, path, answer, f, doc)
+	}
 	portal := func(method, path string, f httpx.HandlerFunc, doc string) httpx.Route {
 		return httpx.Route{API: "portal", Method: method, Path: path, Auth: httpx.Account, Handler: f, Doc: doc}
 	}
@@ -30,13 +36,20 @@ func (s *Service) Routes() []httpx.Route {
 		ins(http.MethodGet, "/modeloproposta", "insurance/modeloproposta.list", s.listOffers, "the offers the company may sell"),
 		ins(http.MethodGet, "/modeloproposta/{id}", "insurance/modeloproposta", s.getOffer, "one offer"),
 		quest(http.MethodGet, "/questionario", "insurance/questionario.list", s.listQuestionarios, "an offer's questionnaires"),
+		quest(http.MethodGet, "/questionario/{id:[0-9]+}", "insurance/questionario", s.getQuestionario, "one questionnaire (v2 Questionario/{id})"),
+		ins(http.MethodGet, "/produto", "insurance/produto.list", s.listProdutos, "an offer's products"),
+		ins(http.MethodGet, "/produto/{id:[0-9]+}", "insurance/produto", s.getProduto, "one product"),
+		ins(http.MethodGet, "/dominio/{id}", "insurance/dominio", s.getDominio, "a domain list (CBO: the professions)"),
 		ins(http.MethodPost, "/simulacao", "insurance/simulacao", s.postSimulacao, "price a profile"),
 		ins(http.MethodPost, "/simulacao/", "insurance/simulacao", s.postSimulacao, "price a profile"),
 		wire.Route("insurer", httpx.Scopes("apiunderwriting"), http.MethodPost, "/proposals/{codigo}/next-number", "insurance/reserva", s.reserveNumber, "reserve a proposal number"),
 		ins(http.MethodPost, "/proposta", "insurance/proposta.created", s.postProposta, "register a proposal"),
 		ins(http.MethodPost, "/proposta/{codigo}", "insurance/proposta.created", s.postProposta, "register a proposal"),
+		ins(http.MethodPost, "/venda", "insurance/venda", s.postVenda, "register a proposal (v2 DadosRegistrarVenda: CNPJ and offer in the body)"),
 		ins(http.MethodGet, "/proposta/{numero:[0-9]+}", "insurance/proposta", s.getProposta, "a proposal"),
 		ins(http.MethodPatch, "/proposta/{numero:[0-9]+}", "insurance/proposta.cancelled", s.cancelProposta, "cancel a proposal"),
+		ins(http.MethodPatch, "/proposta", "insurance/proposta.cancelled", s.cancelProposta, "cancel a proposal (v2: its id in the body)"),
+		ins(http.MethodGet, "/agendamentomedico/{id:[0-9]+}", "insurance/agendamentomedico", s.getAgendamentoMedico, "a proposal's medical examinations"),
 		ins(http.MethodGet, "/proposta/{numero:[0-9]+}/timeline", "insurance/timeline", s.timeline, "a proposal's timeline"),
 		ins(http.MethodGet, "/timeline", "insurance/timeline", s.timeline, "a proposal's timeline"),
 		quest(http.MethodGet, "/proposta/{numero:[0-9]+}/questionario/{questionarioId:[0-9]+}", "insurance/questionario.respostas", s.getRespostas, "a questionnaire's answers"),
@@ -44,9 +57,22 @@ func (s *Service) Routes() []httpx.Route {
 		ins(http.MethodGet, "/proposta/{numero:[0-9]+}/pendencia", "insurance/pendencia.list", s.listPendencias, "a proposal's pendings"),
 		ins(http.MethodGet, "/pendencia", "insurance/pendencia.list", s.listPendencias, "a proposal's pendings"),
 		ins(http.MethodPut, "/pendencia/{id:[0-9]+}", "insurance/pendencia", s.answerPendencia, "answer a pending"),
+		ins(http.MethodPut, "/pendencia", "insurance/pendencia", s.answerPendencia, "answer a pending (v2: its id in the body)"),
+		ins(http.MethodPost, "/documento", "insurance/documento.created", s.postDocumento, "file a document in the GED (v2 Documento)"),
+		ins(http.MethodGet, "/documento", "insurance/documento.list", s.listDocumentos, "documents filed under an index"),
+		ins(http.MethodGet, "/documento/{id}", "insurance/documento", s.getDocumento, "a document (its pages' sizes, not their content)"),
 
-		wire.Route("access", httpx.Scopes("apicontroleacesso"), http.MethodPost, "/token/user", "insurance/token", s.postTokenUser, "send a one-time signature code"),
-		wire.Route("access", httpx.Scopes("apicontroleacesso"), http.MethodPost, "/token/user/{cpf}/system/{systemId}", "insurance/token", s.postTokenUser, "send a one-time signature code"),
+		acc(http.MethodPost, "/token/user", "insurance/token", s.postTokenUser, "send a one-time signature code"),
+		acc(http.MethodPost, "/token/user/{cpf}/system/{systemId}", "insurance/token", s.postTokenUser, "send a one-time signature code"),
+		acc(http.MethodGet, "/user/{username}", "insurance/user", s.getUser, "an access-management user (the customer who signs)"),
+		acc(http.MethodPost, "/user", "insurance/user", s.postUser, "register the customer who signs"),
+		acc(http.MethodPost, "/signature", "insurance/signature", s.postSignature, "sign with the customer's one-time code: signs the customer's next proposal"),
+
+		qs(http.MethodGet, "/Questionario/{id:[0-9]+}", "insurance/questionario.servico", s.getQuestionarioServico, "a questionnaire's questions (VersaoQuestionario[0].Perguntas)"),
+		qs(http.MethodGet, "/Dominio", "insurance/dominio.servico", s.listDominiosServico, "the domain lists and where they are"),
+		qs(http.MethodGet, "/Pergunta/{id:[0-9]+}", "insurance/pergunta.servico", s.getPerguntaServico, "one question"),
+		qs(http.MethodPost, "/Pergunta", "", s.postPerguntaServico, "the insurer's question catalogue: refused (403)"),
+		qs(http.MethodPost, "/Resposta", "insurance/resposta.servico", s.postRespostaServico, "a proposal's answers (Localizador, Resposta: the questionnaire answered)"),
 
 		wire.Control(http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to the caller company's customers (the operator sees every company's)"),
 		wire.Control(http.MethodPost, "/cartao/preautorizacao", "insurance/preautorizacao", s.preauthorize, "the card widget's pre-authorisation"),

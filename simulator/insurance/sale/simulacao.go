@@ -62,7 +62,7 @@ func priceItem(o *catalog.Offer, sim map[string]any, prefix string, now time.Tim
 	}
 	sexo, _ := wire.Int(prop["sexoId"])
 	renda, _ := wire.Money(prop["renda"])
-	fumante, _ := prop["fumante"].(bool)
+	fumante := prop["fumante"] == true || prop["fumante"] == "true" || prop["fumante"] == "S"
 	per, perr := wire.Int(sim["periodicidadeCobrancaId"])
 	if perr != nil {
 		per = 30

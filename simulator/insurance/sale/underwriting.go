@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,9 +15,11 @@ import (
 )
 
 // underwrite applies the offer's rules to a proposal: proponent, plans and
-// coverages, capitals and premiums (each VL_CONTRIB must be, to the cent,
-// the premium POST /simulacao gives its capital), the total,
-// beneficiaries. It returns the total premium and every violation.
+// coverages, capitals and premiums (each VL_CONTRIB must be, within a
+// cent, the premium the clients compute from the simulation:
+// VL_COBERTURA ÷ capitalBase × premioBase, or premioBase for a
+// fixed-value coverage), the total, beneficiaries. It returns the total
+// premium (each coverage's rounded half-up to cents) and every violation.
 func underwrite(o *catalog.Offer, prop map[string]any, now time.Time) (money.Cents, wire.Violations) {
 	u := underwriter{offer: o}
 	u.proponent(wire.Obj(prop, "DADOS_PROPONENTE"), wire.Obj(prop, "DADOS_COBRANCA"), now)
@@ -25,22 +28,39 @@ func underwrite(o *catalog.Offer, prop map[string]any, now time.Time) (money.Cen
 		total += u.plano(fmt.Sprintf("PROPOSTA.PLANOS.PLANO.%d", i), plano)
 	}
 	if vt, ok := wire.Obj(prop, "PLANOS")["VL_TOTAL"]; ok {
-		if v, err := wire.Money(vt); err == nil && v != total {
-			u.vs.Add("PROPOSTA.PLANOS.VL_TOTAL", "VL_TOTAL %s não é a soma dos VL_CONTRIB (%s)", v, total)
+		if v, err := wire.Decimal(vt); err == nil && !totalConfere(v, u.sent, u.n) {
+			u.vs.Add("PROPOSTA.PLANOS.VL_TOTAL", "VL_TOTAL %s não é a soma dos VL_CONTRIB (%s)", decimal(v), decimal(u.sent))
 		}
 	}
 	u.participacoes(wire.Items(wire.Obj(prop, "BENEFICIARIOS")["BENEFICIARIO"]))
 	return total, u.vs
 }
 
-// underwriter carries what the checks of one proposal share.
+// underwriter carries what the checks of one proposal share: sent is the
+// sum of the VL_CONTRIB as sent, n how many there were.
 type underwriter struct {
 	offer   *catalog.Offer
 	profile catalog.Profile
 	per     int    // periodicidadeCobrancaId
 	perName string // PERIODICIDADE as sent, MENSAL by default
+	sent    float64
+	n       int
 	vs      wire.Violations
 }
+
+// premioConfere reports whether a premium as sent is the premium the
+// simulation gives, rounded or not: within a cent.
+func premioConfere(sent, want float64) bool { return math.Abs(sent-want) <= 0.01+1e-9 }
+
+// totalConfere reports whether VL_TOTAL is the sum of the n premiums as
+// sent, each of which a client may have rounded or not: within a cent a
+// premium.
+func totalConfere(total, sum float64, n int) bool {
+	return math.Abs(total-sum) <= 0.01*float64(max(n, 1))+1e-9
+}
+
+// decimal writes an amount as sent, without binary noise.
+func decimal(f float64) string { return strconv.FormatFloat(math.Round(f*1e8)/1e8, 'f', -1, 64) }
 
 // proponent checks the proponent and the periodicity, and makes the
 // profile the pricing takes.
@@ -110,9 +130,18 @@ func (u *underwriter) cobertura(field string, prod *catalog.Produto, c map[strin
 	}
 	got[item] = true
 	capital, cerr := wire.Money(c["VL_COBERTURA"])
-	premio, perr := wire.Money(c["VL_CONTRIB"])
+	sent, perr := wire.Decimal(c["VL_CONTRIB"])
 	if cerr != nil || perr != nil {
 		u.vs.Add(field, "VL_COBERTURA e VL_CONTRIB devem ser números")
+		return 0
+	}
+	u.sent, u.n = u.sent+sent, u.n+1
+	cov := prod.Cobertura(item)
+	if cov.CapitalFixo {
+		// A fixed-value coverage insures its own capital, whatever is sent.
+		capital = catalog.Cents(cov.ValorFixo)
+	} else if capital <= 0 {
+		u.vs.Add(field+".VL_COBERTURA", "informe o capital da cobertura %d (VL_COBERTURA)", item)
 		return 0
 	}
 	if u.profile.BirthDate.IsZero() {
@@ -128,13 +157,22 @@ func (u *underwriter) cobertura(field string, prod *catalog.Produto, c map[strin
 	if !found {
 		return 0
 	}
-	// The pricing gives each premium to the cent: what it gives is what
-	// the partner must send.
-	if quoted.Premio != premio {
-		u.vs.Add(field+".VL_CONTRIB", "VL_CONTRIB %s não confere com o prêmio %s que a simulação dá para capital %s, idade %d e periodicidade %s",
-			premio, quoted.Premio, capital, q.Idade, u.perName)
+	want := quoted.PremioOf(capital.Float())
+	if !premioConfere(sent, want) {
+		u.vs.Add(field+".VL_CONTRIB", "%s", premioMessage(sent, want, quoted, capital, q.Idade, u.perName))
 	}
-	return premio
+	return catalog.Cents(want)
+}
+
+// premioMessage says which premium the simulation gives, and how the
+// clients compute it.
+func premioMessage(sent, want float64, quoted catalog.CoberturaQuote, capital money.Cents, idade int, per string) string {
+	how := fmt.Sprintf("VL_COBERTURA ÷ capitalBase × premioBase = %s ÷ %s × %s", capital, decimal(quoted.CapitalBase), decimal(quoted.PremioBase))
+	if quoted.Fixed {
+		how = fmt.Sprintf("a cobertura de valor fixo custa premioBase, %s", decimal(quoted.PremioBase))
+	}
+	return fmt.Sprintf("VL_CONTRIB %s não confere com o prêmio %s que a simulação dá (%s; idade %d, periodicidade %s)",
+		decimal(sent), decimal(math.Round(want*100)/100), how, idade, per)
 }
 
 // participacoes checks that the beneficiaries' shares (percentages, not

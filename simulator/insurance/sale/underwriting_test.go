@@ -2,6 +2,7 @@ package sale
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -22,7 +23,8 @@ func quotedProposal(t *testing.T, premio func(item int, quoted money.Cents) any)
 	}
 	o, _ := c.Offer("YZ")
 	now := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
-	q, _ := catalog.Price(o, catalog.Profile{BirthDate: now.AddDate(-35, 0, -1), At: now, SexoID: catalog.SexoMasculino, Renda: 100000_00}, 100000_00, 30)
+	// No capital: the simulation the clients make, priced at the base.
+	q, _ := catalog.Price(o, catalog.Profile{BirthDate: now.AddDate(-35, 0, -1), At: now, SexoID: catalog.SexoMasculino, Renda: 100000_00}, 0, 30)
 	var covs []any
 	var total money.Cents
 	for _, p := range q.Produtos {
@@ -30,8 +32,9 @@ func quotedProposal(t *testing.T, premio func(item int, quoted money.Cents) any)
 			continue
 		}
 		for _, cq := range p.Coberturas {
-			covs = append(covs, map[string]any{"CODIGO": float64(cq.ItemProdutoID), "VL_COBERTURA": 100000.0, "VL_CONTRIB": premio(cq.ItemProdutoID, cq.Premio)})
-			total += cq.Premio
+			exact := cq.PremioOf(100000)
+			covs = append(covs, map[string]any{"CODIGO": float64(cq.ItemProdutoID), "VL_COBERTURA": 100000.0, "VL_CONTRIB": premio(cq.ItemProdutoID, catalog.Cents(exact))})
+			total += catalog.Cents(exact)
 		}
 	}
 	if len(covs) == 0 {
@@ -55,13 +58,15 @@ func TestUnderwriteComparesPremiumsToTheCent(t *testing.T) {
 	}{
 		{"OKAsNumbers", func(_ int, q money.Cents) any { return q.Float() }, nil, nil},
 		{"OKAsStrings", func(_ int, q money.Cents) any { return q.String() }, func(q money.Cents) any { return q.String() }, nil},
-		{"ErrOneCentShort", func(item int, q money.Cents) any {
+		{"OKBrazilianStrings", func(_ int, q money.Cents) any { return strings.Replace(q.String(), ".", ",", 1) }, nil, nil},
+		{"ErrTwoCentsShort", func(item int, q money.Cents) any {
 			if item == 1001 {
-				q--
+				q -= 2
 			}
 			return q.Float()
 		}, nil, []string{"PROPOSTA.PLANOS.PLANO.0.COBERTURAS.COBERTURA.0.VL_CONTRIB"}},
-		{"ErrTotalOneCentOver", func(_ int, q money.Cents) any { return q.Float() }, func(q money.Cents) any { return (q + 1).Float() },
+		{"OKTotalOneCentOver", func(_ int, q money.Cents) any { return q.Float() }, func(q money.Cents) any { return (q + 1).Float() }, nil},
+		{"ErrTotalTenCentsOver", func(_ int, q money.Cents) any { return q.Float() }, func(q money.Cents) any { return (q + 10).Float() },
 			[]string{"PROPOSTA.PLANOS.VL_TOTAL"}},
 		{"ErrNotANumber", func(_ int, q money.Cents) any { return "quarenta" }, nil, []string{"PROPOSTA.PLANOS.PLANO.0.COBERTURAS.COBERTURA.0"}},
 	}
@@ -86,6 +91,66 @@ func TestUnderwriteComparesPremiumsToTheCent(t *testing.T) {
 				t.Errorf("total %s, want %s", total, quoted)
 			}
 		})
+	}
+}
+
+// TestUnderwriteAsTheClientsPrice: the 2025 client sends capital ÷
+// capitalBase × premioBase unrounded, and a fixed-value coverage's
+// premioBase whatever its capital; both are accepted, and the total is
+// each premium rounded to the cent.
+func TestUnderwriteAsTheClientsPrice(t *testing.T) {
+	c, _ := catalog.Load()
+	now := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
+	birth := now.AddDate(-40, 0, -1)
+	for _, tt := range []struct {
+		offer         string
+		produto, item int
+		capital       float64
+	}{
+		{"YZ", 511, 1001, 137000},
+		{"EIS", 530, 3001, 1000},
+	} {
+		o, _ := c.Offer(tt.offer)
+		q, _ := catalog.Price(o, catalog.Profile{BirthDate: birth, At: now, SexoID: catalog.SexoFeminino, Renda: 50000_00}, 0, 30)
+		cq, _ := q.Cobertura(tt.produto, tt.item)
+		sent := tt.capital / cq.CapitalBase * cq.PremioBase
+		if cq.Fixed {
+			sent = cq.PremioBase
+		}
+		if truncated := math.Floor(sent*100) / 100; !premioConfere(truncated, cq.PremioOf(tt.capital)) {
+			t.Errorf("%s %d: %v truncated to %v refused", tt.offer, tt.item, sent, truncated)
+		}
+		prop := map[string]any{
+			"DADOS_PROPONENTE": map[string]any{"CPF": "52998224725", "DT_NASCIMENTO": birth.Format(time.DateOnly), "SEXO": "FEMININO", "RENDA_MENSAL": "50000"},
+			"PLANOS": map[string]any{"VL_TOTAL": sent, "PLANO": []any{map[string]any{"CODIGO": fmt.Sprint(tt.produto),
+				"COBERTURAS": map[string]any{"COBERTURA": []any{map[string]any{"CODIGO": float64(tt.item), "VL_CONTRIB": sent, "VL_COBERTURA": tt.capital}}}}}},
+		}
+		total, vs := underwrite(o, prop, now)
+		if len(vs) > 0 || total != catalog.Cents(sent) {
+			t.Errorf("%s %d: total %s, violations %+v; want %s and none", tt.offer, tt.item, total, vs, catalog.Cents(sent))
+		}
+		prop["PLANOS"].(map[string]any)["PLANO"].([]any)[0].(map[string]any)["COBERTURAS"].(map[string]any)["COBERTURA"].([]any)[0].(map[string]any)["VL_CONTRIB"] = sent + 0.02
+		if _, vs := underwrite(o, prop, now); len(vs) == 0 || !strings.Contains(vs[0].Reason, "premioBase") {
+			t.Errorf("%s %d: two cents over accepted, or the message does not say how: %+v", tt.offer, tt.item, vs)
+		}
+	}
+}
+
+func TestPremioConfere(t *testing.T) {
+	tests := []struct {
+		sent, want float64
+		ok         bool
+	}{
+		{7.11, 7.113483, true}, {7.12, 7.113483, true}, {7.113483, 7.113483, true}, {7.10, 7.113483, false},
+		{46.35, 46.34, true}, {46.36, 46.34, false}, {0.1 + 0.2, 0.31, true},
+	}
+	for _, tt := range tests {
+		if got := premioConfere(tt.sent, tt.want); got != tt.ok {
+			t.Errorf("premioConfere(%v, %v) = %v, want %v", tt.sent, tt.want, got, tt.ok)
+		}
+	}
+	if !totalConfere(10.03, 10, 3) || totalConfere(10.04, 10, 3) || !totalConfere(10.01, 10, 0) {
+		t.Error("totalConfere: a cent a premium")
 	}
 }
 

@@ -29,16 +29,25 @@ func Principal(r *http.Request) auth.Principal {
 // CheckCNPJ refuses a cnpj (or empresa) parameter naming another company:
 // the caller's company comes from its app.
 func CheckCNPJ(r *http.Request, names ...string) error {
-	p := Principal(r)
 	for _, n := range names {
-		if v := Params(r).Get(n); v != "" && taxid.NormalizeCNPJ(v) != p.CNPJ {
-			e := &errs.Error{Code: errs.Forbidden, Type: "CNPJ_NAO_AUTORIZADO",
-				Message: fmt.Sprintf("o CNPJ %s não é o da empresa do app (%s): um app vende só pela própria empresa", v, p.CNPJ)}
-			e.Violations = []errs.Violation{{Field: n, Reason: e.Message}}
-			return e
+		if err := CheckCNPJValue(r, n, Params(r).Get(n)); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// CheckCNPJValue refuses a CNPJ sent in field that names another company
+// than the caller's ("" names none).
+func CheckCNPJValue(r *http.Request, field, v string) error {
+	p := Principal(r)
+	if v == "" || taxid.NormalizeCNPJ(v) == p.CNPJ {
+		return nil
+	}
+	e := &errs.Error{Code: errs.Forbidden, Type: "CNPJ_NAO_AUTORIZADO",
+		Message: fmt.Sprintf("o CNPJ %s não é o da empresa do app (%s): um app vende só pela própria empresa", v, p.CNPJ)}
+	e.Violations = []errs.Violation{{Field: field, Reason: e.Message}}
+	return e
 }
 
 // PathID reads the numeric path variable name; a malformed one (the route

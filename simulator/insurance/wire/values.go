@@ -61,19 +61,33 @@ func OrDefault(s, def string) string {
 	return s
 }
 
-// Money reads an amount sent as a number or a numeric string, to the cent.
-func Money(v any) (money.Cents, error) { return money.FromJSON(v) }
+// Money reads an amount sent as a number or a numeric string, to the cent
+// (more decimals round half-up). A string may be written the Brazilian
+// way, as a masked form field gives it: "R$ 8.000,00", "8000,5" (the
+// 2019 client sends renda so, insurance CLIENTS §3.3).
+func Money(v any) (money.Cents, error) { return money.FromJSON(brazilian(v)) }
 
-// Decimal reads a rate or a percentage sent as a number or a numeric
-// string.
+// Decimal reads a rate, a percentage or an amount not yet rounded sent as
+// a number or a numeric string (Brazilian or not, as Money).
 func Decimal(v any) (float64, error) {
-	switch x := v.(type) {
+	switch x := brazilian(v).(type) {
 	case float64:
 		return x, nil
 	case string:
 		return strconv.ParseFloat(strings.TrimSpace(x), 64)
 	}
 	return 0, fmt.Errorf("não é um número")
+}
+
+// brazilian rewrites a string amount with a decimal comma ("R$ 1.234,56")
+// as a decimal point one ("1234.56"); anything else is left as it is.
+func brazilian(v any) any {
+	s, ok := v.(string)
+	if !ok || !strings.Contains(s, ",") {
+		return v
+	}
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "R$"))
+	return strings.Replace(strings.ReplaceAll(s, ".", ""), ",", ".", 1)
 }
 
 // Int reads a whole number sent as a number or a numeric string.

@@ -34,6 +34,8 @@ func TestMoneyReadsNumbersAndStrings(t *testing.T) {
 	}{
 		{46.34, 4634, true}, {"46.34", 4634, true}, {" 1234.5 ", 123450, true}, {float64(100), 10000, true},
 		{"46.345", 4635, true}, {"x", 0, false}, {nil, 0, false}, {true, 0, false},
+		{"8.000,00", 800000, true}, {"R$ 1.234,56", 123456, true}, {"8000,5", 800050, true}, {"1,2,3", 0, false},
+		{7.1134835, 711, true},
 	}
 	for _, tt := range tests {
 		got, err := wire.Money(tt.v)
