@@ -14,6 +14,12 @@ import (
 // 0 every scenario passed (ready for production only on a run of the
 // whole suite: the summary says which), 1 checks failed, 2 usage errors.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return MainEnv(ctx, args, os.Getenv, stdout, stderr)
+}
+
+// MainEnv is Main reading its environment (HOMOLOGA_TOKEN, a partner
+// file's ${env.NAME}) through getenv: tests run it side by side.
+func MainEnv(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "usage: homologa test --partner FILE [flags] | homologa steps")
 		return 2
@@ -23,13 +29,13 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Reference(stdout)
 		return 0
 	case "test":
-		return testCmd(ctx, args[1:], stdout, stderr)
+		return testCmd(ctx, args[1:], getenv, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "homologa: unknown command %q\n", args[0])
 	return 2
 }
 
-func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func testCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	partnerFile := fs.String("partner", "", "the partner file (YAML): its actions, and optionally its clientId; optional with --features")
@@ -51,11 +57,11 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// namespaces of the run are made with it, and --record runs with it.
 	// Without it, the demo app makes them, as on a developer's machine.
 	var maker *Maker
-	if tok := os.Getenv("HOMOLOGA_TOKEN"); tok != "" {
+	if tok := getenv("HOMOLOGA_TOKEN"); tok != "" {
 		maker = &Maker{Token: tok}
 	}
 	if *record {
-		return recordCmd(ctx, *partnerFile, *sandbox, stdout, stderr)
+		return recordCmd(ctx, *partnerFile, *sandbox, getenv, stdout, stderr)
 	}
 	// A QA team's own features (contract features, say) may not need a
 	// partner at all; the embedded suite always does.
@@ -63,7 +69,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case *partnerFile != "":
 		var err error
-		if p, err = LoadPartner(*partnerFile); err != nil {
+		if p, err = LoadPartnerEnv(*partnerFile, getenv); err != nil {
 			fmt.Fprintln(stderr, "homologa test:", err)
 			return 2
 		}
@@ -88,8 +94,8 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // recordCmd is homologa test --record: the sandbox runs the suite for the
 // partner file's app, and its run is the one publishing reads.
-func recordCmd(ctx context.Context, partnerFile, sandbox string, stdout, stderr io.Writer) int {
-	token := os.Getenv("HOMOLOGA_TOKEN")
+func recordCmd(ctx context.Context, partnerFile, sandbox string, getenv func(string) string, stdout, stderr io.Writer) int {
+	token := getenv("HOMOLOGA_TOKEN")
 	if partnerFile == "" || sandbox == "" || token == "" {
 		fmt.Fprintln(stderr, "homologa test --record: needs --partner FILE (with clientId), --sandbox URL and HOMOLOGA_TOKEN (a portal token: POST /portal/tokens)")
 		return 2
@@ -99,7 +105,7 @@ func recordCmd(ctx context.Context, partnerFile, sandbox string, stdout, stderr 
 		fmt.Fprintln(stderr, "homologa test:", err)
 		return 2
 	}
-	p, err := ParsePartner(partnerFile, b)
+	p, err := parsePartner(partnerFile, b, func(k string) (string, bool) { v := getenv(k); return v, v != "" })
 	if err != nil || p.ClientID == "" {
 		fmt.Fprintln(stderr, "homologa test --record: the partner file must name its app's clientId", err)
 		return 2

@@ -62,12 +62,14 @@ func assertReady(t *testing.T, rep *harness.Report, err error) {
 }
 
 func TestPythonExamplePartner(t *testing.T) {
+	t.Parallel()
 	requirePython(t)
 
 	// The suite registers an app per scenario and starts partner.py for
 	// each, against a sandbox it starts in-process (homologa test
 	// --partner partner-per-scenario.yaml).
 	t.Run("per-scenario", func(t *testing.T) {
+		t.Parallel()
 		p, err := harness.LoadPartner(filepath.Join(examplePython, "partner-per-scenario.yaml"))
 		if err != nil {
 			t.Fatal(err)
@@ -83,17 +85,16 @@ func TestPythonExamplePartner(t *testing.T) {
 	// an app of the portal does, here the demo app of a sandbox the test
 	// starts (homologa test --partner partner-fixed.yaml --sandbox URL).
 	t.Run("fixed", func(t *testing.T) {
+		t.Parallel()
 		s, err := harness.StartSandbox(context.Background(), io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close(context.Background()) })
-		t.Setenv("HOMOLOGA_CLIENT_ID", server.DemoClientID)
-		t.Setenv("HOMOLOGA_CLIENT_SECRET", server.DemoClientSecret)
-		t.Setenv("HOMOLOGA_WEBHOOK_SECRET", server.DemoWebhookSecret)
-		t.Setenv("HOMOLOGA_PIX_KEY", server.DemoCNPJ)
+		env := map[string]string{"HOMOLOGA_CLIENT_ID": server.DemoClientID, "HOMOLOGA_CLIENT_SECRET": server.DemoClientSecret,
+			"HOMOLOGA_WEBHOOK_SECRET": server.DemoWebhookSecret, "HOMOLOGA_PIX_KEY": server.DemoCNPJ}
 		// The file reads the environment when it is loaded.
-		p, err := harness.LoadPartner(filepath.Join(examplePython, "partner-fixed.yaml"))
+		p, err := harness.LoadPartnerEnv(filepath.Join(examplePython, "partner-fixed.yaml"), func(k string) string { return env[k] })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,6 +74,7 @@ func startPartner(t *testing.T, defect string) *partner.Partner {
 // The reference partner, written as a careful partner would, passes every
 // homologation check, in parallel, and the report says it is ready.
 func TestHomologationPassesTheReferencePartner(t *testing.T) {
+	t.Parallel()
 	p := startPartner(t, "")
 	dir := t.TempDir()
 	rep, err := harness.RunHomologation(context.Background(), harness.HomologationOptions{
@@ -104,6 +105,7 @@ func TestHomologationPassesTheReferencePartner(t *testing.T) {
 // instead of PUT /cob/{txid}, passes the whole Pix suite, and a partner
 // file that says it does only Pix runs the Pix checks alone.
 func TestHomologationAcceptsChargesByPOST(t *testing.T) {
+	t.Parallel()
 	p := partner.New(partner.Config{CreateByPOST: true, Log: io.Discard})
 	if err := p.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
@@ -148,6 +150,7 @@ var causes = map[string]string{
 // Each defect of the reference partner is caught by the scenario that
 // targets it (@detects:<defect>), with a message that says what to fix.
 func TestHomologationCatchesEveryDefect(t *testing.T) {
+	t.Parallel()
 	for _, d := range partner.Defects {
 		t.Run(d, func(t *testing.T) {
 			t.Parallel()
@@ -202,6 +205,7 @@ func demoPortalToken(t *testing.T, base string) string {
 // opens after a passing run. Runs follow each other against one sandbox,
 // as a partner fixing its integration does.
 func TestPublishIsGatedBySandboxRuns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard, OperatorToken: browsertest.OperatorToken, Homologate: harness.SandboxRunner})
 	if err != nil {
@@ -237,7 +241,7 @@ func TestPublishIsGatedBySandboxRuns(t *testing.T) {
 		t.Fatalf("publish after a forged report = %d %s", code, body)
 	}
 
-	t.Setenv("HOMOLOGA_TOKEN", portal)
+	env := map[string]string{"HOMOLOGA_TOKEN": portal}
 	record := func(defect string) (int, string) {
 		p := startPartner(t, defect)
 		file := filepath.Join(t.TempDir(), "partner.yaml")
@@ -249,7 +253,7 @@ func TestPublishIsGatedBySandboxRuns(t *testing.T) {
 		}
 		os.WriteFile(file, []byte(src), 0o644)
 		var out, errb bytes.Buffer
-		code := harness.Main(ctx, []string{"test", "--record", "--partner", file, "--sandbox", s.URL()}, &out, &errb)
+		code := harness.MainEnv(ctx, []string{"test", "--record", "--partner", file, "--sandbox", s.URL()}, func(k string) string { return env[k] }, &out, &errb)
 		return code, out.String() + errb.String()
 	}
 	if code, out := record(partner.LateWebhook); code != 1 || !strings.Contains(out, "NÃO PRONTO") {
@@ -359,6 +363,7 @@ func TestFeaturesWithoutAPartnerNeverSayReady(t *testing.T) {
 // still a place to homologate: the reference partner dates recurrences,
 // due dates and benefit notices by the sandbox's clock, not its own.
 func TestHomologationOnAnAdvancedClock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := runningSandbox(t)
 	resp, err := http.Post(s.URL()+"/sandbox/clock/advance", "application/json", strings.NewReader(`{"by": "37h"}`))

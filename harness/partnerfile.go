@@ -119,12 +119,15 @@ type Action struct {
 }
 
 // LoadPartner reads and checks a partner file.
-func LoadPartner(path string) (*Partner, error) {
+func LoadPartner(path string) (*Partner, error) { return LoadPartnerEnv(path, os.Getenv) }
+
+// LoadPartnerEnv is LoadPartner with the environment ${env.NAME} reads.
+func LoadPartnerEnv(path string, getenv func(string) string) (*Partner, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParsePartner(path, b)
+	return parsePartner(path, b, func(k string) (string, bool) { v := getenv(k); return v, v != "" })
 }
 
 // ParsePartner checks a partner file's content; path says which file in
