@@ -139,9 +139,13 @@ var DefaultBackoff = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Min
 // JobDeliver is the job kind of one delivery attempt.
 const JobDeliver = "events.deliver"
 
-// Register installs the bus's job handler.
+// Register installs the bus's job handler. Deliveries run in their
+// company's lane (package jobs, lanes.go), concurrently with other
+// companies' and with the rest of the jobs: the order that matters, per
+// subject, is kept by the queued state (enqueue, release), and no
+// transaction is open while a delivery waits on its receiver.
 func (b *Bus) Register() {
-	b.Jobs.Handle(JobDeliver, b.deliverJob)
+	b.Jobs.HandleInLanes(JobDeliver, b.deliverJob)
 }
 
 func (b *Bus) backoff() []time.Duration {
@@ -201,8 +205,14 @@ func (b *Bus) Emit(ctx context.Context, tx *store.Tx, ev Event) (Envelope, error
 	if targets == nil && app.WebhookURL != "" {
 		targets = []Target{{URL: app.WebhookURL, Body: body}}
 	}
+	// A delivery is its event's company's: due on its clock, and run in
+	// its lane, whoever caused the event.
+	dctx := ctx
+	if ev.CompanyID != tenant.Of(ctx) {
+		dctx = tenant.With(ctx, ev.CompanyID)
+	}
 	for _, t := range targets {
-		if _, err := b.enqueue(ctx, tx, env.Sequence, ev.AppID, key, t); err != nil {
+		if _, err := b.enqueue(dctx, tx, env.Sequence, ev.AppID, key, t); err != nil {
 			return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
 		}
 	}

@@ -1,9 +1,11 @@
 // Package jobs runs scheduled work on the sandbox clocks. Jobs live in the
 // database, so a restart loses none; each belongs to the company whose
 // work scheduled it and falls due on that company's clock. They run one at
-// a time in due order, and advancing a company's clock runs every job of
-// that company due in the window, each at its own instant, and nothing of
-// anyone else's.
+// a time in due order (the line), except the kinds registered with
+// HandleInLanes (webhook deliveries), which run concurrently in a lane per
+// company (lanes.go). Advancing a company's clock runs every job of that
+// company due in the window, lanes' included, each at its own instant, and
+// nothing of anyone else's.
 package jobs
 
 import (
@@ -48,10 +50,17 @@ type Scheduler struct {
 	db       *store.DB
 	clocks   *clock.Clocks
 	log      *slog.Logger
-	run      sync.Mutex // held while jobs run, so they never run concurrently
+	run      sync.Mutex // held while the line's jobs run, so they never run concurrently
 	mu       sync.Mutex
 	handlers map[string]Handler
+	laned    map[string]bool
 	wake     chan struct{}
+	lanes    *lanes
+	// ShutdownGrace is how long Run, once its context ends, lets the
+	// lanes' jobs in flight finish before it cuts them short (they stay
+	// due, and run again at the next start); zero is
+	// DefaultShutdownGrace. Set it before Run.
+	ShutdownGrace time.Duration
 	// AfterMove, when set, runs after a clock was moved by hand, with the
 	// company whose clock it was ("" for the default): the server records
 	// where the clock stands.
@@ -60,16 +69,36 @@ type Scheduler struct {
 
 // New returns a scheduler; call Handle for each kind, then Run.
 func New(db *store.DB, clocks *clock.Clocks, log *slog.Logger) *Scheduler {
-	s := &Scheduler{db: db, clocks: clocks, log: log, handlers: map[string]Handler{}, wake: make(chan struct{}, 1)}
+	s := &Scheduler{db: db, clocks: clocks, log: log, handlers: map[string]Handler{}, laned: map[string]bool{}, wake: make(chan struct{}, 1),
+		lanes: newLanes(DefaultLanes, DefaultLanesPerCompany)}
 	clocks.OnChange(s.poke)
 	return s
 }
 
-// Handle registers the handler of a kind of job.
+// Handle registers the handler of a kind of job, which runs in the line:
+// one job at a time, sandbox-wide, in due order.
 func (s *Scheduler) Handle(kind string, h Handler) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.handlers[kind] = h
+	delete(s.laned, kind)
+}
+
+// HandleInLanes registers the handler of a kind of job that runs in its
+// company's lane, concurrently with the line and with other lanes (see
+// lanes.go): its handler must be safe to run beside any other job, and
+// must order what needs ordering itself.
+func (s *Scheduler) HandleInLanes(kind string, h Handler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.handlers[kind] = h
+	s.laned[kind] = true
+}
+
+func (s *Scheduler) isLaned(kind string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.laned[kind]
 }
 
 // Schedule stores a job due at at, in the caller's transaction: the job
@@ -81,8 +110,8 @@ func (s *Scheduler) Schedule(ctx context.Context, tx *store.Tx, kind string, at 
 		return 0, fmt.Errorf("schedule %s: %w", kind, err)
 	}
 	company := tenant.Of(ctx)
-	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (kind, due_at, payload, company_id, clock) VALUES (?, ?, ?, ?, ?)`,
-		kind, at.UnixNano(), string(b), company, s.group(company))
+	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (kind, due_at, payload, company_id, clock, laned) VALUES (?, ?, ?, ?, ?, ?)`,
+		kind, at.UnixNano(), string(b), company, s.group(company), s.isLaned(kind))
 	if err != nil {
 		return 0, fmt.Errorf("schedule %s: %w", kind, err)
 	}
@@ -95,6 +124,7 @@ func (s *Scheduler) poke() {
 	case s.wake <- struct{}{}:
 	default:
 	}
+	s.lanes.poke()
 }
 
 // group is the clock a company's jobs fall due on: its own clock's group
@@ -106,14 +136,21 @@ func (s *Scheduler) group(companyID string) string {
 	return ""
 }
 
-// next returns the first job of a clock group due at or before until.
-func (s *Scheduler) next(ctx context.Context, group string, until time.Time) (*Job, error) {
+// Which jobs a query of the scheduler reads: the line's, or every kind
+// (an advance, RunDue). The lanes read theirs in lanes.go.
+const (
+	lineJobs = `SELECT id, kind, company_id, due_at, payload, attempts FROM jobs WHERE laned = 0 AND clock = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1`
+	allJobs  = `SELECT id, kind, company_id, due_at, payload, attempts FROM jobs WHERE clock = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1`
+)
+
+// next returns the first job of a clock group due at or before until, of
+// the line only or of every kind (q).
+func (s *Scheduler) next(ctx context.Context, q, group string, until time.Time) (*Job, error) {
 	var j Job
 	var due int64
 	var payload string
 	err := s.db.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT id, kind, company_id, due_at, payload, attempts FROM jobs WHERE clock = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1`,
-			group, until.UnixNano()).Scan(&j.ID, &j.Kind, &j.CompanyID, &due, &payload, &j.Attempts)
+		return tx.QueryRowContext(ctx, q, group, until.UnixNano()).Scan(&j.ID, &j.Kind, &j.CompanyID, &due, &payload, &j.Attempts)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -125,15 +162,30 @@ func (s *Scheduler) next(ctx context.Context, group string, until time.Time) (*J
 	return &j, nil
 }
 
-// RunDue runs every job due now, on every running clock, in order, and
-// returns how many ran. A frozen clock's jobs wait for it to be moved.
+// RunDue runs every job due now, on every running clock, in order, the
+// lanes' kinds included, one at a time, and returns how many ran once all
+// have. A frozen clock's jobs wait for it to be moved. (Run runs the line
+// and the lanes apart; RunDue is for a caller that wants everything due
+// done when it returns.)
 func (s *Scheduler) RunDue(ctx context.Context) (int, error) {
+	return s.runDue(ctx, allJobs)
+}
+
+// runDue runs the jobs q reads that are due now on every clock: the line's
+// (lineJobs, the run loop) or every kind (allJobs), each clock group held
+// from the lanes meanwhile when the lanes' kinds run here.
+func (s *Scheduler) runDue(ctx context.Context, q string) (int, error) {
 	s.run.Lock()
 	defer s.run.Unlock()
 	total := 0
 	for _, g := range append([]string{""}, s.clocks.Owners()...) {
 		clk := s.clocks.Of(g)
-		n, err := s.runUntil(ctx, g, clk, clk.Now, false)
+		release := func() {}
+		if q == allJobs {
+			release = s.lanes.hold(g, "")
+		}
+		n, err := s.runUntil(ctx, q, g, clk, clk.Now, false)
+		release()
 		total += n
 		if err != nil {
 			return total, err
@@ -178,7 +230,12 @@ func (s *Scheduler) AdvanceTo(ctx context.Context, target time.Time) (int, error
 	if err != nil {
 		return 0, err
 	}
-	n, err := s.runUntil(ctx, group, clk, func() time.Time { return target }, true)
+	// The advance runs the company's deliveries itself, each at its
+	// instant: the lanes leave its clock group alone meanwhile, and what
+	// they have in flight of it lands first.
+	release := s.lanes.hold(group, tenant.Of(ctx))
+	n, err := s.runUntil(ctx, allJobs, group, clk, func() time.Time { return target }, true)
+	release()
 	if err != nil {
 		return n, err
 	}
@@ -245,13 +302,13 @@ func (s *Scheduler) Release(ctx context.Context, companyID string) error {
 	})
 }
 
-func (s *Scheduler) runUntil(ctx context.Context, group string, clk *clock.Clock, until func() time.Time, step bool) (int, error) {
+func (s *Scheduler) runUntil(ctx context.Context, q, group string, clk *clock.Clock, until func() time.Time, step bool) (int, error) {
 	n := 0
 	for {
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
-		j, err := s.next(ctx, group, until())
+		j, err := s.next(ctx, q, group, until())
 		if err != nil || j == nil {
 			return n, err
 		}
@@ -264,16 +321,26 @@ func (s *Scheduler) runUntil(ctx context.Context, group string, clk *clock.Clock
 }
 
 func (s *Scheduler) runOne(ctx context.Context, j Job) {
-	s.mu.Lock()
-	h := s.handlers[j.Kind]
-	s.mu.Unlock()
+	h := s.handler(j.Kind)
 	var err error
 	if h == nil {
 		err = fmt.Errorf("no handler for job kind %q", j.Kind)
 	} else {
 		err = h(tenant.With(ctx, j.CompanyID), j)
 	}
-	if err == nil || h == nil || j.Attempts+1 >= maxAttempts {
+	s.settle(ctx, j, h != nil, err)
+}
+
+func (s *Scheduler) handler(kind string) Handler {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.handlers[kind]
+}
+
+// settle deletes a job that ran (or failed for the last time, or has no
+// handler), or puts it back a minute or more later to be retried.
+func (s *Scheduler) settle(ctx context.Context, j Job, handled bool, err error) {
+	if err == nil || !handled || j.Attempts+1 >= maxAttempts {
 		if err != nil {
 			s.log.Error("job dropped", "job", j.ID, "kind", j.Kind, "attempts", j.Attempts+1, "err", err)
 		}
@@ -286,7 +353,10 @@ func (s *Scheduler) runOne(ctx context.Context, j Job) {
 }
 
 func (s *Scheduler) exec(ctx context.Context, q string, args ...any) {
-	err := s.db.Tx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
+	// Bookkeeping of a job that ran is done even when ctx has ended:
+	// otherwise the job would run again.
+	ctx = context.WithoutCancel(ctx)
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, q, args...)
 		return err
 	})
@@ -307,10 +377,27 @@ func (s *Scheduler) Pending(ctx context.Context, every bool) (int, error) {
 
 // Run runs due jobs until ctx ends: whenever one is scheduled, whenever a
 // clock moves, and when the next one falls due in wall time on a running
-// clock.
+// clock. The line runs here; the lanes run beside it (lanes.go). Once ctx
+// ends, Run returns when the lanes' jobs in flight have landed: finished,
+// or cut short after ShutdownGrace and left due.
 func (s *Scheduler) Run(ctx context.Context) {
+	s.syncLaned(ctx)
+	flying, abort := context.WithCancel(context.WithoutCancel(ctx))
+	defer abort()
+	dispatched := make(chan struct{})
+	go func() {
+		defer close(dispatched)
+		s.dispatch(ctx, flying)
+	}()
+	s.runLine(ctx)
+	<-dispatched
+	s.land(abort)
+}
+
+// runLine runs the line's due jobs until ctx ends.
+func (s *Scheduler) runLine(ctx context.Context) {
 	for {
-		if _, err := s.RunDue(ctx); err != nil && ctx.Err() == nil {
+		if _, err := s.runDue(ctx, lineJobs); err != nil && ctx.Err() == nil {
 			s.log.Error("run jobs", "err", err)
 		}
 		t := time.NewTimer(s.nextWake(ctx))
@@ -325,12 +412,12 @@ func (s *Scheduler) Run(ctx context.Context) {
 	}
 }
 
-// nextWake is the wall time until the next job falls due on any running
-// clock, at most a minute.
+// nextWake is the wall time until the line's next job falls due on any
+// running clock, at most a minute.
 func (s *Scheduler) nextWake(ctx context.Context) time.Duration {
 	wait := time.Minute
 	for _, g := range append([]string{""}, s.clocks.Owners()...) {
-		if j, err := s.next(ctx, g, time.Unix(0, math.MaxInt64)); err == nil && j != nil {
+		if j, err := s.next(ctx, lineJobs, g, time.Unix(0, math.MaxInt64)); err == nil && j != nil {
 			if d, ok := s.clocks.Of(g).WallUntil(j.Due); ok {
 				wait = min(wait, max(d, time.Millisecond))
 			}
