@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/homologa
 
-.PHONY: run build test vet fmt-check bench steps clean
+.PHONY: run build test vet fmt-check bench profile steps clean
 
 ## run: start the sandbox on 127.0.0.1:8080 with zero configuration
 # (built, then run: under go run, Ctrl-C would end in "Error 1" although
@@ -28,11 +28,20 @@ vet:
 fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-## bench: benchmarks, each with its baseline measured in the same run, then the Pix load table and the year of time travel
-bench:
+## bench: benchmarks, each with its baseline measured in the same run, then the Pix load table (homologa and a bare
+## server each pinned to a core, the load on another; BENCH_TIME per measurement, start and idle RSS) and the year of time travel
+BENCH_TIME ?= 10s
+bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
-	$(GO) run ./simulator/cmd/pixbench
+	$(GO) build -o bin/pixbench-bare ./simulator/cmd/pixbench/bare
+	$(GO) run ./simulator/cmd/pixbench -d $(BENCH_TIME) -homologa $(BIN) -bare bin/pixbench-bare
 	$(GO) run ./simulator/cmd/cyclebench
+
+## profile: CPU and allocation profiles of creations and GETs under load, and a trace of creations, in reports/profiles, with their top functions
+profile:
+	$(GO) run ./simulator/cmd/pixbench -profile reports/profiles -d $(BENCH_TIME)
+	@for p in reports/profiles/*.cpu.pprof; do echo "== $$p"; $(GO) tool pprof -top -nodecount=30 $$p 2>/dev/null; done
+	@for p in reports/profiles/*.allocs.pprof; do echo "== $$p (alloc_space)"; $(GO) tool pprof -top -nodecount=25 -sample_index=alloc_space $$p 2>/dev/null; done
 
 ## steps: regenerate the step reference in harness/README.md and the scenario catalogue
 steps:

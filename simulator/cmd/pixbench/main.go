@@ -1,206 +1,273 @@
-// Command pixbench measures the Pix API of an in-process sandbox on
-// loopback against a bare net/http handler that returns the same bytes, in
-// one run: GET and PUT /pix/v2/cob/{txid}, with authentication, validation,
-// recording and events on, at 1 and 32 concurrent clients. It prints a
-// table of requests per second, p50, p99 and the ratio to the baseline.
-// `make bench` runs it.
+// Command pixbench measures the Pix charge routes of the sandbox as a
+// partner's load sees them, against a bare net/http server answering the
+// same bytes, in one run. `make bench` runs it.
+//
+// Each server is a process of its own, pinned to one core (taskset -c 0,
+// GOMAXPROCS=1), and the load generator is this command pinned to another
+// (taskset -c 1); a machine with one core runs all unpinned and says so.
+// The load is keep-alive connections, each a closed loop: GET
+// /pix/v2/cob/{txid} and creations (PUT /pix/v2/cob/{txid}, a ~600-byte
+// body, a new txid each) at 1 and 32 connections, p50/p99/max. Then the
+// start of `homologa serve` to its first answer, and its RSS after 2 s
+// idle.
+//
+// With -profile DIR it profiles instead (`make profile`): the sandbox runs
+// as `pixbench server` (server.Main with net/http/pprof beside it), and
+// the CPU and allocation profiles of creations and GETs at 32 connections,
+// and an execution trace of creations, are written to DIR.
+//
+// The baseline is simulator/cmd/pixbench/bare, a command of its own;
+// `pixbench server` is the profiled sandbox.
 package main
 
 import (
-	"context"
+	"encoding/base64"
+	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
-	"runtime/debug"
-	"runtime/pprof"
-	"sort"
+	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"homologa/simulator/server"
 )
 
-const cobBody = `{"calendario":{"expiracao":3600},"devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},"valor":{"original":"123.45"},"chave":"52998224725","solicitacaoPagador":"Serviço realizado."}`
+// cobBody is the creation's body, ~600 bytes: an immediate charge with a
+// debtor, a payer's request and additional information, as a biller
+// sends one.
+const cobBody = `{"calendario":{"expiracao":3600},"devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},"valor":{"original":"123.45"},"chave":"52998224725","solicitacaoPagador":"Serviço realizado: mensalidade de março, pedido 4521.","infoAdicionais":[{"nome":"Pedido","valor":"4521-2026-03"},{"nome":"Cliente","valor":"Francisco da Silva, contrato 998877"},{"nome":"Referência","valor":"Mensalidade do plano Família, março de 2026"},{"nome":"Vencimento original","valor":"10/03/2026"},{"nome":"Atendimento","valor":"0800 000 0000, de segunda a sexta, das 8h às 20h"}]}`
 
-type result struct {
-	n        int
-	errors   int
-	perSec   float64
-	p50, p99 time.Duration
-}
+const cobPath = "/pix/v2/cob/"
 
 func main() {
-	dur := flag.Duration("d", 3*time.Second, "duration of each measurement")
-	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
-	flag.Parse()
-	if *profile != "" {
-		f, err := os.Create(*profile)
-		if err != nil {
+	if len(os.Args) > 1 && os.Args[1] == "server" {
+		if err := serverMain(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, "pixbench:", err)
 			os.Exit(1)
 		}
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
+		return
 	}
-	// As the homologa command does (see its main).
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
+	if code, ok := pinSelf(); ok {
+		os.Exit(code)
 	}
-	if err := run(*dur); err != nil {
-		pprof.StopCPUProfile()
+	cfg := config{}
+	flag.DurationVar(&cfg.dur, "d", 10*time.Second, "duration of each measurement")
+	flag.DurationVar(&cfg.warm, "warm", time.Second, "warm-up of each server before its first measurement")
+	flag.StringVar(&cfg.homologa, "homologa", "bin/homologa", "the homologa binary to measure")
+	flag.StringVar(&cfg.bare, "bare", "bin/pixbench-bare", "the baseline's binary (simulator/cmd/pixbench/bare)")
+	flag.StringVar(&cfg.profile, "profile", "", "profile the sandbox instead, writing profiles to this folder")
+	flag.IntVar(&cfg.starts, "starts", 3, "starts of homologa measured (the median is shown)")
+	flag.Parse()
+	run := bench
+	if cfg.profile != "" {
+		run = profile
+	}
+	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "pixbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dur time.Duration) error {
-	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Log: io.Discard})
-	if err != nil {
-		return err
-	}
-	if err := s.Start(ctx); err != nil {
-		return err
-	}
-	defer s.Close(ctx)
-	tok, err := s.Auth.IssueToken(ctx, server.DemoClientID, server.DemoClientSecret, "")
-	if err != nil {
-		return err
-	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 100, MaxIdleConnsPerHost: 100}, Timeout: 10 * time.Second}
-	auth := "Bearer " + tok.AccessToken
+type config struct {
+	dur, warm time.Duration
+	homologa  string
+	bare      string
+	profile   string
+	starts    int
+}
 
-	// One charge to read, and the exact bytes the sandbox answers, for the
-	// baseline to return.
-	getBody, getCT, err := call(client, http.MethodPut, s.URL()+"/pix/v2/cob/"+txid(0, 0), auth, cobBody, http.StatusCreated)
-	if err != nil {
-		return err
-	}
-	putBody := getBody
-	if getBody, getCT, err = call(client, http.MethodGet, s.URL()+"/pix/v2/cob/"+txid(0, 0), auth, "", http.StatusOK); err != nil {
-		return err
-	}
-	base, err := baseline(map[string][]byte{http.MethodGet: getBody, http.MethodPut: putBody}, getCT)
-	if err != nil {
-		return err
-	}
-	defer base.Close()
+// target is a server under load: its address and the requests the bench
+// sends it.
+type target struct {
+	addr  string
+	creat request
+	read  request
+}
 
-	var seq atomic.Int64
-	seq.Store(1)
-	fmt.Printf("pixbench: %s per measurement, loopback, sandbox in-memory with auth, validation, recording and events\n\n", dur)
-	fmt.Printf("%-4s %7s | %10s %8s %8s | %10s %8s %8s | %6s\n", "op", "clients", "sandbox/s", "p50", "p99", "baseline/s", "p50", "p99", "ratio")
-	fmt.Println(strings.Repeat("-", 88))
-	for _, op := range []string{http.MethodGet, http.MethodPut} {
-		for _, clients := range []int{1, 32} {
-			req := func(target string) func() error {
-				return func() error {
-					path, body, want := "/pix/v2/cob/"+txid(0, 0), "", http.StatusOK
-					if op == http.MethodPut {
-						path, body, want = "/pix/v2/cob/"+txid(1, seq.Add(1)), cobBody, http.StatusCreated
-					}
-					_, _, err := call(client, op, target+path, auth, body, want)
-					return err
+func (t target) op(op string, conns int, dur time.Duration) result {
+	rq := t.read
+	if op == "create" {
+		rq = t.creat
+	}
+	return measure(t.addr, conns, dur, rq)
+}
+
+func bench(cfg config) error {
+	pin, why := pinning()
+	if pin {
+		fmt.Printf("pixbench: servers pinned to core %s (GOMAXPROCS=1), the load generator to core %s; %s per measurement\n", serverCPU, loadCPU, cfg.dur)
+	} else {
+		fmt.Printf("pixbench: WARNING: %s; %s per measurement\n", why, cfg.dur)
+	}
+	fmt.Printf("          keep-alive connections, each a closed loop; creations are PUT %s{txid} with a %d-byte body\n\n", cobPath, len(cobBody))
+	sb, err := startSandbox(cfg.homologa)
+	if err != nil {
+		return err
+	}
+	defer sb.stop()
+	sandbox, putBody, getBody, ct, err := prepare(sb.addr)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "pixbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	for name, b := range map[string][]byte{"GET": getBody, "PUT": putBody, "content-type": []byte(ct)} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			return err
+		}
+	}
+	bp, err := startBare(cfg.bare, dir)
+	if err != nil {
+		return err
+	}
+	defer bp.stop()
+	bare := sandbox
+	bare.addr = bp.addr
+	for _, t := range []target{sandbox, bare} {
+		t.op("get", 32, cfg.warm)
+		t.op("create", 32, cfg.warm)
+	}
+
+	fmt.Printf("%-7s %5s | %-36s | %-36s | %s\n", "", "", "homologa", "bare net/http, same bytes", "homologa/bare")
+	fmt.Printf("%-7s %5s | %9s %8s %8s %8s | %9s %8s %8s %8s | %s\n", "op", "conns", "req/s", "p50", "p99", "max", "req/s", "p50", "p99", "max", "")
+	fmt.Println(strings.Repeat("-", 104))
+	type cell struct {
+		op         string
+		conns      int
+		sandbox, b result
+	}
+	var cells []cell
+	for _, op := range []string{"get", "create"} {
+		for _, conns := range []int{1, 32} {
+			c := cell{op: op, conns: conns}
+			c.b = bare.op(op, conns, cfg.dur)
+			c.sandbox = sandbox.op(op, conns, cfg.dur)
+			cells = append(cells, c)
+			fmt.Printf("%-7s %5d | %9.0f %8s %8s %8s | %9.0f %8s %8s %8s | %5.1f%%\n", op, conns,
+				c.sandbox.perSec, ms(c.sandbox.p50), ms(c.sandbox.p99), ms(c.sandbox.maxd),
+				c.b.perSec, ms(c.b.p50), ms(c.b.p99), ms(c.b.maxd), 100*c.sandbox.perSec/c.b.perSec)
+			for _, r := range []struct {
+				name string
+				r    result
+			}{{"homologa", c.sandbox}, {"bare", c.b}} {
+				if r.r.errors > 0 {
+					fmt.Printf("        %s: %d of %d requests failed; the first: %v\n", r.name, r.r.errors, r.r.n, r.r.firstErr)
 				}
-			}
-			b := measure(clients, dur, req("http://"+base.Addr().String()))
-			r := measure(clients, dur, req(s.URL()))
-			fmt.Printf("%-4s %7d | %10.0f %8s %8s | %10.0f %8s %8s | %5.0f%%\n", op, clients, r.perSec, r.p50, r.p99, b.perSec, b.p50, b.p99, 100*r.perSec/b.perSec)
-			if r.errors > 0 {
-				fmt.Printf("     %d of %d sandbox requests failed\n", r.errors, r.n)
 			}
 		}
 	}
-	fmt.Println("\ntargets: GET ≥ 35% of the baseline; PUT ≥ 4000 creations/s; p99 < 10ms at 32 clients")
+	sb.stop()
+	bp.stop()
+
+	fmt.Println()
+	hs, err := startIdle(cfg.starts, func() (*proc, error) { return startSandbox(cfg.homologa) })
+	if err != nil {
+		return err
+	}
+	bs, err := startIdle(cfg.starts, func() (*proc, error) { return startBare(cfg.bare, dir) })
+	if err != nil {
+		return err
+	}
+	fmt.Printf("start to the first answer (GET /, median of %d): homologa %s, bare %s\n", cfg.starts, ms(hs.start), ms(bs.start))
+	fmt.Printf("RSS after 2 s idle (median of %d):               homologa %.1f MiB, bare %.1f MiB\n\n", cfg.starts, hs.rss, bs.rss)
+
+	get32, create32 := cells[1], cells[3]
+	check := func(ok bool) string { return map[bool]string{true: "ok", false: "NOT MET"}[ok] }
+	fmt.Println("targets (issue 19)")
+	fmt.Printf("  GET c=32 ≥ 25%% of bare, p99 < 5 ms:                    %5.1f%%, p99 %s  %s\n", 100*get32.sandbox.perSec/get32.b.perSec, ms(get32.sandbox.p99),
+		check(get32.sandbox.perSec >= 0.25*get32.b.perSec && get32.sandbox.p99 < 5*time.Millisecond && get32.sandbox.errors == 0))
+	fmt.Printf("  creations c=32 ≥ 6000/s, p99 < 10 ms, max < 50 ms:     %.0f/s, p99 %s, max %s  %s\n", create32.sandbox.perSec, ms(create32.sandbox.p99), ms(create32.sandbox.maxd),
+		check(create32.sandbox.perSec >= 6000 && create32.sandbox.p99 < 10*time.Millisecond && create32.sandbox.maxd < 50*time.Millisecond && create32.sandbox.errors == 0))
+	fmt.Printf("  start < 100 ms, idle RSS < 30 MiB:                     %s, %.1f MiB  %s\n", ms(hs.start), hs.rss, check(hs.start < 100*time.Millisecond && hs.rss < 30))
+	if !pin {
+		fmt.Println("\n(unpinned: not comparable with a pinned run)")
+	}
 	return nil
 }
 
-// txid makes distinct valid txids: 32 alphanumerics.
-func txid(kind int, n int64) string { return fmt.Sprintf("bench%d%026d", kind, n) }
-
-func call(c *http.Client, method, url, auth, body string, want int) ([]byte, string, error) {
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		return nil, "", err
-	}
-	req.Header.Set("Authorization", auth)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, "", err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, "", err
-	}
-	if resp.StatusCode != want {
-		return nil, "", fmt.Errorf("%s %s: %d %s", method, url, resp.StatusCode, b)
-	}
-	return b, resp.Header.Get("Content-Type"), nil
-}
-
-// baseline serves the same bytes with a bare handler that reads the body,
-// the least any server must do.
-func baseline(bodies map[string][]byte, ct string) (net.Listener, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// startSandbox starts `homologa serve` on the servers' core, its output
+// discarded (an access line per request, formatted as always).
+func startSandbox(homologa string) (*proc, error) {
+	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", ct)
-		if r.Method == http.MethodPut {
-			w.WriteHeader(http.StatusCreated)
-		}
-		w.Write(bodies[r.Method])
-	}))
-	return ln, nil
+	return startServer(serverCmd(nil, homologa, "serve", "--addr", addr), addr, "/")
 }
 
-// measure runs do from clients goroutines for dur and summarises latencies.
-func measure(clients int, dur time.Duration, do func() error) result {
-	var mu sync.Mutex
-	var lat []time.Duration
-	var errs atomic.Int64
-	deadline := time.Now().Add(dur)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for i := 0; i < clients; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var mine []time.Duration
-			for time.Now().Before(deadline) {
-				t := time.Now()
-				if err := do(); err != nil {
-					errs.Add(1)
-					if errs.Load() == 1 {
-						fmt.Fprintln(os.Stderr, "pixbench:", err)
-					}
-					continue
-				}
-				mine = append(mine, time.Since(t))
-			}
-			mu.Lock()
-			lat = append(lat, mine...)
-			mu.Unlock()
-		}()
+// startBare starts the baseline on the servers' core.
+func startBare(bare, dir string) (*proc, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	r := result{n: len(lat) + int(errs.Load()), errors: int(errs.Load()), perSec: float64(len(lat)) / elapsed.Seconds()}
-	if len(lat) > 0 {
-		r.p50 = lat[len(lat)/2].Round(time.Microsecond)
-		r.p99 = lat[len(lat)*99/100].Round(time.Microsecond)
-	}
-	return r
+	return startServer(serverCmd(nil, bare, "-addr", addr, "-dir", dir), addr, "/")
 }
+
+// prepare gets a token of the demo app, creates the charge GET reads, and
+// returns the requests, with the bytes the sandbox answered to a creation
+// and to a GET.
+func prepare(addr string) (t target, putBody, getBody []byte, ct string, err error) {
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte(server.DemoClientID+":"+server.DemoClientSecret))
+	status, tokBody, _, err := get(addr, "POST", "/oauth/token", basic, "application/x-www-form-urlencoded", "grant_type=client_credentials")
+	if err != nil || status != 200 {
+		return t, nil, nil, "", fmt.Errorf("token: %d %s %v", status, tokBody, err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.Unmarshal(tokBody, &tok); err != nil {
+		return t, nil, nil, "", fmt.Errorf("token: %w", err)
+	}
+	auth, txid := "Bearer "+tok.AccessToken, fmt.Sprintf("read%028d", 0)
+	status, putBody, _, err = get(addr, "PUT", cobPath+txid, auth, "application/json", cobBody)
+	if err != nil || status != 201 {
+		return t, nil, nil, "", fmt.Errorf("PUT %s: %d %s %v", txid, status, putBody, err)
+	}
+	status, getBody, ct, err = get(addr, "GET", cobPath+txid, auth, "", "")
+	if err != nil || status != 200 {
+		return t, nil, nil, "", fmt.Errorf("GET %s: %d %s %v", txid, status, getBody, err)
+	}
+	t = target{addr: addr,
+		read:  request{method: "GET", path: cobPath + txid, auth: auth, want: 200},
+		creat: request{method: "PUT", path: cobPath, auth: auth, body: cobBody, want: 201, fresh: true}}
+	return t, putBody, getBody, ct, nil
+}
+
+// idle is a server's start to its first answer and its RSS after 2 s idle.
+type idle struct {
+	start time.Duration
+	rss   float64
+}
+
+// startIdle starts a server n times, one at a time, and returns the
+// medians.
+func startIdle(n int, start func() (*proc, error)) (idle, error) {
+	var starts []time.Duration
+	var rss []float64
+	for range max(n, 1) {
+		p, err := start()
+		if err != nil {
+			return idle{}, err
+		}
+		starts = append(starts, p.up.Sub(p.started))
+		time.Sleep(2 * time.Second)
+		m, err := p.rss()
+		p.stop()
+		if err != nil {
+			return idle{}, err
+		}
+		rss = append(rss, m)
+	}
+	slices.Sort(starts)
+	slices.Sort(rss)
+	return idle{start: starts[len(starts)/2], rss: rss[len(rss)/2]}, nil
+}
+
+// ms writes a duration in milliseconds, to the microsecond.
+func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d)/1e6) }
