@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"homologa/simulator/store"
 )
@@ -166,5 +167,40 @@ func TestStatusGuard(t *testing.T) {
 		return tx.QueryRowContext(ctx, `SELECT status FROM things WHERE id = 1`).Scan(&st)
 	}); err != nil || st != "B" {
 		t.Fatalf("status %q, %v", st, err)
+	}
+}
+
+// A transaction whose request ends half-way (the client hung up) rolls
+// back, and the in-memory database, which lives in the one connection,
+// keeps everything committed before.
+func TestCancelledTransactionKeepsTheDatabase(t *testing.T) {
+	db := MustOpen(t, "")
+	bg := context.Background()
+	if err := db.Tx(bg, func(tx *store.Tx) error {
+		_, err := tx.Exec(`CREATE TABLE kept (n INTEGER); INSERT INTO kept VALUES (1)`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []func(context.Context, func(*store.Tx) error) error{db.Tx, db.Read} {
+		ctx, cancel := context.WithCancel(bg)
+		err := run(ctx, func(tx *store.Tx) error {
+			cancel()
+			// database/sql watches the context from another goroutine.
+			time.Sleep(20 * time.Millisecond)
+			_, err := tx.ExecContext(ctx, `INSERT INTO kept VALUES (2)`)
+			return err
+		})
+		if err == nil {
+			t.Fatal("a statement on a cancelled context succeeded")
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM kept`); n != 1 {
+			t.Fatalf("rows after a cancelled transaction = %d, want the 1 committed before", n)
+		}
+	}
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if err := db.Read(ctx, func(*store.Tx) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a read on an ended context = %v, want context.Canceled", err)
 	}
 }

@@ -133,34 +133,7 @@ func bench(cfg config) error {
 		t.op("create", 32, cfg.warm)
 	}
 
-	fmt.Printf("%-7s %5s | %-36s | %-36s | %s\n", "", "", "homologa", "bare net/http, same bytes", "homologa/bare")
-	fmt.Printf("%-7s %5s | %9s %8s %8s %8s | %9s %8s %8s %8s | %s\n", "op", "conns", "req/s", "p50", "p99", "max", "req/s", "p50", "p99", "max", "")
-	fmt.Println(strings.Repeat("-", 104))
-	type cell struct {
-		op         string
-		conns      int
-		sandbox, b result
-	}
-	var cells []cell
-	for _, op := range []string{"get", "create"} {
-		for _, conns := range []int{1, 32} {
-			c := cell{op: op, conns: conns}
-			c.b = bare.op(op, conns, cfg.dur)
-			c.sandbox = sandbox.op(op, conns, cfg.dur)
-			cells = append(cells, c)
-			fmt.Printf("%-7s %5d | %9.0f %8s %8s %8s | %9.0f %8s %8s %8s | %5.1f%%\n", op, conns,
-				c.sandbox.perSec, ms(c.sandbox.p50), ms(c.sandbox.p99), ms(c.sandbox.maxd),
-				c.b.perSec, ms(c.b.p50), ms(c.b.p99), ms(c.b.maxd), 100*c.sandbox.perSec/c.b.perSec)
-			for _, r := range []struct {
-				name string
-				r    result
-			}{{"homologa", c.sandbox}, {"bare", c.b}} {
-				if r.r.errors > 0 {
-					fmt.Printf("        %s: %d of %d requests failed; the first: %v\n", r.name, r.r.errors, r.r.n, r.r.firstErr)
-				}
-			}
-		}
-	}
+	cells := table(sandbox, bare, cfg.dur)
 	sb.stop()
 	bp.stop()
 
@@ -176,6 +149,52 @@ func bench(cfg config) error {
 	fmt.Printf("start to the first answer (GET /, median of %d): homologa %s, bare %s\n", cfg.starts, ms(hs.start), ms(bs.start))
 	fmt.Printf("RSS after 2 s idle (median of %d):               homologa %.1f MiB, bare %.1f MiB\n\n", cfg.starts, hs.rss, bs.rss)
 
+	printTargets(cells, hs)
+	if !pin {
+		fmt.Println("\n(unpinned: not comparable with a pinned run)")
+	}
+	return nil
+}
+
+// cell is one line of the table: an operation at a number of
+// connections, measured on both servers.
+type cell struct {
+	op         string
+	conns      int
+	sandbox, b result
+}
+
+// table measures GET and create at 1 and 32 connections on both servers,
+// printing a line each, the baseline first.
+func table(sandbox, bare target, dur time.Duration) []cell {
+	fmt.Printf("%-7s %5s | %-36s | %-36s | %s\n", "", "", "homologa", "bare net/http, same bytes", "homologa/bare")
+	fmt.Printf("%-7s %5s | %9s %8s %8s %8s | %9s %8s %8s %8s | %s\n", "op", "conns", "req/s", "p50", "p99", "max", "req/s", "p50", "p99", "max", "")
+	fmt.Println(strings.Repeat("-", 104))
+	var cells []cell
+	for _, op := range []string{"get", "create"} {
+		for _, conns := range []int{1, 32} {
+			c := cell{op: op, conns: conns}
+			c.b = bare.op(op, conns, dur)
+			c.sandbox = sandbox.op(op, conns, dur)
+			cells = append(cells, c)
+			fmt.Printf("%-7s %5d | %9.0f %8s %8s %8s | %9.0f %8s %8s %8s | %5.1f%%\n", op, conns,
+				c.sandbox.perSec, ms(c.sandbox.p50), ms(c.sandbox.p99), ms(c.sandbox.maxd),
+				c.b.perSec, ms(c.b.p50), ms(c.b.p99), ms(c.b.maxd), 100*c.sandbox.perSec/c.b.perSec)
+			for _, r := range []struct {
+				name string
+				r    result
+			}{{"homologa", c.sandbox}, {"bare", c.b}} {
+				if r.r.errors > 0 {
+					fmt.Printf("        %s: %d of %d requests failed; the first: %v\n", r.name, r.r.errors, r.r.n, r.r.firstErr)
+				}
+			}
+		}
+	}
+	return cells
+}
+
+// printTargets prints the issue's targets the run can judge.
+func printTargets(cells []cell, hs idle) {
 	get32, create32 := cells[1], cells[3]
 	check := func(ok bool) string { return map[bool]string{true: "ok", false: "NOT MET"}[ok] }
 	fmt.Println("targets (issue 19)")
@@ -184,10 +203,6 @@ func bench(cfg config) error {
 	fmt.Printf("  creations c=32 ≥ 6000/s, p99 < 10 ms, max < 50 ms:     %.0f/s, p99 %s, max %s  %s\n", create32.sandbox.perSec, ms(create32.sandbox.p99), ms(create32.sandbox.maxd),
 		check(create32.sandbox.perSec >= 6000 && create32.sandbox.p99 < 10*time.Millisecond && create32.sandbox.maxd < 50*time.Millisecond && create32.sandbox.errors == 0))
 	fmt.Printf("  start < 100 ms, idle RSS < 30 MiB:                     %s, %.1f MiB  %s\n", ms(hs.start), hs.rss, check(hs.start < 100*time.Millisecond && hs.rss < 30))
-	if !pin {
-		fmt.Println("\n(unpinned: not comparable with a pinned run)")
-	}
-	return nil
 }
 
 // startSandbox starts `homologa serve` on the servers' core, its output
