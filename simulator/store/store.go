@@ -152,6 +152,11 @@ func (db *DB) Close() error { return db.db.Close() }
 func (db *DB) Path() string { return db.path }
 
 func (db *DB) migrate(ctx context.Context, last string) error {
+	if last == "" {
+		if _, err := db.fromSnapshot(ctx); err != nil {
+			return err
+		}
+	}
 	if _, err := db.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
 		return fmt.Errorf("create migrations table: %w", err)
 	}
