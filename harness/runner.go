@@ -372,7 +372,7 @@ var registryOnce struct {
 
 // embeddedRegistry compiles the embedded schemas once per process.
 func embeddedRegistry() (*schema.Registry, error) {
-	registryOnce.Do(func() { registryOnce.reg, registryOnce.err = schema.Load(schemas.FS) })
+	registryOnce.Do(func() { registryOnce.reg, registryOnce.err = schema.LoadLazy(schemas.FS) })
 	return registryOnce.reg, registryOnce.err
 }
 

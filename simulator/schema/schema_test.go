@@ -70,3 +70,32 @@ func TestLoadRefusesOtherDrafts(t *testing.T) {
 		t.Fatal("a 2020-12 schema loaded; gojsonschema only speaks drafts 4, 6 and 7")
 	}
 }
+
+// A lazy registry knows every schema at once and compiles each at its
+// first use: a broken one fails there (and at Load, which the tests use).
+func TestLoadLazyCompilesAtFirstUse(t *testing.T) {
+	fsys := fstest.MapFS{
+		"ok.json":     {Data: []byte(`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["a"]}`)},
+		"broken.json": {Data: []byte(`{"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "missing.json"}`)},
+	}
+	if _, err := schema.Load(fsys); err == nil {
+		t.Fatal("Load compiled a schema whose $ref names no file")
+	}
+	reg, err := schema.LoadLazy(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reg.Has("broken") || !reg.Has("ok") || reg.Has("missing") {
+		t.Fatalf("names = %v", reg.Names())
+	}
+	vs, err := reg.Validate("ok", []byte(`{}`))
+	if err != nil || len(vs) != 1 || vs[0].Field != "a" {
+		t.Fatalf("Validate(ok, {}) = %v, %v; want a violation naming a", vs, err)
+	}
+	if _, err := reg.Validate("broken", []byte(`{}`)); err == nil {
+		t.Fatal("a schema that cannot compile validated")
+	}
+	if _, err := reg.Validate("missing", []byte(`{}`)); err == nil {
+		t.Fatal("an unknown schema validated")
+	}
+}

@@ -445,10 +445,11 @@ var schemasOnce struct {
 	err error
 }
 
-// embeddedSchemas compiles the embedded schemas once per process: they
-// never change, and tests start many sandboxes.
+// embeddedSchemas reads the embedded schemas once per process (each is
+// compiled at its first use: schema.LoadLazy): they never change, and
+// tests start many sandboxes.
 func embeddedSchemas() (*schema.Registry, error) {
-	schemasOnce.Do(func() { schemasOnce.reg, schemasOnce.err = schema.Load(schemas.FS) })
+	schemasOnce.Do(func() { schemasOnce.reg, schemasOnce.err = schema.LoadLazy(schemas.FS) })
 	return schemasOnce.reg, schemasOnce.err
 }
 
