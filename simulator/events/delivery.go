@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -355,6 +356,23 @@ type DeliveryFilter struct {
 	Limit        int
 }
 
+// where is the filter's condition with only the terms it sets: written
+// as (? = ” OR col = ?), an unset term still kept SQLite from using an
+// index for a set one, and a homologation check polling one event's
+// deliveries scanned every delivery of the sandbox.
+func (f DeliveryFilter) where() (string, []any) {
+	conds, args := []string{"1"}, []any{}
+	if !f.EveryCompany {
+		conds, args = append(conds, "e.company_id = ?"), append(args, f.CompanyID)
+	}
+	for _, t := range []struct{ col, v string }{{"d.app_id", f.AppID}, {"d.status", f.Status}, {"e.type", f.EventType}, {"e.id", f.EventID}} {
+		if t.v != "" {
+			conds, args = append(conds, t.col+" = ?"), append(args, t.v)
+		}
+	}
+	return strings.Join(conds, " AND "), args
+}
+
 // Deliveries lists deliveries, newest first, with their attempts.
 func (b *Bus) Deliveries(ctx context.Context, f DeliveryFilter) ([]Delivery, error) {
 	if f.Limit <= 0 || f.Limit > 1000 {
@@ -362,10 +380,9 @@ func (b *Bus) Deliveries(ctx context.Context, f DeliveryFilter) ([]Delivery, err
 	}
 	out := []Delivery{}
 	err := b.DB.Read(ctx, func(tx *store.Tx) error {
+		where, args := f.where()
 		rows, err := tx.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM deliveries d JOIN events e ON e.seq = d.event_seq
-			WHERE (? OR e.company_id = ?) AND (? = '' OR d.app_id = ?) AND (? = '' OR d.status = ?) AND (? = '' OR e.type = ?) AND (? = '' OR e.id = ?)
-			ORDER BY d.event_seq DESC, d.created_at DESC LIMIT ?`,
-			f.EveryCompany, f.CompanyID, f.AppID, f.AppID, f.Status, f.Status, f.EventType, f.EventType, f.EventID, f.EventID, f.Limit)
+			WHERE `+where+` ORDER BY d.event_seq DESC, d.created_at DESC LIMIT ?`, append(args, f.Limit)...)
 		if err != nil {
 			return err
 		}
