@@ -91,6 +91,8 @@ func TestSecretsAreRedactedEverywhere(t *testing.T) {
 		t.Fatal(err, len(list))
 	}
 	for _, it := range list {
+		// Not the instants: a CVV's digits may be a timestamp's.
+		it.At, it.WallAt = time.Time{}, time.Time{}
 		all := fmt.Sprint(it)
 		for _, secret := range []string{"tok-", "987"} {
 			if strings.Contains(all, secret) {
