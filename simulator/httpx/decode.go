@@ -139,6 +139,12 @@ func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) 
 // CheckSyntax answers 400 with the line and column of the first JSON syntax
 // error in body.
 func CheckSyntax(body []byte) error {
+	// Most bodies are valid: json.Valid says so without building the
+	// document (decoding one into any was a tenth of a creation's CPU);
+	// only a broken one is decoded, to say where it breaks.
+	if json.Valid(body) {
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var x any
 	err := dec.Decode(&x)

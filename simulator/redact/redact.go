@@ -210,15 +210,46 @@ func Body(contentType string, body []byte) string {
 
 // mayHoldSecrets is a quick look for a secret field or a card, so the
 // common body is not parsed twice: every word a secret field name or a
-// card object's name holds, in either case.
+// card object's name holds, in any case. One pass over the body, where
+// looking for each word in each case was 29 passes.
 func mayHoldSecrets(body []byte) bool {
-	for _, w := range []string{"hpat_", "hses_", "oken", "OKEN", "ecret", "ECRET", "assword", "ASSWORD", "enha", "ENHA", "pik", "piK", "pi_k", "PIK", "PI_K",
-		"cv", "CV", "eguranca", "EGURANCA", "ecurity", "ECURITY", "ard", "ARD", "artao", "ARTAO", "rivate", "RIVATE"} {
-		if bytes.Contains(body, []byte(w)) {
-			return true
+	for i, c := range body {
+		for _, w := range secretHints[lower(c)] {
+			if hasPrefixFold(body[i+1:], w) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// secretHints lists the words by their first letter, without it.
+var secretHints = func() (m [256][]string) {
+	for _, w := range []string{"hpat_", "hses_", "oken", "ecret", "assword", "enha", "pik", "pi_k",
+		"cv", "eguranca", "ecurity", "ard", "artao", "rivate"} {
+		m[w[0]] = append(m[w[0]], w[1:])
+	}
+	return m
+}()
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold is bytes.HasPrefix ignoring ASCII case; w is lower case.
+func hasPrefixFold(b []byte, w string) bool {
+	if len(b) < len(w) {
+		return false
+	}
+	for i := range len(w) {
+		if lower(b[i]) != w[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // value replaces, in a decoded JSON document, the secret fields and the
