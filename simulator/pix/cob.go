@@ -106,11 +106,14 @@ var errTxidTaken = errors.New("txid taken")
 // database for the inserts only: at 32 concurrent creators the transaction
 // is the queue. Otherwise, or when the txid turns out taken, it is drafted
 // inside, which gives the precise answer (revision, conflict, violation).
-func (s *Service) putCharge(ctx context.Context, in chargeRequest) (out doc, err error) {
+//
+// A new charge is answered with the bytes stored and sent in its event,
+// encoded once.
+func (s *Service) putCharge(ctx context.Context, in chargeRequest) (out any, err error) {
 	if d := s.draftInMemory(ctx, in); d != nil {
 		err := s.DB.Tx(ctx, func(tx *store.Tx) error { return s.insertDraft(ctx, tx, in, d) })
 		if !errors.Is(err, errTxidTaken) {
-			return d.body, err
+			return json.RawMessage(d.encoded), err
 		}
 	}
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
@@ -148,7 +151,7 @@ func (s *Service) loteTxidRule(ctx context.Context, tx *store.Tx, in chargeReque
 }
 
 // createCharge stores a new charge from a validated request.
-func (s *Service) createCharge(ctx context.Context, tx *store.Tx, in chargeRequest) (doc, error) {
+func (s *Service) createCharge(ctx context.Context, tx *store.Tx, in chargeRequest) (any, error) {
 	d, err := s.draftCharge(ctx, tx, in)
 	if err != nil {
 		return nil, err
@@ -157,7 +160,7 @@ func (s *Service) createCharge(ctx context.Context, tx *store.Tx, in chargeReque
 	if errors.Is(err, errTxidTaken) { // a batch item whose txid a PUT took meanwhile
 		return nil, invalid(in.k.opInvalida, violation{in.k.kind + ".txid", "o txid já identifica outra cobrança", in.txid})
 	}
-	return d.body, err
+	return json.RawMessage(d.encoded), err
 }
 
 // draftInMemory drafts a new charge without the database, or returns nil
