@@ -8,8 +8,9 @@
 // The load is keep-alive connections, each a closed loop: GET
 // /pix/v2/cob/{txid} and creations (PUT /pix/v2/cob/{txid}, a ~600-byte
 // body, a new txid each) at 1 and 32 connections, p50/p99/max. Then the
-// start of `homologa serve` to its first answer, and its RSS after 2 s
-// idle.
+// webhook latency of a state change (webhooks.go; `-only webhooks` runs it
+// alone), the start of `homologa serve` to its first answer, and its RSS
+// after 2 s idle.
 //
 // With -profile DIR it profiles instead (`make profile`): the sandbox runs
 // as `pixbench server` (server.Main with net/http/pprof beside it), and
