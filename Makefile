@@ -29,7 +29,8 @@ fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 ## bench: benchmarks, each with its baseline measured in the same run, then the Pix load table (homologa and a bare
-## server each pinned to a core, the load on another; BENCH_TIME per measurement, start and idle RSS) and the year of time travel
+## server each pinned to a core, the load on another; BENCH_TIME per measurement, start and idle RSS), the webhook latency of
+## a payment (a receiver on loopback, alone and beside another company's slow one) and the year of time travel
 BENCH_TIME ?= 10s
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...

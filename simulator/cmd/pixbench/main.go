@@ -8,8 +8,9 @@
 // The load is keep-alive connections, each a closed loop: GET
 // /pix/v2/cob/{txid} and creations (PUT /pix/v2/cob/{txid}, a ~600-byte
 // body, a new txid each) at 1 and 32 connections, p50/p99/max. Then the
-// start of `homologa serve` to its first answer, and its RSS after 2 s
-// idle.
+// webhook latency of a state change (webhooks.go; `-only webhooks` runs it
+// alone), the start of `homologa serve` to its first answer, and its RSS
+// after 2 s idle.
 //
 // With -profile DIR it profiles instead (`make profile`): the sandbox runs
 // as `pixbench server` (server.Main with net/http/pprof beside it), and
@@ -59,10 +60,16 @@ func main() {
 	flag.StringVar(&cfg.bare, "bare", "bin/pixbench-bare", "the baseline's binary (simulator/cmd/pixbench/bare)")
 	flag.StringVar(&cfg.profile, "profile", "", "profile the sandbox instead, writing profiles to this folder")
 	flag.IntVar(&cfg.starts, "starts", 3, "starts of homologa measured (the median is shown)")
+	flag.StringVar(&cfg.only, "only", "", `run one part alone: "webhooks" (webhook latency, alone and beside a slow receiver)`)
 	flag.Parse()
 	run := bench
-	if cfg.profile != "" {
+	switch {
+	case cfg.profile != "":
 		run = profile
+	case cfg.only == "webhooks":
+		run = webhooksOnly
+	case cfg.only != "":
+		run = func(config) error { return errOnly }
 	}
 	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "pixbench:", err)
@@ -76,6 +83,7 @@ type config struct {
 	bare      string
 	profile   string
 	starts    int
+	only      string
 }
 
 // target is a server under load: its address and the requests the bench
@@ -94,13 +102,20 @@ func (t target) op(op string, conns int, dur time.Duration) result {
 	return measure(t.addr, conns, dur, rq)
 }
 
-func bench(cfg config) error {
+// announce prints how the processes are pinned, and says whether they
+// are.
+func announce(cfg config) bool {
 	pin, why := pinning()
 	if pin {
 		fmt.Printf("pixbench: servers pinned to core %s (GOMAXPROCS=1), the load generator to core %s; %s per measurement\n", serverCPU, loadCPU, cfg.dur)
 	} else {
 		fmt.Printf("pixbench: WARNING: %s; %s per measurement\n", why, cfg.dur)
 	}
+	return pin
+}
+
+func bench(cfg config) error {
+	pin := announce(cfg)
 	fmt.Printf("          keep-alive connections, each a closed loop; creations are PUT %s{txid} with a %d-byte body\n\n", cobPath, len(cobBody))
 	sb, err := startSandbox(cfg.homologa)
 	if err != nil {
@@ -138,6 +153,11 @@ func bench(cfg config) error {
 	bp.stop()
 
 	fmt.Println()
+	wh, err := webhooks(cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Println()
 	hs, err := startIdle(cfg.starts, func() (*proc, error) { return startSandbox(cfg.homologa) })
 	if err != nil {
 		return err
@@ -150,6 +170,7 @@ func bench(cfg config) error {
 	fmt.Printf("RSS after 2 s idle (median of %d):               homologa %.1f MiB, bare %.1f MiB\n\n", cfg.starts, hs.rss, bs.rss)
 
 	printTargets(cells, hs)
+	printWebhookTargets(wh)
 	if !pin {
 		fmt.Println("\n(unpinned: not comparable with a pinned run)")
 	}
