@@ -62,7 +62,7 @@ type Recorder struct {
 	// BodyLimit is how much of each body is kept.
 	BodyLimit int
 
-	ch      chan Interaction
+	ch      chan *Interaction
 	flush   chan chan struct{}
 	stop    chan struct{}
 	stopped chan struct{}
@@ -78,7 +78,9 @@ func (r *Recorder) Start() {
 	if r.BodyLimit <= 0 {
 		r.BodyLimit = 64 << 10
 	}
-	r.ch = make(chan Interaction, 4096)
+	// Pointers: a buffer of 4,096 interactions by value was 1.2 MB of an
+	// idle sandbox's memory.
+	r.ch = make(chan *Interaction, 4096)
 	r.flush = make(chan chan struct{})
 	r.stop = make(chan struct{})
 	r.stopped = make(chan struct{})
@@ -124,7 +126,7 @@ func (r *Recorder) loop() {
 		for {
 			select {
 			case it := <-r.ch:
-				batch = append(batch, it)
+				batch = append(batch, *it)
 			default:
 				return
 			}
@@ -133,8 +135,8 @@ func (r *Recorder) loop() {
 	for {
 		select {
 		case it := <-r.ch:
-			batch = append(batch, it)
-			if len(batch) >= 512 {
+			batch = append(batch, *it)
+			if len(batch) >= writeChunk {
 				write()
 			}
 		case <-t.C:
@@ -152,29 +154,48 @@ func (r *Recorder) loop() {
 }
 
 func (r *Recorder) write(batch []Interaction) error {
+	type row struct{ reqHeaders, respHeaders []byte }
+	rows := make([]row, len(batch))
+	for i, it := range batch { // outside the transaction: it holds the database
+		rows[i].reqHeaders, _ = json.Marshal(it.RequestHeaders)
+		rows[i].respHeaders, _ = json.Marshal(it.ResponseHeader)
+	}
 	ctx := context.Background()
-	return r.DB.Tx(ctx, func(tx *store.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO interactions (at, request_id, app_id, api, method, path, query, req_headers, req_body,
+	// A transaction per writeChunk rows: one of 512 held the database
+	// ~20 ms, and every request arriving meanwhile waited behind it (the
+	// creations' p99 at 32 connections). Between chunks, the requests
+	// waiting go first.
+	for len(batch) > 0 {
+		n := min(len(batch), writeChunk)
+		err := r.DB.Tx(ctx, func(tx *store.Tx) error {
+			stmt, err := tx.PrepareContext(ctx, `INSERT INTO interactions (at, request_id, app_id, api, method, path, query, req_headers, req_body,
 			status, resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, company_id, sent_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		var last int64
-		for _, it := range batch {
-			rh, _ := json.Marshal(it.RequestHeaders)
-			sh, _ := json.Marshal(it.ResponseHeader)
-			res, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rh), it.RequestBody,
-				it.Status, string(sh), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID, it.SentPath)
 			if err != nil {
 				return err
 			}
-			last, _ = res.LastInsertId()
+			defer stmt.Close()
+			var last int64
+			for i, it := range batch[:n] {
+				res, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rows[i].reqHeaders), it.RequestBody,
+					it.Status, string(rows[i].respHeaders), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID, it.SentPath)
+				if err != nil {
+					return err
+				}
+				last, _ = res.LastInsertId()
+			}
+			_, err = tx.ExecContext(ctx, `DELETE FROM interactions WHERE id <= ?`, last-int64(r.Retention))
+			return err
+		})
+		if err != nil {
+			return err
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM interactions WHERE id <= ?`, last-int64(r.Retention))
-		return err
-	})
+		batch, rows = batch[n:], rows[n:]
+	}
+	return nil
 }
+
+// writeChunk is how many interactions one transaction writes.
+const writeChunk = 32
 
 // Middleware records every request of the APIs marked Record.
 func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler {
@@ -206,7 +227,7 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 			it.Status = http.StatusOK
 		}
 		select {
-		case r.ch <- it:
+		case r.ch <- &it:
 		default:
 			r.dropped.Add(1)
 		}
