@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"path"
 	"sort"
 	"strings"
@@ -16,8 +17,8 @@ import (
 )
 
 // Registry holds every schema by name: its path under schemas/ without
-// ".json", e.g. "platform/company.create". A schema is compiled once, at
-// Load or, from LoadLazy, at its first use.
+// ".json", e.g. "platform/company.create". A schema is read and compiled
+// once, at Load or, from LoadLazy, at its first use.
 type Registry struct {
 	names map[string]bool
 	// compiled maps a name to its *gojsonschema.Schema: read lock-free on
@@ -25,6 +26,7 @@ type Registry struct {
 	compiled sync.Map
 	mu       sync.Mutex // compiles one at a time: the loader's pool is shared
 	loader   *gojsonschema.SchemaLoader
+	files    http.FileSystem
 }
 
 // Violation is one way a document breaks its schema.
@@ -34,14 +36,27 @@ type Violation struct {
 	Value  string
 }
 
-// Load compiles every *.json file of fsys. Schemas may $ref each other by
-// relative file name, resolved against their $id ("file:///schemas/<path>", an identifier only: nothing is read from disk).
+// Load reads and compiles every *.json file of fsys, each of which must
+// be draft-07. Schemas may $ref each other by relative file name,
+// resolved against their URL, file:///schemas/<path> (an identifier
+// only: the loader reads fsys).
 func Load(fsys fs.FS) (*Registry, error) {
 	reg, err := LoadLazy(fsys)
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range reg.Names() {
+		b, err := fs.ReadFile(fsys, n+".json")
+		if err != nil {
+			return nil, err
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			return nil, fmt.Errorf("schema %s.json: %w", n, err)
+		}
+		if s, _ := doc["$schema"].(string); !strings.Contains(s, "draft-07") {
+			return nil, fmt.Errorf("schema %s.json: $schema must be draft-07, got %q", n, s)
+		}
 		if _, err := reg.schema(n); err != nil {
 			return nil, err
 		}
@@ -49,48 +64,36 @@ func Load(fsys fs.FS) (*Registry, error) {
 	return reg, nil
 }
 
-// LoadLazy reads and checks every *.json file of fsys as Load does, and
-// compiles each at its first use: compiling them all took half of the
-// sandbox's start (53 ms), and a sandbox validates a few dozen of them.
-// The tests compile every one (Load), so a broken schema still fails CI.
+// LoadLazy lists the *.json files of fsys and reads and compiles each at
+// its first use, with the files it refers to: compiling them all took
+// half of the sandbox's start (53 ms), and holding them all parsed,
+// megabytes of an idle sandbox's memory; a sandbox uses a few dozen.
+// The tests Load every one, so a broken schema still fails CI.
 func LoadLazy(fsys fs.FS) (*Registry, error) {
-	var names []string
+	reg := &Registry{names: map[string]bool{}, loader: gojsonschema.NewSchemaLoader(), files: schemaFiles{http.FS(fsys)}}
+	// One loader holds the documents read, so each is read once, and a
+	// $ref between files resolves from its pool.
+	reg.loader.Draft = gojsonschema.Draft7
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if !d.IsDir() && strings.HasSuffix(p, ".json") {
-			names = append(names, p)
+			reg.names[strings.TrimSuffix(p, ".json")] = true
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("walk schemas: %w", err)
 	}
-	sort.Strings(names)
-	reg := &Registry{names: map[string]bool{}, loader: gojsonschema.NewSchemaLoader()}
-	// One loader holds every document, so $refs between files resolve from
-	// its pool, and each schema is compiled from there once.
-	reg.loader.Draft = gojsonschema.Draft7
-	for _, p := range names {
-		b, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil, err
-		}
-		var doc map[string]any
-		if err := json.Unmarshal(b, &doc); err != nil {
-			return nil, fmt.Errorf("schema %s: %w", p, err)
-		}
-		if s, _ := doc["$schema"].(string); !strings.Contains(s, "draft-07") {
-			return nil, fmt.Errorf("schema %s: $schema must be draft-07, got %q", p, s)
-		}
-		doc["$id"] = "file:///schemas/" + p
-		if err := reg.loader.AddSchema("file:///schemas/"+p, gojsonschema.NewGoLoader(doc)); err != nil {
-			return nil, fmt.Errorf("schema %s: %w", p, err)
-		}
-		reg.names[strings.TrimSuffix(p, ".json")] = true
-	}
 	return reg, nil
+}
+
+// schemaFiles serves file:///schemas/<path> from the schemas' folder.
+type schemaFiles struct{ fs http.FileSystem }
+
+func (f schemaFiles) Open(name string) (http.File, error) {
+	return f.fs.Open(strings.TrimPrefix(name, "/schemas"))
 }
 
 // schema returns the compiled schema of name, compiling it at its first
@@ -107,7 +110,7 @@ func (r *Registry) schema(name string) (*gojsonschema.Schema, error) {
 	if s, ok := r.compiled.Load(name); ok {
 		return s.(*gojsonschema.Schema), nil
 	}
-	s, err := r.loader.Compile(gojsonschema.NewReferenceLoader("file:///schemas/" + name + ".json"))
+	s, err := r.loader.Compile(gojsonschema.NewReferenceLoaderFileSystem("file:///schemas/"+name+".json", r.files))
 	if err != nil {
 		return nil, fmt.Errorf("compile schema %s.json: %w", name, err)
 	}
