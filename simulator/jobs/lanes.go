@@ -153,6 +153,13 @@ func (l *lanes) hold(group, company string) (release func()) {
 	}
 }
 
+// anyHeld says whether an advance holds some of the lanes.
+func (l *lanes) anyHeld() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.heldGroups) > 0
+}
+
 func (l *lanes) flying(group, company string) bool {
 	for _, f := range l.flights {
 		if f.group == group || (company != "" && f.company == company) {
