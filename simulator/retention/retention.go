@@ -57,6 +57,13 @@ type Table interface {
 	Prune(ctx context.Context, tx *store.Tx, c Cut) (int, error)
 }
 
+// Flusher is a Table that buffers its writes (the recorder): the pruner
+// flushes it before pruning it, so that what was done just before a
+// clock moved is in the table when the move's pruning runs.
+type Flusher interface {
+	Flush()
+}
+
 // The defaults of the homologa command (--retention-*), sized by the soak
 // (make soak): a company creating 100 charges a second keeps about 20,000
 // of each kind of row and 50,000 requests, a few hundred MB at most.
@@ -263,6 +270,9 @@ func (p *Pruner) Company(ctx context.Context, company string, counts Counts) err
 // prune runs a table's batches until one deletes less than a full batch,
 // each in a transaction of its own, pausing between them.
 func (p *Pruner) prune(ctx context.Context, e entry, c Cut) (int, error) {
+	if f, ok := e.table.(Flusher); ok {
+		f.Flush()
+	}
 	total := 0
 	for {
 		var n int

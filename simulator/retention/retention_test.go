@@ -265,3 +265,29 @@ func TestConfigOn(t *testing.T) {
 		}
 	}
 }
+
+// flushing is a table that buffers its rows, as the recorder does.
+type flushing struct {
+	notes
+	buffered int
+	flushes  int
+	w        *world
+}
+
+func (f *flushing) Flush() {
+	f.flushes++
+	f.w.add("A", start.Add(-48*time.Hour), f.buffered)
+	f.buffered = 0
+}
+
+// A table that buffers its writes is flushed before it is pruned: what a
+// company did just before its clock moved goes with the rest.
+func TestPrunerFlushesBufferedTables(t *testing.T) {
+	w := newWorld(t, retention.Config{Age: time.Hour})
+	f := &flushing{buffered: 2, w: w}
+	w.p = &retention.Pruner{Config: w.p.Config, Clocks: w.clocks, Log: slog.New(slog.DiscardHandler), Companies: w.p.Companies}
+	w.p.Add("buffered", w.db, 0, f)
+	if got := w.pass().Total(); got != 2 || f.flushes == 0 || w.count("A") != 0 {
+		t.Errorf("deleted %d after %d flushes, %d left; want the 2 buffered rows flushed, then pruned", got, f.flushes, w.count("A"))
+	}
+}
