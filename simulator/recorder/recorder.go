@@ -1,8 +1,8 @@
 // Package recorder keeps the interaction log: every request a partner makes
 // and what the sandbox answered, the evidence the homologation harness
 // asserts on. Requests hand their record to a channel; one goroutine writes
-// them in batches, so recording adds no database write to a request, and
-// trims the log to a bounded size so memory and disk stay flat under load.
+// them in batches, so recording adds no database write to a request. The
+// log is bounded per company by the retention pruner (retention.go).
 package recorder
 
 import (
@@ -57,8 +57,6 @@ type Recorder struct {
 	DB     *store.DB
 	Clocks *clock.Clocks
 	Log    *slog.Logger
-	// Retention is how many interactions are kept; older ones are dropped.
-	Retention int
 	// BodyLimit is how much of each body is kept.
 	BodyLimit int
 
@@ -72,9 +70,6 @@ type Recorder struct {
 
 // Start starts the writer goroutine.
 func (r *Recorder) Start() {
-	if r.Retention <= 0 {
-		r.Retention = 10000
-	}
 	if r.BodyLimit <= 0 {
 		r.BodyLimit = 64 << 10
 	}
@@ -160,19 +155,15 @@ func (r *Recorder) write(batch []Interaction) error {
 			return err
 		}
 		defer stmt.Close()
-		var last int64
 		for _, it := range batch {
 			rh, _ := json.Marshal(it.RequestHeaders)
 			sh, _ := json.Marshal(it.ResponseHeader)
-			res, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rh), it.RequestBody,
-				it.Status, string(sh), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID, it.SentPath)
-			if err != nil {
+			if _, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rh), it.RequestBody,
+				it.Status, string(sh), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID, it.SentPath); err != nil {
 				return err
 			}
-			last, _ = res.LastInsertId()
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM interactions WHERE id <= ?`, last-int64(r.Retention))
-		return err
+		return nil
 	})
 }
 
