@@ -59,10 +59,14 @@ func main() {
 	flag.StringVar(&cfg.bare, "bare", "bin/pixbench-bare", "the baseline's binary (simulator/cmd/pixbench/bare)")
 	flag.StringVar(&cfg.profile, "profile", "", "profile the sandbox instead, writing profiles to this folder")
 	flag.IntVar(&cfg.starts, "starts", 3, "starts of homologa measured (the median is shown)")
+	flag.DurationVar(&cfg.soak, "soak", 0, "soak homologa instead, at a steady load for this long: flat RSS and database, no errors (soak.go)")
 	flag.Parse()
 	run := bench
 	if cfg.profile != "" {
 		run = profile
+	}
+	if cfg.soak > 0 {
+		run = soak
 	}
 	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "pixbench:", err)
@@ -76,6 +80,7 @@ type config struct {
 	bare      string
 	profile   string
 	starts    int
+	soak      time.Duration
 }
 
 // target is a server under load: its address and the requests the bench
