@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/homologa
 
-.PHONY: run build test vet fmt-check bench profile steps clean
+.PHONY: run build test vet fmt-check bench profile soak steps clean
 
 ## run: start the sandbox on 127.0.0.1:8080 with zero configuration
 # (built, then run: under go run, Ctrl-C would end in "Error 1" although
@@ -43,6 +43,12 @@ profile:
 	$(GO) run ./simulator/cmd/pixbench -profile reports/profiles -d $(BENCH_TIME)
 	@for p in reports/profiles/*.cpu.pprof; do echo "== $$p"; $(GO) tool pprof -top -nodecount=30 $$p 2>/dev/null; done
 	@for p in reports/profiles/*.allocs.pprof; do echo "== $$p (alloc_space)"; $(GO) tool pprof -top -nodecount=25 -sample_index=alloc_space $$p 2>/dev/null; done
+
+## soak: homologa with a database file and small retention under a steady load for SOAK_TIME (100 charges/s, as many reads, 10 payments/s,
+## three companies): RSS and database size every 10 s, a verdict of flat (within 10% after the first third) with no errors
+SOAK_TIME ?= 10m
+soak: build
+	$(GO) run ./simulator/cmd/pixbench -soak $(SOAK_TIME) -homologa $(BIN)
 
 ## steps: regenerate the step reference in harness/README.md and the scenario catalogue
 steps:

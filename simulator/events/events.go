@@ -123,7 +123,12 @@ func (b *Bus) nextSeq(ctx context.Context, tx *store.Tx) (int64, error) {
 	b.seqMu.Lock()
 	defer b.seqMu.Unlock()
 	if !b.seqInit {
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events`).Scan(&b.seq); err != nil {
+		// sqlite_sequence remembers the largest sequence ever stored (the
+		// table is AUTOINCREMENT): once retention has deleted the newest
+		// events, MAX(seq) alone would hand their numbers out again, and a
+		// client resuming after one of them would miss what follows.
+		if err := tx.QueryRowContext(ctx, `SELECT MAX(COALESCE((SELECT MAX(seq) FROM events), 0),
+			COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0))`).Scan(&b.seq); err != nil {
 			return 0, err
 		}
 		b.seqInit = true

@@ -76,9 +76,13 @@ func pageRows[T any](ctx context.Context, tx *store.Tx, lq *listQuery, l listing
 	return params, list, err
 }
 
-// maxID is the largest id of a table, 0 when it is empty.
+// maxID is the largest id a table has held, 0 when it never held one:
+// sqlite_sequence remembers it for an AUTOINCREMENT table after
+// retention has deleted the newest rows, whose ids (a location's is the
+// partner's) must not be handed out again.
 func maxID(ctx context.Context, tx *store.Tx, table string) (int64, error) {
-	return store.Value[int64](ctx, tx, `SELECT COALESCE(MAX(id), 0) FROM `+table)
+	return store.Value[int64](ctx, tx, `SELECT MAX(COALESCE((SELECT MAX(id) FROM `+table+`), 0),
+		COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0))`, table)
 }
 
 // findCompany reads a company's CNPJ and name.

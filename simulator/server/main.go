@@ -8,6 +8,7 @@ import (
 	"homologa/simulator/clock"
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
+	"homologa/simulator/retention"
 	"io"
 	"runtime/debug"
 	"strconv"
@@ -107,6 +108,7 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	fs.StringVar(&cfg.PublicURL, "public-url", env("HOMOLOGA_PUBLIC_URL", ""), "the URL partners reach a hosted sandbox at, e.g. https://homologa.example.com; required to listen beyond loopback (HOMOLOGA_PUBLIC_URL)")
 	tlsFlags(fs, cfg, getenv)
 	webhookFlags(fs, cfg, getenv)
+	retentionFlags(fs, cfg, getenv)
 	return fs
 }
 
@@ -159,6 +161,63 @@ func webhookFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
 			cfg.envErr = fmt.Errorf("%s: %w", e.name, err)
 		}
 	}
+}
+
+// retentionFlags are --retention-age, --retention-rows, --retention-log
+// and --retention-every: how much each company keeps (package retention).
+// The defaults keep a sandbox under steady load at a few hundred MB; a
+// 0 age or cap keeps rows forever.
+func retentionFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
+	r := &cfg.Retention
+	r.Age, r.Rows, r.Log, r.Every = retention.DefaultAge, retention.DefaultRows, retention.DefaultLog, retention.DefaultEvery
+	age := func(v string) (err error) { r.Age, err = parseRetentionAge(v); return err }
+	rows := func(field *int) func(string) error {
+		return func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return errors.New("want a whole number of rows, 0 for no cap")
+			}
+			*field = n
+			return nil
+		}
+	}
+	every := func(v string) error {
+		d, err := clock.ParseDuration(v)
+		if err != nil || d < time.Second {
+			return errors.New("want a duration of a second or more, such as 30s or 5m")
+		}
+		r.Every = d
+		return nil
+	}
+	for _, f := range []struct {
+		name, env, def, usage string
+		set                   func(string) error
+	}{
+		{"retention-age", "HOMOLOGA_RETENTION_AGE", "7d", "how long finished events, deliveries, requests and resources are kept, on their company's clock, e.g. 7d or 36h; 0 keeps them forever", age},
+		{"retention-rows", "HOMOLOGA_RETENTION_ROWS", "20000", "most events, charges, Pix and scenario bindings a company keeps of each kind, the oldest finished going first; 0 for no cap", rows(&r.Rows)},
+		{"retention-log", "HOMOLOGA_RETENTION_LOG", "50000", "most recorded requests (the interaction log) a company keeps; 0 for no cap", rows(&r.Log)},
+		{"retention-every", "HOMOLOGA_RETENTION_EVERY", "30s", "how often every company is pruned; a company whose clock moves is pruned at once", every},
+	} {
+		fs.Func(f.name, f.usage+" ("+f.env+"; default "+f.def+")", f.set)
+		if v := getenv(f.env); v != "" {
+			if err := f.set(v); err != nil && cfg.envErr == nil {
+				cfg.envErr = fmt.Errorf("%s: %w", f.env, err)
+			}
+		}
+	}
+}
+
+// parseRetentionAge reads --retention-age: a sandbox duration (Go's
+// units, d and w), or 0 for forever.
+func parseRetentionAge(v string) (time.Duration, error) {
+	if v == "0" {
+		return 0, nil
+	}
+	d, err := clock.ParseDuration(v)
+	if err != nil {
+		return 0, errors.New("want a duration such as 7d, 36h or 90m, or 0 to keep rows forever")
+	}
+	return d, nil
 }
 
 func splitList(v string) []string {

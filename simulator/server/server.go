@@ -43,6 +43,7 @@ import (
 	"homologa/simulator/pix"
 	"homologa/simulator/recorder"
 	"homologa/simulator/redact"
+	"homologa/simulator/retention"
 	"homologa/simulator/scenario"
 	"homologa/simulator/schema"
 	"homologa/simulator/statemachine"
@@ -87,10 +88,12 @@ type Config struct {
 	IDs    store.IDSource
 	// Backoff, DeliveryTimeout and PingEvery tune the dispatcher and the
 	// websocket; zero values take the defaults.
-	Backoff              []time.Duration
-	DeliveryTimeout      time.Duration
-	PingEvery            time.Duration
-	InteractionRetention int
+	Backoff         []time.Duration
+	DeliveryTimeout time.Duration
+	PingEvery       time.Duration
+	// Retention bounds what each company keeps (--retention-age, -rows,
+	// -log, -every); the zero value keeps everything.
+	Retention retention.Config
 	// ScenariosDir is --scenarios: a folder of scenario files beside the
 	// shipped ones (same id: the folder's wins).
 	ScenariosDir string
@@ -219,6 +222,9 @@ type Server struct {
 	Faults    *scenario.Faults
 	Router    *mux.Router
 	Handler   http.Handler
+	// Pruner bounds what the sandbox keeps; nil when Config.Retention
+	// keeps everything.
+	Pruner *retention.Pruner
 	// Homologation runs the homologation suite for apps and gates
 	// publishing on its runs.
 	Homologation *homologation.Service
@@ -235,6 +241,7 @@ type Server struct {
 	ln        net.Listener
 	cancel    context.CancelFunc
 	jobsDone  chan struct{} // closed when the jobs runner has stopped
+	pruneDone chan struct{} // closed when the pruner has stopped
 	wg        sync.WaitGroup
 	streamEnd chan struct{}
 	// routeTable is Routes, made once; ns and ctl are the namespace and
@@ -269,7 +276,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err := s.openStores(ctx); err != nil {
 		return nil, err
 	}
-	steps := []func(context.Context) error{s.loadCA, func(context.Context) error { return s.setupTLS() }, s.platform, s.domains, s.startScenarios, s.loadApps, func(context.Context) error { return s.mountRoutes() }}
+	steps := []func(context.Context) error{s.loadCA, func(context.Context) error { return s.setupTLS() }, s.platform, s.domains, s.retention, s.startScenarios, s.loadApps,
+		func(context.Context) error { return s.mountRoutes() }}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
 			s.closeStores()
@@ -352,6 +360,11 @@ func (s *Server) platform(ctx context.Context) error {
 		if err := saveClock(ctx, s.DB, s.Clocks, companyID); err != nil {
 			s.Log.Error("save clock", "company", companyID, "err", err)
 		}
+		// What the company made may now be past the retention age on
+		// its clock: a year's advance sees its old rows go at once.
+		if s.Pruner != nil {
+			s.Pruner.Poke(companyID)
+		}
 	}
 	if s.Config.OperatorToken == "" {
 		s.Config.OperatorToken = "op_" + s.DB.IDs.Token(16)
@@ -374,7 +387,7 @@ func (s *Server) platform(ctx context.Context) error {
 	}
 	s.Bus.Register()
 	s.Machines = &statemachine.Applier{Bus: s.Bus}
-	s.Recorder = &recorder.Recorder{DB: s.logDB, Clocks: s.Clocks, Log: s.Log, Retention: cfg.InteractionRetention}
+	s.Recorder = &recorder.Recorder{DB: s.logDB, Clocks: s.Clocks, Log: s.Log}
 	s.Recorder.Start()
 	s.Keys = &idempotency.Keys{DB: s.DB, Clocks: s.Clocks}
 	s.Faults = &scenario.Faults{Clocks: s.Clocks, Apps: s.Auth}
@@ -408,6 +421,24 @@ func (s *Server) domains(context.Context) error {
 	s.Customer.ScenarioRunners(s.Scenarios)
 	s.Benefit.ScenarioRunners(s.Scenarios)
 	s.Customer.RegisterJobs(s.Jobs)
+	return nil
+}
+
+// retention makes the pruner, unless Config.Retention keeps everything,
+// and registers what it prunes: the event log and its deliveries, the
+// interaction log (in its own database, capped by Log), finished Pix and
+// ended scenario bindings. The insurer's cycles are not pruned (package
+// retention says why).
+func (s *Server) retention(context.Context) error {
+	cfg := s.Config.Retention
+	if !cfg.On() {
+		return nil
+	}
+	s.Pruner = &retention.Pruner{Config: cfg, Clocks: s.Clocks, Log: s.Log, Companies: s.Auth.CompanyIDs}
+	s.Pruner.Add("events", s.DB, cfg.Rows, s.Bus)
+	s.Pruner.Add("interactions", s.logDB, cfg.Log, s.Recorder)
+	s.Pruner.Add("pix", s.DB, cfg.Rows, s.Pix)
+	s.Pruner.Add("scenarios", s.DB, cfg.Rows, s.Scenarios)
 	return nil
 }
 
@@ -515,6 +546,13 @@ func (s *Server) Start(ctx context.Context) error {
 		defer close(s.jobsDone)
 		s.Jobs.Run(runCtx)
 	}()
+	if s.Pruner != nil {
+		s.pruneDone = make(chan struct{})
+		go func() {
+			defer close(s.pruneDone)
+			s.Pruner.Run(runCtx)
+		}()
+	}
 	// No ReadTimeout or WriteTimeout: they would bound the websockets'
 	// whole lives. The body's deadline is set per request (BodyDeadline,
 	// in the handler), and the streams keep their own.
@@ -644,6 +682,11 @@ func (s *Server) Close(ctx context.Context) error {
 		if s.cancel != nil {
 			s.cancel()
 			<-s.jobsDone
+			// A batch cut short rolls back; what it would have deleted
+			// goes at the next start's first pass.
+			if s.pruneDone != nil {
+				<-s.pruneDone
+			}
 		}
 		if s.http != nil {
 			if err := s.http.Shutdown(ctx); err != nil {

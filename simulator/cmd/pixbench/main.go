@@ -61,6 +61,7 @@ func main() {
 	flag.StringVar(&cfg.profile, "profile", "", "profile the sandbox instead, writing profiles to this folder")
 	flag.IntVar(&cfg.starts, "starts", 3, "starts of homologa measured (the median is shown)")
 	flag.StringVar(&cfg.only, "only", "", `run one part alone: "webhooks" (webhook latency, alone and beside a slow receiver)`)
+	flag.DurationVar(&cfg.soak, "soak", 0, "soak homologa instead, at a steady load for this long: flat RSS and database, no errors (soak.go)")
 	flag.Parse()
 	run := bench
 	switch {
@@ -70,6 +71,9 @@ func main() {
 		run = webhooksOnly
 	case cfg.only != "":
 		run = func(config) error { return errOnly }
+	}
+	if cfg.soak > 0 {
+		run = soak
 	}
 	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "pixbench:", err)
@@ -84,6 +88,7 @@ type config struct {
 	profile   string
 	starts    int
 	only      string
+	soak      time.Duration
 }
 
 // target is a server under load: its address and the requests the bench

@@ -1,0 +1,74 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"homologa/simulator/retention"
+	"homologa/simulator/store"
+)
+
+// eventDone is true of an event (e) none of whose deliveries is still on
+// its way: every one delivered, dead or dropped, or none at all. A queued
+// or pending delivery has a job, or waits for one, that reads its event.
+const eventDone = `NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = e.seq AND d.status IN ('queued', 'pending'))`
+
+// Prune implements retention.Table for the event log: a company's events
+// whose deliveries are all finished go, their deliveries and the
+// deliveries' attempts with them, first those that occurred before
+// c.Before on the company's clock, then the oldest beyond its newest
+// c.Keep. A delivery belongs to its event, so the events' cap bounds the
+// deliveries too (one per target of an event, one target in practice).
+func (b *Bus) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
+	n := 0
+	if !c.Before.IsZero() {
+		aged, err := store.All(ctx, tx, scanSeq, `SELECT seq FROM events e WHERE company_id = ? AND occurred_at < ? AND `+eventDone+`
+			ORDER BY occurred_at LIMIT ?`, c.Company, c.Before.UnixNano(), c.Limit)
+		if err != nil {
+			return 0, fmt.Errorf("aged events: %w", err)
+		}
+		if err := deleteEvents(ctx, tx, aged); err != nil {
+			return 0, err
+		}
+		n += len(aged)
+	}
+	if c.Keep > 0 && n < c.Limit {
+		// The keep-th newest event is the oldest kept; when there are
+		// fewer, the subquery is NULL and nothing is beyond.
+		beyond, err := store.All(ctx, tx, scanSeq, `SELECT seq FROM events e WHERE company_id = ?
+			AND seq < (SELECT seq FROM events WHERE company_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?) AND `+eventDone+`
+			ORDER BY seq LIMIT ?`, c.Company, c.Company, c.Keep-1, c.Limit-n)
+		if err != nil {
+			return n, fmt.Errorf("events beyond the cap: %w", err)
+		}
+		if err := deleteEvents(ctx, tx, beyond); err != nil {
+			return n, err
+		}
+		n += len(beyond)
+	}
+	return n, nil
+}
+
+func scanSeq(r store.Scanner) (int64, error) {
+	var v int64
+	return v, r.Scan(&v)
+}
+
+// deleteEvents deletes events and their deliveries; the attempts go by
+// their foreign key's cascade.
+func deleteEvents(ctx context.Context, tx *store.Tx, seqs []int64) error {
+	if len(seqs) == 0 {
+		return nil
+	}
+	list, _ := json.Marshal(seqs)
+	for _, q := range []string{
+		`DELETE FROM deliveries WHERE event_seq IN (SELECT value FROM json_each(?))`,
+		`DELETE FROM events WHERE seq IN (SELECT value FROM json_each(?))`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, string(list)); err != nil {
+			return fmt.Errorf("delete events: %w", err)
+		}
+	}
+	return nil
+}

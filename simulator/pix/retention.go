@@ -1,0 +1,188 @@
+package pix
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"homologa/simulator/retention"
+	"homologa/simulator/scenario"
+	"homologa/simulator/store"
+)
+
+// What retention deletes of a company's Pix: charges (cob, cobv) nothing
+// can happen to any more, with their locations, revisions, the Pix that
+// paid them and those Pix's refunds; and Pix received without a charge,
+// with their refunds. Pix Automático and batches are left alone (see
+// package retention).
+
+// devolucaoIdle is true of a refund (r) no running scenario drives.
+var devolucaoIdle = scenario.Idle("'devolucao'", "r.e2eid || '/' || r.id")
+
+// refundsSettled is true of a Pix (p) none of whose refunds is still
+// processing or driven by a running scenario (which would settle it).
+var refundsSettled = `NOT EXISTS (SELECT 1 FROM pix_refunds r WHERE r.e2eid = p.e2eid
+	AND (r.status = '` + EmProcessamento + `' OR NOT ` + devolucaoIdle + `))`
+
+// chargeDone is true of a charge (c) nothing can happen to any more, at
+// :now on its company's clock:
+//   - it is CONCLUIDA or removed, or it is ATIVA but can no longer be
+//     paid: a cob past calendario.expiracao; a cobv past its due date
+//     plus validadeAposVencimento, with ten days to spare for the
+//     weekends and holidays that push its last day (duedate.PayableUntil
+//     has the calendar; SQL has none);
+//   - it is in no batch (a batch lists its charges);
+//   - no running scenario drives it (a step would pay or remove it), and
+//     none of its Pix has a refund still processing.
+//
+// A recurrence of journeys 3 and 4 names a charge, but acts on it only
+// when the charge is paid, which a charge that is done cannot be.
+var chargeDone = fmt.Sprintf(`c.lote_id IS NULL AND (c.status IN ('%s', '%s', '%s')
+	OR (c.status = '%s' AND c.kind = 'cob' AND c.created_at + COALESCE(json_extract(c.body, '$.calendario.expiracao'), %d) * 1000000000 < :now)
+	OR (c.status = '%s' AND c.kind = 'cobv'
+		AND date(json_extract(c.body, '$.calendario.dataDeVencimento'), '+' || (COALESCE(json_extract(c.body, '$.calendario.validadeAposVencimento'), 30) + 10) || ' days')
+			< date(:now / 1000000000, 'unixepoch')))
+	AND %s
+	AND NOT EXISTS (SELECT 1 FROM pix_received p WHERE p.cob_id = c.id AND NOT (%s))`,
+	Concluida, RemovidaUsuario, RemovidaPeloPSP, Ativa, defaultExpiracao, Ativa,
+	scenario.Idle("c.kind", "c.company_id || '/' || c.txid"), refundsSettled)
+
+// pixDone is true of a Pix received without a charge (p) whose refunds
+// are settled.
+var pixDone = `p.cob_id IS NULL AND ` + refundsSettled
+
+// Prune implements retention.Table for the Pix of a company: charges and
+// Pix without a charge that are done with, those last changed (a Pix:
+// received) before c.Before first, then the oldest beyond the newest
+// c.Keep of each kind. A batch counts the charges and the Pix; each
+// charge takes its location, revisions, Pix and refunds along.
+func (s *Service) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
+	now := s.nowOf(c.Company)
+	steps := []func(limit int) (int, error){
+		func(limit int) (int, error) { return pruneAgedCharges(ctx, tx, c.Company, c.Before, now, limit) },
+		func(limit int) (int, error) { return pruneAgedPix(ctx, tx, c.Company, c.Before, limit) },
+		func(limit int) (int, error) { return pruneChargesBeyond(ctx, tx, c.Company, "cob", c.Keep, now, limit) },
+		func(limit int) (int, error) {
+			return pruneChargesBeyond(ctx, tx, c.Company, "cobv", c.Keep, now, limit)
+		},
+		func(limit int) (int, error) { return prunePixBeyond(ctx, tx, c.Company, c.Keep, limit) },
+	}
+	n := 0
+	for _, step := range steps {
+		if n >= c.Limit {
+			break
+		}
+		m, err := step(c.Limit - n)
+		n += m
+		if err != nil {
+			return n, fmt.Errorf("prune Pix: %w", err)
+		}
+	}
+	return n, nil
+}
+
+// pruneAgedCharges deletes charges done with and last changed before
+// before.
+func pruneAgedCharges(ctx context.Context, tx *store.Tx, company string, before, now time.Time, limit int) (int, error) {
+	if before.IsZero() {
+		return 0, nil
+	}
+	ids, err := store.All(ctx, tx, scanInt64, `SELECT c.id FROM pix_cobs c WHERE c.company_id = :company AND c.updated_at < :before AND `+chargeDone+`
+		ORDER BY c.updated_at LIMIT :limit`,
+		sql.Named("company", company), sql.Named("before", before.UnixNano()), sql.Named("now", now.UnixNano()), sql.Named("limit", limit))
+	if err != nil {
+		return 0, err
+	}
+	return len(ids), deleteCharges(ctx, tx, ids)
+}
+
+// pruneChargesBeyond deletes a company's charges of a kind done with and
+// older than its newest keep.
+func pruneChargesBeyond(ctx context.Context, tx *store.Tx, company, kind string, keep int, now time.Time, limit int) (int, error) {
+	if keep <= 0 {
+		return 0, nil
+	}
+	// The keep-th newest charge is the oldest kept; with fewer, the
+	// subquery is NULL and nothing is beyond.
+	ids, err := store.All(ctx, tx, scanInt64, `SELECT c.id FROM pix_cobs c WHERE c.company_id = :company AND c.kind = :kind
+		AND c.created_at < (SELECT created_at FROM pix_cobs WHERE company_id = :company AND kind = :kind ORDER BY created_at DESC LIMIT 1 OFFSET :offset)
+		AND `+chargeDone+` ORDER BY c.created_at LIMIT :limit`,
+		sql.Named("company", company), sql.Named("kind", kind), sql.Named("offset", keep-1), sql.Named("now", now.UnixNano()), sql.Named("limit", limit))
+	if err != nil {
+		return 0, err
+	}
+	return len(ids), deleteCharges(ctx, tx, ids)
+}
+
+// pruneAgedPix deletes Pix without a charge received before before.
+func pruneAgedPix(ctx context.Context, tx *store.Tx, company string, before time.Time, limit int) (int, error) {
+	if before.IsZero() {
+		return 0, nil
+	}
+	e2eids, err := store.All(ctx, tx, scanString, `SELECT p.e2eid FROM pix_received p WHERE p.company_id = ? AND p.horario < ? AND `+pixDone+`
+		ORDER BY p.horario LIMIT ?`, company, before.UnixNano(), limit)
+	if err != nil {
+		return 0, err
+	}
+	return len(e2eids), deletePix(ctx, tx, e2eids)
+}
+
+// prunePixBeyond deletes Pix without a charge older than the company's
+// newest keep Pix (those that paid a charge count, and go with it).
+func prunePixBeyond(ctx context.Context, tx *store.Tx, company string, keep, limit int) (int, error) {
+	if keep <= 0 {
+		return 0, nil
+	}
+	e2eids, err := store.All(ctx, tx, scanString, `SELECT p.e2eid FROM pix_received p WHERE p.company_id = ?
+		AND p.horario < (SELECT horario FROM pix_received WHERE company_id = ? ORDER BY horario DESC LIMIT 1 OFFSET ?)
+		AND `+pixDone+` ORDER BY p.horario LIMIT ?`, company, company, keep-1, limit)
+	if err != nil {
+		return 0, err
+	}
+	return len(e2eids), deletePix(ctx, tx, e2eids)
+}
+
+func scanInt64(row store.Scanner) (int64, error) {
+	var v int64
+	err := row.Scan(&v)
+	return v, err
+}
+
+// deleteCharges deletes charges with their Pix and those Pix's refunds,
+// their locations and, by the foreign key's cascade, their revisions.
+func deleteCharges(ctx context.Context, tx *store.Tx, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	list, _ := json.Marshal(ids)
+	for _, q := range []string{
+		`DELETE FROM pix_refunds WHERE e2eid IN (SELECT e2eid FROM pix_received WHERE cob_id IN (SELECT value FROM json_each(?)))`,
+		`DELETE FROM pix_received WHERE cob_id IN (SELECT value FROM json_each(?))`,
+		`DELETE FROM pix_locs WHERE cob_id IN (SELECT value FROM json_each(?))`,
+		`DELETE FROM pix_cobs WHERE id IN (SELECT value FROM json_each(?))`,
+	} {
+		if err := exec(ctx, tx, q, string(list)); err != nil {
+			return fmt.Errorf("delete charges: %w", err)
+		}
+	}
+	return nil
+}
+
+// deletePix deletes Pix without a charge and their refunds.
+func deletePix(ctx context.Context, tx *store.Tx, e2eids []string) error {
+	if len(e2eids) == 0 {
+		return nil
+	}
+	list, _ := json.Marshal(e2eids)
+	for _, q := range []string{
+		`DELETE FROM pix_refunds WHERE e2eid IN (SELECT value FROM json_each(?))`,
+		`DELETE FROM pix_received WHERE e2eid IN (SELECT value FROM json_each(?))`,
+	} {
+		if err := exec(ctx, tx, q, string(list)); err != nil {
+			return fmt.Errorf("delete Pix: %w", err)
+		}
+	}
+	return nil
+}

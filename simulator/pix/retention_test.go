@@ -1,0 +1,191 @@
+package pix_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"homologa/simulator/retention"
+	"homologa/simulator/server"
+	"homologa/simulator/store"
+)
+
+// retentionSandbox is a sandbox with a frozen clock and a caller of its
+// APIs as the demo app, which may name a scenario.
+type retentionSandbox struct {
+	t   *testing.T
+	s   *server.Server
+	tok string
+}
+
+func newRetentionSandbox(t *testing.T) *retentionSandbox {
+	t.Helper()
+	ctx := context.Background()
+	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", ClockStart: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC), Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(ctx) })
+	tok, err := s.Auth.IssueToken(ctx, server.DemoClientID, server.DemoClientSecret, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &retentionSandbox{t: t, s: s, tok: tok.AccessToken}
+}
+
+func (rs *retentionSandbox) do(method, path, body, scenario string) (int, map[string]any) {
+	rs.t.Helper()
+	req, _ := http.NewRequest(method, rs.s.URL()+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+rs.tok)
+	req.Header.Set("Content-Type", "application/json")
+	if scenario != "" {
+		req.Header.Set("X-Sandbox-Scenario", scenario)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		rs.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	json.Unmarshal(b, &out)
+	return resp.StatusCode, out
+}
+
+func (rs *retentionSandbox) must(want int, method, path, body, scenario string) map[string]any {
+	rs.t.Helper()
+	code, out := rs.do(method, path, body, scenario)
+	if code != want {
+		rs.t.Fatalf("%s %s: %d %v, want %d", method, path, code, out, want)
+	}
+	return out
+}
+
+// cob creates an immediate charge that expires after expiracao seconds.
+func (rs *retentionSandbox) cob(txid string, expiracao int, scenario string) {
+	rs.t.Helper()
+	body := `{"calendario":{"expiracao":` + itoa(expiracao) + `},"valor":{"original":"10.00"},"chave":"52998224725"}`
+	rs.must(http.StatusCreated, http.MethodPut, "/pix/v2/cob/"+txid, body, scenario)
+}
+
+// pay pays a charge (or, with txid "", credits a Pix to the demo key)
+// and returns the Pix's endToEndId.
+func (rs *retentionSandbox) pay(txid string) string {
+	rs.t.Helper()
+	body := `{"txid":"` + txid + `"}`
+	if txid == "" {
+		body = `{"chave":"52998224725","valor":"5.00"}`
+	}
+	return rs.must(http.StatusCreated, http.MethodPost, "/sandbox/pix/payments", body, "")["endToEndId"].(string)
+}
+
+func (rs *retentionSandbox) advance(by string) {
+	rs.t.Helper()
+	rs.must(http.StatusOK, http.MethodPost, "/sandbox/clock/advance", `{"by":"`+by+`"}`, "")
+	// Tokens expire on the company's clock too.
+	tok, err := rs.s.Auth.IssueToken(context.Background(), server.DemoClientID, server.DemoClientSecret, "")
+	if err != nil {
+		rs.t.Fatal(err)
+	}
+	rs.tok = tok.AccessToken
+}
+
+// prune runs the Pix retention of the demo company with cut, its Before
+// counted back from the company's clock by age.
+func (rs *retentionSandbox) prune(age time.Duration, keep, limit int) int {
+	rs.t.Helper()
+	ctx := context.Background()
+	cut := retention.Cut{Company: rs.s.Demo.CompanyID, Keep: keep, Limit: limit}
+	if age > 0 {
+		cut.Before = rs.s.Clocks.NowOf(rs.s.Demo.CompanyID).Add(-age)
+	}
+	var n int
+	err := rs.s.DB.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		n, err = rs.s.Pix.Prune(ctx, tx, cut)
+		return err
+	})
+	if err != nil {
+		rs.t.Fatal(err)
+	}
+	return n
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func txid(name string) string { return (name + strings.Repeat("x", 30))[:30] }
+
+// Ten days after they were made, with a retention of seven, the charges
+// nothing can happen to go with their Pix; the active ones, one with a
+// refund processing and one a scenario still drives stay.
+func TestPruneFinishedCharges(t *testing.T) {
+	rs := newRetentionSandbox(t)
+	rs.cob(txid("paid"), 3600, "")
+	paidPix := rs.pay(txid("paid"))
+	rs.cob(txid("removed"), 3600, "")
+	rs.must(http.StatusOK, http.MethodPatch, "/pix/v2/cob/"+txid("removed"), `{"status":"REMOVIDA_PELO_USUARIO_RECEBEDOR"}`, "")
+	rs.cob(txid("expired"), 3600, "")
+	rs.cob(txid("active"), 30*24*3600, "")
+	rs.cob(txid("refunding"), 3600, "")
+	refunding := rs.pay(txid("refunding"))
+	rs.cob(txid("driven"), 3600, "cob-paga-e-devolvida") // paid after 30 s, then waits for a refund request
+	freePix := rs.pay("")
+	rs.advance("10d")
+	rs.must(http.StatusCreated, http.MethodPut, "/pix/v2/pix/"+refunding+"/devolucao/d1", `{"valor":"1.00"}`, "")
+
+	if n := rs.prune(7*24*time.Hour, 0, 100); n != 4 {
+		t.Errorf("deleted %d, want 4 (three charges and a Pix without one)", n)
+	}
+	for name, want := range map[string]int{"paid": 404, "removed": 404, "expired": 404, "active": 200, "refunding": 200, "driven": 200} {
+		if code, out := rs.do(http.MethodGet, "/pix/v2/cob/"+txid(name), "", ""); code != want {
+			t.Errorf("GET the %s charge: %d %v, want %d", name, code, out["status"], want)
+		}
+	}
+	for name, want := range map[string]int{paidPix: 404, freePix: 404, refunding: 200} {
+		if code, _ := rs.do(http.MethodGet, "/pix/v2/pix/"+name, "", ""); code != want {
+			t.Errorf("GET the Pix %s: %d, want %d", name, code, want)
+		}
+	}
+	// Nothing left over: the paid charge's location and Pix went with it.
+	var locs, received int
+	rs.s.DB.Read(context.Background(), func(tx *store.Tx) error {
+		return tx.QueryRowContext(context.Background(), `SELECT (SELECT COUNT(*) FROM pix_locs), (SELECT COUNT(*) FROM pix_received)`).Scan(&locs, &received)
+	})
+	if locs != 3 || received != 2 {
+		t.Errorf("left %d locations and %d Pix, want 3 (the kept charges') and 2 (refunding, driven)", locs, received)
+	}
+}
+
+// Beyond the newest keep charges, the finished ones go, oldest first and
+// a batch at a time; an active one stays wherever it stands.
+func TestPruneChargesBeyondTheCap(t *testing.T) {
+	rs := newRetentionSandbox(t)
+	names := []string{"c1", "c2active", "c3", "c4", "c5", "c6"}
+	for _, name := range names {
+		exp := 60
+		if name == "c2active" {
+			exp = 30 * 24 * 3600
+		}
+		rs.cob(txid(name), exp, "")
+		rs.advance("1m") // each charge a minute younger, and the last ones expired too
+	}
+	rs.advance("1h")
+	if n := rs.prune(0, 2, 1); n != 1 {
+		t.Fatalf("a batch of 1 deleted %d", n)
+	}
+	if n := rs.prune(0, 2, 100); n != 2 {
+		t.Fatalf("deleted %d, want 2 more (c3, c4)", n)
+	}
+	for name, want := range map[string]int{"c1": 404, "c2active": 200, "c3": 404, "c4": 404, "c5": 200, "c6": 200} {
+		if code, _ := rs.do(http.MethodGet, "/pix/v2/cob/"+txid(name), "", ""); code != want {
+			t.Errorf("GET %s: %d, want %d", name, code, want)
+		}
+	}
+}

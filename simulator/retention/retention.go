@@ -1,0 +1,311 @@
+// Package retention bounds what the sandbox keeps, per company: a Pruner
+// asks each registered Table to delete the rows of one company that are
+// done with and either older than the retention age on that company's
+// sandbox clock, or beyond the newest Keep rows. It runs every Every and
+// whenever a company's clock is moved (Poke), in batches of at most Limit
+// rows per transaction with a pause between them, so a request never waits
+// behind a long delete.
+//
+// What a row "done with" means is its package's: each owns its pruning
+// SQL in its retention.go (events: events and their finished deliveries;
+// recorder: the interaction log; pix: finished charges with their Pix,
+// refunds and locations, and finished Pix without a charge; scenario:
+// bindings that ended). What nothing can act on any more goes; a pending
+// delivery, an active resource, or one a running scenario binding (the
+// one kind of job that acts on a resource) still drives, stays.
+//
+// Not pruned, on purpose: the insurer's cycles (proposals, enrollments,
+// charges, benefits and their timelines reference one another across the
+// sale, customer and benefit packages, and an enrollment lives for years
+// of sandbox time), Pix Automático (a recurrence lives as long as its
+// contract, and its charges, requests and location read one another), Pix
+// batches (a batch lists its charges), homologation runs (few, and the
+// publish gate reads them), and how a company is set up (apps,
+// credentials, keys, webhooks). Idempotency keys and tokens expire where
+// they are written.
+package retention
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"homologa/simulator/clock"
+	"homologa/simulator/store"
+)
+
+// Cut is what one call of Table.Prune may delete: rows of Company, done
+// with, and either last changed before Before (zero: no age limit) or
+// older than the newest Keep of their kind (0: no cap); at most Limit,
+// oldest first.
+type Cut struct {
+	Company string
+	Before  time.Time
+	Keep    int
+	Limit   int
+}
+
+// Table prunes one package's rows of a company, in tx, and says how many
+// it deleted (rows its own cascade takes along, such as a delivery's
+// attempts, are not counted). It deletes the rows past Before first,
+// then those beyond Keep.
+type Table interface {
+	Prune(ctx context.Context, tx *store.Tx, c Cut) (int, error)
+}
+
+// Flusher is a Table that buffers its writes (the recorder): the pruner
+// flushes it before pruning it, so that what was done just before a
+// clock moved is in the table when the move's pruning runs.
+type Flusher interface {
+	Flush()
+}
+
+// The defaults of the homologa command (--retention-*), sized by the soak
+// (make soak): a company creating 100 charges a second keeps about 20,000
+// of each kind of row and 50,000 requests, a few hundred MB at most.
+const (
+	DefaultAge   = 7 * 24 * time.Hour
+	DefaultRows  = 20000
+	DefaultLog   = 50000
+	DefaultEvery = 30 * time.Second
+	// Limit bounds one batch, and Pause separates batches: a batch holds
+	// the database for a few milliseconds at most, and between two the
+	// requests waiting for it go first.
+	Limit = 500
+	Pause = 10 * time.Millisecond
+)
+
+// Config is how much the sandbox keeps. Its zero value keeps everything
+// (the pruner does not run), which is what tests and the in-process
+// sandbox of `homologa test` want; the homologa command's flags default
+// to DefaultAge, DefaultRows, DefaultLog and DefaultEvery.
+type Config struct {
+	// Age is how long a finished row is kept, on its company's clock.
+	Age time.Duration
+	// Rows is how many rows of each kind a company keeps at most (events,
+	// charges, received Pix, scenario bindings).
+	Rows int
+	// Log is how many recorded requests a company keeps at most.
+	Log int
+	// Every is how often every company is pruned; zero is DefaultEvery.
+	Every time.Duration
+}
+
+// On reports whether anything is bounded.
+func (c Config) On() bool { return c.Age > 0 || c.Rows > 0 || c.Log > 0 }
+
+// Counts is how many rows a pass deleted, by table.
+type Counts map[string]int
+
+// Total is the sum.
+func (c Counts) Total() int {
+	n := 0
+	for _, v := range c {
+		n += v
+	}
+	return n
+}
+
+// String lists the non-zero counts by name, "events=12 pix=3".
+func (c Counts) String() string {
+	var parts []string
+	for k, v := range c {
+		if v > 0 {
+			parts = append(parts, fmt.Sprintf("%s=%d", k, v))
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}
+
+type entry struct {
+	name  string
+	db    *store.DB
+	keep  int
+	table Table
+}
+
+// Pruner runs the tables' pruning, per company.
+type Pruner struct {
+	Config Config
+	Clocks *clock.Clocks
+	Log    *slog.Logger
+	// Companies lists every company; the pruner adds "", the sandbox's own
+	// rows (requests no company made), on the default clock.
+	Companies func(ctx context.Context) ([]string, error)
+	// Limit and Pause override the package's, for tests.
+	Limit int
+	Pause time.Duration
+
+	tables []entry
+	mu     sync.Mutex
+	poked  map[string]bool
+	wake   chan struct{}
+	once   sync.Once
+}
+
+// Add registers a table, named in the log, whose rows live in db; keep is
+// its cap per company (0: none).
+func (p *Pruner) Add(name string, db *store.DB, keep int, t Table) {
+	p.tables = append(p.tables, entry{name: name, db: db, keep: keep, table: t})
+}
+
+func (p *Pruner) init() {
+	p.once.Do(func() {
+		p.wake = make(chan struct{}, 1)
+		p.poked = map[string]bool{}
+	})
+}
+
+// Poke asks for a company to be pruned soon ("" for the default clock,
+// which every company that has no clock of its own follows): its clock
+// moved, and what it made may now be past the age. It never blocks: a
+// clock move is a request, and the pruning happens beside it.
+func (p *Pruner) Poke(company string) {
+	p.init()
+	p.mu.Lock()
+	p.poked[company] = true
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run prunes every company every Config.Every, and the companies poked
+// as soon as they are, until ctx ends.
+func (p *Pruner) Run(ctx context.Context) {
+	p.init()
+	every := p.Config.Every
+	if every <= 0 {
+		every = DefaultEvery
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			counts, n, err := p.Pass(ctx)
+			p.report(ctx, counts, n, err)
+		case <-p.wake:
+			counts, n, err := p.prunePoked(ctx)
+			p.report(ctx, counts, n, err)
+		}
+	}
+}
+
+// prunePoked prunes the companies poked since the last time; a poke of
+// the default clock prunes every company.
+func (p *Pruner) prunePoked(ctx context.Context) (Counts, int, error) {
+	p.mu.Lock()
+	poked := p.poked
+	p.poked = map[string]bool{}
+	p.mu.Unlock()
+	if poked[""] {
+		return p.Pass(ctx)
+	}
+	counts := Counts{}
+	for company := range poked {
+		if err := p.Company(ctx, company, counts); err != nil {
+			return counts, len(poked), err
+		}
+	}
+	return counts, len(poked), nil
+}
+
+// report logs a pass that deleted something, counts only (never a row's
+// data), and a pass that failed other than by the sandbox stopping.
+func (p *Pruner) report(ctx context.Context, counts Counts, companies int, err error) {
+	if err != nil && ctx.Err() == nil {
+		p.Log.Error("retention pass", "err", err)
+	}
+	if n := counts.Total(); n > 0 {
+		p.Log.Info("retention pass", "deleted", n, "companies", companies, "tables", counts.String())
+	}
+}
+
+// Pass prunes every company once and says how many rows of each table it
+// deleted and how many companies it looked at.
+func (p *Pruner) Pass(ctx context.Context) (Counts, int, error) {
+	counts := Counts{}
+	companies, err := p.Companies(ctx)
+	if err != nil {
+		return counts, 0, fmt.Errorf("list companies: %w", err)
+	}
+	companies = append([]string{""}, companies...)
+	for _, c := range companies {
+		if err := p.Company(ctx, c, counts); err != nil {
+			return counts, len(companies), err
+		}
+	}
+	return counts, len(companies), nil
+}
+
+// Company prunes one company's rows of every table, adding what it
+// deleted to counts.
+func (p *Pruner) Company(ctx context.Context, company string, counts Counts) error {
+	var before time.Time
+	if p.Config.Age > 0 {
+		before = p.Clocks.NowOf(company).Add(-p.Config.Age)
+	}
+	for _, e := range p.tables {
+		if before.IsZero() && e.keep <= 0 {
+			continue
+		}
+		n, err := p.prune(ctx, e, Cut{Company: company, Before: before, Keep: e.keep, Limit: p.limit()})
+		counts[e.name] += n
+		if err != nil {
+			return fmt.Errorf("prune %s of company %q: %w", e.name, company, err)
+		}
+	}
+	return nil
+}
+
+// prune runs a table's batches until one deletes less than a full batch,
+// each in a transaction of its own, pausing between them.
+func (p *Pruner) prune(ctx context.Context, e entry, c Cut) (int, error) {
+	if f, ok := e.table.(Flusher); ok {
+		f.Flush()
+	}
+	total := 0
+	for {
+		var n int
+		err := e.db.Tx(ctx, func(tx *store.Tx) error {
+			var err error
+			n, err = e.table.Prune(ctx, tx, c)
+			return err
+		})
+		if err != nil {
+			return total, err
+		}
+		total += n
+		if n < c.Limit {
+			return total, nil
+		}
+		select {
+		case <-ctx.Done():
+			return total, ctx.Err()
+		case <-time.After(p.pause()):
+		}
+	}
+}
+
+func (p *Pruner) limit() int {
+	if p.Limit > 0 {
+		return p.Limit
+	}
+	return Limit
+}
+
+func (p *Pruner) pause() time.Duration {
+	if p.Pause > 0 {
+		return p.Pause
+	}
+	return Pause
+}
