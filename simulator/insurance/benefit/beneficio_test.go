@@ -174,27 +174,35 @@ func TestMotivoRecusa(t *testing.T) {
 	}
 }
 
+// Today and now are Brasília's (UTC−3): 13:07 UTC is 10:07 there, and
+// 01:00 UTC on the 6th is still the 5th, at 22:00.
 func TestOccurrenceNotFuture(t *testing.T) {
-	now := time.Date(2026, 1, 5, 13, 7, 0, 0, time.UTC)
+	morning := time.Date(2026, 1, 5, 13, 7, 0, 0, time.UTC)
+	night := time.Date(2026, 1, 6, 1, 0, 0, 0, time.UTC)
 	day := func(s string) time.Time { d, _ := wire.ParseDate(s); return d }
 	tests := []struct {
+		now               time.Time
 		date, hora, field string
 	}{
-		{"2026-01-05", "", ""},
-		{"2026-01-05", "13:07:00", ""},
-		{"2026-01-05", "13:08", "horaOcorrencia"},
-		{"2026-01-04", "23:59:59", ""},
-		{"2026-01-06", "", "dataOcorrencia"},
+		{morning, "2026-01-05", "", ""},
+		{morning, "2026-01-05", "10:07:00", ""},
+		{morning, "2026-01-05", "10:08", "horaOcorrencia"},
+		{morning, "2026-01-05", "13:07", "horaOcorrencia"},
+		{morning, "2026-01-04", "23:59:59", ""},
+		{morning, "2026-01-06", "", "dataOcorrencia"},
+		{night, "2026-01-05", "21:59", ""},
+		{night, "2026-01-05", "22:01", "horaOcorrencia"},
+		{night, "2026-01-06", "", "dataOcorrencia"},
 	}
 	for _, tt := range tests {
 		var vs violations
-		checkOccurrenceNotFuture(&vs, day(tt.date), tt.hora, now)
+		checkOccurrenceNotFuture(&vs, day(tt.date), tt.hora, tt.now)
 		got := ""
 		if len(vs) > 0 {
 			got = vs[0].field
 		}
 		if got != tt.field {
-			t.Errorf("%s %s: violation on %q, want %q", tt.date, tt.hora, got, tt.field)
+			t.Errorf("at %s, %s %s: violation on %q, want %q", tt.now, tt.date, tt.hora, got, tt.field)
 		}
 	}
 }

@@ -215,7 +215,9 @@ func firstErr(err error, vs violations) error {
 // checkOccurrenceNotFuture refuses an occurrence after the company's now:
 // the date, or the hour on today's date.
 func checkOccurrenceNotFuture(vs *violations, occ time.Time, hora string, now time.Time) {
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	// Today and the hour are Brasília's, where the occurrence is dated.
+	local := now.In(wire.Brasilia)
+	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
 	if occ.After(today) {
 		vs.add("dataOcorrencia", "OCORRENCIA_FUTURA", "a data de ocorrência %s é posterior a hoje (%s)", occ.Format(time.DateOnly), today.Format(time.DateOnly))
 		return
@@ -228,9 +230,9 @@ func checkOccurrenceNotFuture(vs *violations, occ time.Time, hora string, now ti
 		layout = "15:04"
 	}
 	if h, err := time.Parse(layout, hora); err == nil {
-		at := today.Add(time.Duration(h.Hour())*time.Hour + time.Duration(h.Minute())*time.Minute + time.Duration(h.Second())*time.Second)
+		at := time.Date(local.Year(), local.Month(), local.Day(), h.Hour(), h.Minute(), h.Second(), 0, wire.Brasilia)
 		if at.After(now) {
-			vs.add("horaOcorrencia", "OCORRENCIA_FUTURA", "a ocorrência hoje às %s é posterior a agora (%s UTC)", hora, now.Format("15:04:05"))
+			vs.add("horaOcorrencia", "OCORRENCIA_FUTURA", "a ocorrência hoje às %s é posterior a agora (%s, horário de Brasília)", hora, local.Format("15:04:05"))
 		}
 	}
 }

@@ -49,7 +49,7 @@ func (s *Service) payBeneficio(ctx context.Context, tx *store.Tx, b *beneficio, 
 	if err := s.moveBeneficio(ctx, tx, b, BenPago, "", usuarioRegulacao, ""); err != nil {
 		return err
 	}
-	b.Valor, b.DataPagamento, b.Beneficiarios = valor, now.Format(time.DateOnly), recipients
+	b.Valor, b.DataPagamento, b.Beneficiarios = valor, now.In(wire.Brasilia).Format(time.DateOnly), recipients
 	if err := s.EmitFor(ctx, tx, b.AppID, wire.Event{Type: "beneficio.pago", Name: "Beneficio Pago", Subject: b.subject(), Key: b.key(),
 		Data: map[string]any{"valor": valor, "dataPagamento": b.DataPagamento, "beneficiarios": recipients}}); err != nil {
 		return err

@@ -126,6 +126,6 @@ func (s *Service) raisePendencia(ctx context.Context, tx *store.Tx, b *beneficio
 		Entry: wire.Entry{Status: BenPendente, Usuario: usuarioRegulacao, Descricao: "Pendência " + codigo + ": " + descricao},
 		Event: wire.Event{Type: "beneficio.pendencia", Name: "Pendência de Benefício", Subject: b.subject(), Key: b.key(),
 			Data: map[string]any{"codigo": codigo, "grupo": pd.Grupo, "descricao": descricao, "documentosExigidos": exigidos, "responsavel": pd.Responsavel,
-				"dataPendencia": now.Format(time.RFC3339), "prazo": now.AddDate(0, 0, 30).Format(time.DateOnly)}},
+				"dataPendencia": now.Format(time.RFC3339), "prazo": now.In(wire.Brasilia).AddDate(0, 0, 30).Format(time.DateOnly)}},
 	})
 }

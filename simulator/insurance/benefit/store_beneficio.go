@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"homologa/simulator/insurance/wire"
 	"homologa/simulator/money"
 	"homologa/simulator/store"
 )
@@ -24,7 +25,7 @@ func scanBeneficio(row store.Scanner) (*beneficio, error) {
 		return nil, err
 	}
 	if paid.Valid {
-		b.DataPagamento = time.Unix(0, paid.Int64).UTC().Format(time.DateOnly)
+		b.DataPagamento = time.Unix(0, paid.Int64).In(wire.Brasilia).Format(time.DateOnly)
 	}
 	for _, doc := range []struct {
 		name string

@@ -114,11 +114,13 @@ func (s *Service) Enroll(ctx context.Context, tx *store.Tx, p sale.Plano) (int64
 		ProdutoID: p.ProdutoID, Coberturas: p.Coberturas, ValorContribuicao: p.ValorContribuicao, CreatedAt: p.At}
 	in.Body = map[string]any{
 		"numeroProposta": p.Numero, "cpf": p.CPF, "codigoModeloProposta": p.OfferID,
-		"produto":             map[string]any{"idProduto": p.ProdutoID, "descricao": p.Produto},
-		"periodicidade":       p.Periodicidade,
-		"formaCobranca":       p.FormaCobranca,
-		"dataInicioVigencia":  p.At.Format(time.DateOnly),
-		"competenciaReajuste": p.At.AddDate(1, 0, 0).Format("01/2006"),
+		"produto":       map[string]any{"idProduto": p.ProdutoID, "descricao": p.Produto},
+		"periodicidade": p.Periodicidade,
+		"formaCobranca": p.FormaCobranca,
+		// Civil dates are Brasília's, as the insurer's: at 23:00 there
+		// the UTC date is already tomorrow's.
+		"dataInicioVigencia":  p.At.In(wire.Brasilia).Format(time.DateOnly),
+		"competenciaReajuste": p.At.In(wire.Brasilia).AddDate(1, 0, 0).Format("01/2006"),
 		"indiceReajuste":      indiceReajuste,
 	}
 	if p.DiaVencimento > 0 { // payroll (FOLHA) has no due day
@@ -211,7 +213,7 @@ func (s *Service) moveInscricao(ctx context.Context, tx *store.Tx, in *Inscricao
 // premium and/or capital.
 func (s *Service) valorPagoAlterado(ctx context.Context, tx *store.Tx, in *Inscricao, motivo string, antes, depois, capAntes, capDepois money.Cents, extra map[string]any) error {
 	data := map[string]any{"motivo": motivo, "valorAnterior": antes, "valorNovo": depois,
-		"capitalAnterior": capAntes, "capitalNovo": capDepois, "vigenciaAPartirDe": s.NowOf(in.CompanyID).Format(time.DateOnly)}
+		"capitalAnterior": capAntes, "capitalNovo": capDepois, "vigenciaAPartirDe": s.NowOf(in.CompanyID).In(wire.Brasilia).Format(time.DateOnly)}
 	for k, v := range extra {
 		data[k] = v
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"homologa/simulator/insurance/sale"
+	"homologa/simulator/insurance/wire"
 	"homologa/simulator/money"
 	"homologa/simulator/store"
 )
@@ -70,7 +71,7 @@ func (s *Service) readjustJob(ctx context.Context, tx *store.Tx, ref jobRef) err
 	}
 	antes, capAntes := in.ValorContribuicao, in.Capital()
 	in.Coberturas, in.ValorContribuicao = readjust(in.Coberturas, 1+pct/100)
-	in.Body["competenciaReajuste"] = now.AddDate(1, 0, 0).Format("01/2006")
+	in.Body["competenciaReajuste"] = now.In(wire.Brasilia).AddDate(1, 0, 0).Format("01/2006")
 	if err := s.save(ctx, tx, in); err != nil {
 		return err
 	}

@@ -140,6 +140,6 @@ func (s *Service) raisePendencia(ctx context.Context, tx *store.Tx, p *Proposta,
 		Entry: wire.Entry{Status: Pendente, Usuario: usuarioSubscricao, Descricao: "Pendência " + codigo + ": " + descricao},
 		Event: wire.Event{Type: "proposta.pendencia", Name: "Pendência de Proposta", Subject: subjectOf(p), Key: keyOf(p),
 			Data: map[string]any{"codigo": codigo, "grupo": pd.Grupo, "descricao": descricao, "responsavel": pd.Responsavel,
-				"dataPendencia": now.Format(time.RFC3339), "prazo": now.AddDate(0, 0, 30).Format(time.DateOnly)}},
+				"dataPendencia": now.Format(time.RFC3339), "prazo": now.In(wire.Brasilia).AddDate(0, 0, 30).Format(time.DateOnly)}},
 	})
 }
