@@ -46,7 +46,7 @@ Feature: Benefit cycle: notice, regulation with pendings, payment, refusal and r
     When I send "POST" to "/benefits/v1/beneficio?cnpj=11222333000181" with JSON:
       """
       {"inscricaoId": ${inscricao}, "cpfSegurado": "111.444.777-35", "causa": "MORTE",
-        "dataOcorrencia": "2026-01-05", "horaOcorrencia": "12:30:00", "descricaoOcorrencia": "Infarto agudo do miocárdio em casa",
+        "dataOcorrencia": "2026-01-05", "horaOcorrencia": "09:30:00", "descricaoOcorrencia": "Infarto agudo do miocárdio em casa",
         "comunicante": {"nome": "João Souza", "tipoDocumento": "CPF", "documento": "666.111.444-47", "relacao": "CONJUGE",
           "email": "joao@example.com", "telefone": "11999990000"},
         "documentos": [{"tipo": "DOCUMENTO_IDENTIFICACAO", "nomeArquivo": "rg.pdf", "formato": "PDF", "conteudoBase64": "JVBERi0xLjQK"}]}
