@@ -401,6 +401,8 @@ func reset(w http.ResponseWriter, r *http.Request) {
 // sleep waits d of wall time (latency is felt by the client, not the
 // sandbox clock) unless the client goes away first.
 func sleep(r *http.Request, d time.Duration) bool {
+	// Waiting on purpose: the request's turn goes to the next one.
+	httpx.Yield(r.Context())
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

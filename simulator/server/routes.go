@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -94,9 +95,24 @@ func (s *Server) mountRoutes() error {
 		}
 	}
 	inner := s.Recorder.Middleware(APIs, s.namespaces().Middleware(r))
-	s.Handler = httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
-		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner)))
+	// As many partner requests inside as processors, the rest in arrival
+	// order (httpx.Admission).
+	s.Handler = httpx.Admission{APIs: turnTakers(), Slots: runtime.GOMAXPROCS(0)}.Middleware(httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
+		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner))))
 	return nil
+}
+
+// turnTakers are the APIs whose requests take turns (httpx.Admission):
+// the partner's calls, not the portal's (a login's password hash, a
+// homologation run) nor the token's, which may take long on purpose.
+func turnTakers() []httpx.API {
+	var out []httpx.API
+	for _, a := range APIs {
+		if a.Record && a.Name != "portal" && a.Name != "oauth" {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // withSegments is apis with the literal segments of each case-insensitive
