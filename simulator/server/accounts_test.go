@@ -68,6 +68,7 @@ func (b *browser) register(email, password, cnpj string) {
 // can use, sees their own company, and the password is kept as a bcrypt
 // hash, never as given.
 func TestRegistrationLogsInWithASafeCookie(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, server.Config{})
 	defer s.Close(context.Background())
 	b := &browser{t: t, s: s}
@@ -103,6 +104,7 @@ func TestRegistrationLogsInWithASafeCookie(t *testing.T) {
 // attack, is refused whatever it carries; a foreign Host is refused
 // before anything else (DNS rebinding).
 func TestCookieRequestsNeedTheSandboxsOwnPages(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, server.Config{})
 	defer s.Close(context.Background())
 	b := &browser{t: t, s: s}
@@ -161,6 +163,7 @@ func TestCookieRequestsNeedTheSandboxsOwnPages(t *testing.T) {
 // login answers 429 with Retry-After, even for the right password, and
 // another account is untouched.
 func TestLoginGuessesAreThrottled(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, server.Config{})
 	defer s.Close(context.Background())
 	b := &browser{t: t, s: s}
@@ -186,6 +189,7 @@ func TestLoginGuessesAreThrottled(t *testing.T) {
 // An account acts on the control API for its company: its only one, or
 // the one X-Homologa-Company names; never another account's.
 func TestAccountActsOnTheControlAPI(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, server.Config{})
 	defer s.Close(context.Background())
 	b := &browser{t: t, s: s}
@@ -225,6 +229,7 @@ func TestAccountActsOnTheControlAPI(t *testing.T) {
 // Listening beyond loopback needs --public-url, and the hosted sandbox
 // warns what it exposes and makes up the demo secrets.
 func TestListeningBeyondLoopbackNeedsAPublicURL(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	if _, err := server.New(ctx, server.Config{Addr: "0.0.0.0:0", Log: io.Discard}); err == nil || !strings.Contains(err.Error(), "--public-url") {
 		t.Fatalf("0.0.0.0 without --public-url: %v", err)

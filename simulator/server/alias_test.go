@@ -11,6 +11,7 @@ import (
 // interaction log files each call under the path the router knows and
 // keeps the path as sent; the Pix API stays case-sensitive.
 func TestInsurerAliases(t *testing.T) {
+	t.Parallel()
 	w := newInsTenants(t)
 	for _, path := range []string{
 		"/insurer/v1/modeloproposta?cnpj=11222333000181",

@@ -24,6 +24,7 @@ const (
 // TestCatalogueTable keeps the table of scenarios/README.md generated from
 // the shipped files, so every scenario is listed with how to trigger it.
 func TestCatalogueTable(t *testing.T) {
+	t.Parallel()
 	files, err := scenario.ReadFS(scenarios.FS, "scenarios/")
 	if err != nil {
 		t.Fatal(err)

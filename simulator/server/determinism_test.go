@@ -69,6 +69,7 @@ func scenarioRun(t *testing.T, addr string) string {
 // The same scenario, seed and requests under a frozen clock give
 // byte-identical answers and events, run after run (golden file).
 func TestScenarioDeterminism(t *testing.T) {
+	t.Parallel()
 	addr := freeAddr(t)
 	first, second := scenarioRun(t, addr), scenarioRun(t, addr)
 	if first != second {

@@ -175,6 +175,7 @@ func notice(inscricao, date string) string {
 // Ages, card expiry and benefits' occurrence dates are judged on each
 // company's date.
 func TestInsuranceLivesOnItsCompanysClock(t *testing.T) {
+	t.Parallel()
 	w := newInsTenants(t)
 	numA := w.sell("A")
 	numB := w.sell("B")
@@ -241,6 +242,7 @@ func checkCompanysDates(t *testing.T, w *insTenants, inscA, inscB string) {
 // signs only with them; a card pre-authorisation is the caller's; index
 // values set by a company are its own, the operator's every company's.
 func TestInsuranceControlActsForTheCallersCompany(t *testing.T) {
+	t.Parallel()
 	w := newInsTenants(t)
 	codes := map[string]string{}
 	for _, who := range []string{"A", "B"} {
@@ -300,6 +302,7 @@ func checkIndexScopes(t *testing.T, w *insTenants) {
 // A company's index values readjust its enrollments only: A's table of
 // 0.5 % a month gives A 6.1678 %, B reads the sandbox's 0.35 % a month.
 func TestInsuranceReadjustsByItsCompanysIndex(t *testing.T) {
+	t.Parallel()
 	w := newInsTenants(t)
 	w.implanted("A")
 	w.implanted("B")
@@ -322,6 +325,7 @@ func TestInsuranceReadjustsByItsCompanysIndex(t *testing.T) {
 // A token of one company cannot read another's proposal, enrollment,
 // charge or benefit: each is answered as missing.
 func TestInsuranceResourcesAreTheirCompanys(t *testing.T) {
+	t.Parallel()
 	w := newInsTenants(t)
 	numB, inscB := w.implanted("B")
 	ben := field(w.must(201, "B", "POST", "/benefits/v1/beneficio", notice(inscB, "2026-01-05")), "Valor.beneficioId")
@@ -341,6 +345,7 @@ func TestInsuranceResourcesAreTheirCompanys(t *testing.T) {
 // A company's reset empties its insurance data, offer grants aside, and
 // leaves another company's intact.
 func TestInsuranceResetEmptiesOnlyTheCallersCompany(t *testing.T) {
+	t.Parallel()
 	w := newInsTenants(t)
 	a, b := w.companyOf("A"), w.companyOf("B")
 	code, body := tenantCall(t, w.s, testOperator, "PUT", "/portal/companies/"+a+"/offers/EIS", "")

@@ -93,6 +93,7 @@ func errorOfDialect(t *testing.T, s *server.Server, api httpx.API, ctype string,
 // declared; sent chunked, where the route reads it: never a 500, never a
 // truncated document taken for the whole.
 func TestEveryRouteRefusesAnOversizedBody(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, server.Config{Clock: "frozen"})
 	defer s.Close(context.Background())
 	tok, err := s.Auth.IssueToken(context.Background(), server.DemoClientID, server.DemoClientSecret, "")
@@ -161,6 +162,7 @@ func TestEveryRouteRefusesAnOversizedBody(t *testing.T) {
 // interaction log, as its company or the operator reads it, nor in the
 // sandbox's own log.
 func TestSecretsNeverReachTheLogs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var logged syncBuffer
 	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", Log: &logged, OperatorToken: testOperator})

@@ -243,6 +243,7 @@ func (m *matrixWorld) credentials(api string) (a, b string) {
 }
 
 func TestRouteCredentialMatrix(t *testing.T) {
+	t.Parallel()
 	m := newMatrixWorld(t)
 	cases := m.cases()
 	seen := map[string]bool{}

@@ -155,6 +155,7 @@ func onboard(t *testing.T, base string, roots *x509.CertPool, email, cnpj string
 // certificate, or with another app's, it is refused at the handshake or
 // with a 401.
 func TestPartnerProductionClientOverMutualTLS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, server.Config{MTLS: true, TLSDir: dir})
 	defer s.Close(context.Background())
@@ -374,6 +375,7 @@ func trustDir(t *testing.T, dir string) *x509.CertPool {
 // printed CA. Plain HTTP is left for nothing: an http:// request to it is
 // no answer.
 func TestServeTLS(t *testing.T) {
+	t.Parallel()
 	addr, dir := freeAddr(t), t.TempDir()
 	out, stop := runMain(t, []string{"--tls", "--tls-dir", dir}, map[string]string{"HOMOLOGA_ADDR": addr})
 	banner := out.String()
@@ -419,6 +421,7 @@ func TestServeTLS(t *testing.T) {
 // TestServeTLSWithAGivenCertificate: --tls-cert and --tls-key serve that
 // certificate; the sandbox CA still signs the apps' certificates.
 func TestServeTLSWithAGivenCertificate(t *testing.T) {
+	t.Parallel()
 	addr, dir := freeAddr(t), t.TempDir()
 	given := selfSignedServer(t, dir)
 	out, stop := runMain(t, []string{"--tls-cert", filepath.Join(dir, "given.pem"), "--tls-key", filepath.Join(dir, "given-key.pem"), "--tls-dir", dir},
@@ -469,6 +472,7 @@ func selfSignedServer(t *testing.T, dir string) *x509.Certificate {
 // TestClientCertificatesSurviveARestart: with --db the CA is kept, so a
 // certificate issued before a restart still obtains tokens under --mtls.
 func TestClientCertificatesSurviveARestart(t *testing.T) {
+	t.Parallel()
 	db, dir := filepath.Join(t.TempDir(), "h.db"), t.TempDir()
 	s := startServer(t, server.Config{DBPath: db, MTLS: true, TLSDir: dir})
 	_, cl, err := s.Auth.IssueCertificate(context.Background(), s.Demo.ID)
@@ -497,6 +501,7 @@ func TestClientCertificatesSurviveARestart(t *testing.T) {
 // TestOptionalMutualTLS: under --tls alone a client certificate is
 // optional; a token asked for with one is bound to it all the same.
 func TestOptionalMutualTLS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, server.Config{TLS: true, TLSDir: dir})
 	defer s.Close(context.Background())

@@ -64,6 +64,7 @@ func startServer(t *testing.T, cfg server.Config) *server.Server {
 // /cob/{txid} declares), and no revision is lost, whether a request took
 // the in-memory fast path or the general one.
 func TestConcurrentCreatorsOfOneTxid(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, server.Config{OperatorToken: testOperator})
 	defer s.Close(context.Background())
 	call := pixClient(t, s)
@@ -97,6 +98,7 @@ func TestConcurrentCreatorsOfOneTxid(t *testing.T) {
 // Location and charge ids come from memory, seeded from the database: a
 // restarted sandbox continues after the last ids instead of reusing them.
 func TestPixIDsContinueAfterARestart(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "h.db")
 	locID := func(s *server.Server, txid string) float64 {
 		call := pixClient(t, s)

@@ -339,6 +339,7 @@ var pixProbes = []probe{
 // with that type's status, as problem+json in UTF-8. A route added to the
 // Pix API fails it until it serves an operation of the spec.
 func TestEveryPixOperationAnswersItsCatalogue(t *testing.T) {
+	t.Parallel()
 	ops, types := pixSpec(t)
 	walk := pixRoutesOfTheSpec(t, ops)
 	if len(ops) < 45 || len(walk) < len(ops) {
@@ -452,6 +453,7 @@ func keys[K int | string](m map[K]bool) []K {
 // a 400 PixDevolucaoInvalida. POST /locrec answers the tipo its schema
 // requires.
 func TestRepeatedPutsAnswerAsTheSpecAllows(t *testing.T) {
+	t.Parallel()
 	ops, types := pixSpec(t)
 	s := startServer(t, server.Config{Clock: "frozen", ClockStart: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)})
 	defer s.Close(context.Background())
@@ -520,6 +522,7 @@ func TestRepeatedPutsAnswerAsTheSpecAllows(t *testing.T) {
 // in each dialect, name their charset, so that no client guesses another
 // encoding for a body with "São Paulo" in it.
 func TestJSONAnswersSayUTF8(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, server.Config{Clock: "frozen"})
 	defer s.Close(context.Background())
 	tests := []struct{ method, path, auth, ctype, body, want string }{

@@ -158,6 +158,7 @@ const (
 // B's same charges are as they were made. A recurrence starting next
 // month is in A's past, not in B's. A refund of A's settles on A's clock.
 func TestPixLivesOnItsCompanysClock(t *testing.T) {
+	t.Parallel()
 	w := newPixTenants(t)
 	w.must(201, w.a, "PUT", "/pix/v2/cob/"+sharedTxid, pixCob("52998224725"))
 	w.must(201, w.b, "PUT", "/pix/v2/cob/"+sharedTxid, pixCob(companyBKey))
@@ -203,6 +204,7 @@ func TestPixLivesOnItsCompanysClock(t *testing.T) {
 // any company's, on that company's clock, and asks for the receiver's
 // CNPJ where companies share a txid.
 func TestPixPayerActsForTheCallersCompany(t *testing.T) {
+	t.Parallel()
 	w := newPixTenants(t)
 	w.must(201, w.a, "PUT", "/pix/v2/cob/"+sharedTxid, pixCob("52998224725"))
 	w.must(201, w.b, "PUT", "/pix/v2/cob/"+sharedTxid, pixCob(companyBKey))
@@ -246,6 +248,7 @@ func TestPixPayerActsForTheCallersCompany(t *testing.T) {
 // A company's reset empties its Pix data, keys aside, and leaves another
 // company's intact.
 func TestPixResetEmptiesOnlyTheCallersCompany(t *testing.T) {
+	t.Parallel()
 	w := newPixTenants(t)
 	for tok, chave := range map[string]string{w.a: "52998224725", w.b: companyBKey} {
 		w.must(201, tok, "PUT", "/pix/v2/cob/"+sharedTxid, pixCob(chave))

@@ -16,6 +16,7 @@ import (
 // TestReadmeWalkthrough runs the README's walkthrough verbatim (with the
 // base URL of a sandbox on a free port) in bash, as a new user would.
 func TestReadmeWalkthrough(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"bash", "curl", "sed"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("the walkthrough needs %s (.ci/run installs it): %v", tool, err)
@@ -71,6 +72,7 @@ func TestReadmeWalkthrough(t *testing.T) {
 // account and app of the walkthrough get a certificate, a token bound to
 // it, and list their charges over mutual TLS.
 func TestReadmeMutualTLS(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -50,6 +50,7 @@ func txidsIn(w *insTenants, who string) (events, requests string) {
 // go, through the public API; what it does afterwards stays, and the
 // other company, whose clock did not move, keeps everything.
 func TestRetentionFollowsEachCompanysClock(t *testing.T) {
+	t.Parallel()
 	w := newRetentionTenants(t)
 	const old, current, other = "oldoldoldoldoldoldoldoldold01", "currentcurrentcurrentcurren01", "otherotherotherotherotherot01"
 	cob := `{"calendario":{"expiracao":3600},"valor":{"original":"10.00"},"chave":"52998224725"}`
@@ -89,6 +90,7 @@ func TestRetentionFollowsEachCompanysClock(t *testing.T) {
 }
 
 func TestRetentionFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		env  map[string]string

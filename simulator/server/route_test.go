@@ -18,6 +18,7 @@ import (
 // from Server.Mount: a bearer token with the scope, idempotency on creating
 // POSTs, the interaction log, and errors in the API's dialect.
 func TestPartnerRouteWiring(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard})
 	if err != nil {

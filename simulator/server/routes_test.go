@@ -21,6 +21,7 @@ const (
 // TestRouteReference keeps ROUTES.md written from the route table, so the
 // reference lists every route the sandbox mounts, with its credential.
 func TestRouteReference(t *testing.T) {
+	t.Parallel()
 	const path = "../../ROUTES.md"
 	doc, err := os.ReadFile(path)
 	if err != nil {
@@ -46,6 +47,7 @@ func TestRouteReference(t *testing.T) {
 // route it serves is an entry of the route table, so nothing is mounted
 // in a way the reference (and the credential rules) do not show.
 func TestNoRouteOutsideTheTable(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, server.Config{OperatorToken: testOperator, Clock: "frozen"})
 	defer s.Close(context.Background())
 	table := map[string]bool{}
@@ -75,6 +77,7 @@ func TestNoRouteOutsideTheTable(t *testing.T) {
 // Every answer schema a route names exists: the harness validates answers
 // with them, and a missing one would fail only the feature that calls it.
 func TestRouteAnswerSchemasExist(t *testing.T) {
+	t.Parallel()
 	reg, err := schema.Load(schemas.FS)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // homologa scenario validate: ok files pass, a bad one fails with exit 1
 // and file:line: field: message on stderr; list shows the catalogue.
 func TestScenarioCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.yaml")
 	bad := filepath.Join(dir, "bad.yaml")
@@ -47,6 +48,7 @@ func TestScenarioCommand(t *testing.T) {
 // /sandbox/scenarios/reload; a bad file leaves the loaded set as it was
 // and the answer lists every problem.
 func TestScenariosFolderReload(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, src string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {

@@ -9,6 +9,7 @@ import (
 // after 30 s and, when the charge is paid, sends a second Pix 2 minutes
 // later. Without the engine observing moves the second Pix never comes.
 func TestAMoveTellsItsScenario(t *testing.T) {
+	t.Parallel()
 	w := newPixTenants(t)
 	const txid = "duasvezesduasvezesduasvezes01"
 	w.must(201, w.a, "PUT", "/pix/v2/cob/"+txid, `{"calendario":{"expiracao":3600},"valor":{"original":"1.04"},"chave":"52998224725"}`)

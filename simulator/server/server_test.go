@@ -68,6 +68,7 @@ func runMain(t *testing.T, args []string, env map[string]string) (out *syncBuffe
 }
 
 func TestMainZeroConfiguration(t *testing.T) {
+	t.Parallel()
 	addr := freeAddr(t)
 	out, stop := runMain(t, nil, map[string]string{"HOMOLOGA_ADDR": addr})
 	for _, want := range []string{
@@ -99,6 +100,7 @@ func TestMainZeroConfiguration(t *testing.T) {
 }
 
 func TestShutdownFinishesInFlightRequests(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard, NoDemo: true})
 	if err != nil {
@@ -134,6 +136,7 @@ func TestShutdownFinishesInFlightRequests(t *testing.T) {
 }
 
 func TestFlagsAndEnvironment(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		env  map[string]string
@@ -169,6 +172,7 @@ func TestFlagsAndEnvironment(t *testing.T) {
 }
 
 func TestAppsFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "apps.yaml")
 	os.WriteFile(good, []byte(`companies:
@@ -223,6 +227,7 @@ func TestAppsFile(t *testing.T) {
 }
 
 func TestStateAndScheduledWorkSurviveARestart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dbPath := filepath.Join(t.TempDir(), "h.db")
 	start := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
@@ -279,6 +284,7 @@ func TestStateAndScheduledWorkSurviveARestart(t *testing.T) {
 }
 
 func TestTheClockSurvivesARestart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dbPath := filepath.Join(t.TempDir(), "h.db")
 	for i, want := range []string{"2027-01-01T00:00:00Z", "2027-01-01T00:00:00Z"} {
@@ -348,6 +354,7 @@ func waitFor(t *testing.T, ok func() bool) {
 }
 
 func TestDeterministicIDsAndClock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var answers []string
 	for i := 0; i < 2; i++ {

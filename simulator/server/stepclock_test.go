@@ -18,6 +18,7 @@ import (
 // step (a widget test met it: 1h then 7m did not add up to 1h07m). At
 // 6000× a millisecond late is six sandbox seconds, so drift cannot hide.
 func TestStepDelaysAddUpOnARunningClock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := server.New(ctx, server.Config{OperatorToken: testOperator, Addr: "127.0.0.1:0", Clock: "6000x", Log: io.Discard})
 	if err != nil {

@@ -56,6 +56,7 @@ func secondCompany(t *testing.T, s *server.Server) string {
 // only its own clock, deliveries, events and interactions; the operator
 // sees every company's; no credential gets nothing.
 func TestControlBelongsToTheCallersCompany(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 	s := startServer(t, server.Config{Clock: "frozen", ClockStart: start})
 	defer s.Close(context.Background())
@@ -155,6 +156,7 @@ func TestControlBelongsToTheCallersCompany(t *testing.T) {
 // company, its apps and credentials stay, and its clock follows the
 // default again.
 func TestResetEmptiesOnlyTheCallersCompany(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 	s := startServer(t, server.Config{Clock: "frozen", ClockStart: start})
 	defer s.Close(context.Background())

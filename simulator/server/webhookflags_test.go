@@ -20,6 +20,7 @@ import (
 // listed name to the inbox, so a delivery to that name arrives without
 // DNS. Listening on every address needs --public-url.
 func TestWebhookFlags(t *testing.T) {
+	t.Parallel()
 	_, port, _ := net.SplitHostPort(freeAddr(t))
 	base := "http://127.0.0.1:" + port
 	out, stop := runMain(t, []string{"--addr", "0.0.0.0:" + port, "--public-url", base, "--operator-token", testOperator,
