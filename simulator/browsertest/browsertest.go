@@ -12,9 +12,12 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"homologa/simulator/server"
@@ -62,25 +65,93 @@ func Chromium(t testing.TB) string {
 	return ""
 }
 
-// Browser starts headless Chromium for one test, bounded by timeout;
-// extra are further options (a flag).
+// Browser gives one test a tab of headless Chromium, bounded by timeout,
+// in a browser context of its own (cookies, storage and cache apart, as
+// a new incognito window). The tabs share one Chromium per test binary:
+// starting one per test was a third of the browser tests' time. With
+// extra options (a flag), the test gets a Chromium of its own.
 func Browser(t testing.TB, timeout time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
+	var parent context.Context
+	var opts []chromedp.ContextOption
+	if len(extra) > 0 {
+		actx, cancel := chromedp.NewExecAllocator(context.Background(), allocatorOptions(t, extra)...)
+		t.Cleanup(cancel)
+		parent = actx
+	} else {
+		parent = sharedBrowser(t)
+		opts = append(opts, chromedp.WithTargetID(newWindow(t, parent)))
+	}
+	ctx, cancelTab := chromedp.NewContext(parent, opts...)
+	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
+	t.Cleanup(func() { cancelTimeout(); cancelTab() })
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return ctx
+}
+
+func allocatorOptions(t testing.TB, extra []chromedp.ExecAllocatorOption) []chromedp.ExecAllocatorOption {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(Chromium(t)),
 		chromedp.NoSandbox, // CI runs as root
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1400, 1000),
 	)
-	opts = append(opts, extra...)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelB := chromedp.NewContext(actx)
-	ctx, cancelC := context.WithTimeout(ctx, timeout)
-	t.Cleanup(func() { cancelC(); cancelB(); cancelA() })
-	if err := chromedp.Run(ctx); err != nil {
+	return append(opts, extra...)
+}
+
+// shared is the Chromium the tabs of a test binary share; Close ends it.
+var shared struct {
+	sync.Mutex
+	browser context.Context
+	cancel  func()
+}
+
+func sharedBrowser(t testing.TB) context.Context {
+	t.Helper()
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.browser != nil && shared.browser.Err() == nil {
+		return shared.browser
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), allocatorOptions(t, nil)...)
+	bctx, cancelB := chromedp.NewContext(actx)
+	if err := chromedp.Run(bctx); err != nil {
+		cancelB()
+		cancelA()
 		t.Fatalf("start Chromium: %v", err)
 	}
-	return ctx
+	shared.browser, shared.cancel = bctx, func() { cancelB(); cancelA() }
+	return bctx
+}
+
+// newWindow opens a window in a new browser context of the browser,
+// disposed of with the test. (chromedp's WithNewBrowserContext opens a
+// tab, which Chromium refuses in a context without a window.)
+func newWindow(t testing.TB, browser context.Context) target.ID {
+	t.Helper()
+	exec := cdp.WithExecutor(browser, chromedp.FromContext(browser).Browser)
+	bc, err := target.CreateBrowserContext().Do(exec)
+	if err != nil {
+		t.Fatalf("new browser context: %v", err)
+	}
+	t.Cleanup(func() { target.DisposeBrowserContext(bc).Do(exec) })
+	id, err := target.CreateTarget("about:blank").WithBrowserContextID(bc).WithNewWindow(true).Do(exec)
+	if err != nil {
+		t.Fatalf("new window: %v", err)
+	}
+	return id
+}
+
+// Close ends the shared Chromium; a TestMain calls it after the tests.
+func Close() {
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.cancel != nil {
+		shared.cancel()
+		shared.browser, shared.cancel = nil, nil
+	}
 }
 
 // DemoToken gets a token for the demo app with the given scopes.

@@ -11,5 +11,7 @@ import (
 // The tests' plain calls to the control API act as the operator.
 func TestMain(m *testing.M) {
 	http.DefaultClient.Transport = browsertest.OperatorTransport{Base: http.DefaultTransport}
-	os.Exit(m.Run())
+	code := m.Run()
+	browsertest.Close()
+	os.Exit(code)
 }
