@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"homologa/simulator/httpx"
 	"homologa/simulator/server"
@@ -19,8 +20,10 @@ type contract struct {
 
 // contracts are the answers the harness validates on every request, so no
 // feature can forget to: every route of the sandbox's route table that
-// names the schema of its answer.
-var contracts = func() []contract {
+// names the schema of its answer. Made at first use: their patterns are
+// a regexp per route, 8 ms of every start of the sandbox binary, which
+// links the harness.
+var contracts = sync.OnceValue(func() []contract {
 	var cs []contract
 	for _, rt := range server.RouteTable() {
 		if rt.Answer != "" {
@@ -28,7 +31,7 @@ var contracts = func() []contract {
 		}
 	}
 	return cs
-}()
+})
 
 // errorSchemas is the schema of every error body, by API base path.
 var errorSchemas = func() map[string]string {
@@ -54,7 +57,7 @@ func (w *World) checkContract(method, path string, status int, body []byte) erro
 			}
 		}
 	case status >= 200 && status < 300 && len(body) > 0:
-		for _, c := range contracts {
+		for _, c := range contracts() {
 			if c.method == method && c.path.MatchString(path) {
 				name = c.schema
 				break

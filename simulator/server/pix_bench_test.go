@@ -28,7 +28,7 @@ func BenchmarkPixHandler(b *testing.B) {
 	defer s.Close(ctx)
 	tok, _ := s.Auth.IssueToken(ctx, server.DemoClientID, server.DemoClientSecret, "")
 	do := func(h http.Handler, method, path, body string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(method, path, strings.NewReader(body))
+		r := httptest.NewRequest(method, s.URL()+path, strings.NewReader(body))
 		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 		r.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()

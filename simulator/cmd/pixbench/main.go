@@ -60,7 +60,7 @@ func main() {
 	flag.StringVar(&cfg.bare, "bare", "bin/pixbench-bare", "the baseline's binary (simulator/cmd/pixbench/bare)")
 	flag.StringVar(&cfg.profile, "profile", "", "profile the sandbox instead, writing profiles to this folder")
 	flag.IntVar(&cfg.starts, "starts", 3, "starts of homologa measured (the median is shown)")
-	flag.StringVar(&cfg.only, "only", "", `run one part alone: "webhooks" (webhook latency, alone and beside a slow receiver)`)
+	flag.StringVar(&cfg.only, "only", "", `run one part alone: "webhooks" (webhook latency, alone and beside a slow receiver), "start" (homologa's start and idle RSS)`)
 	flag.DurationVar(&cfg.soak, "soak", 0, "soak homologa instead, at a steady load for this long: flat RSS and database, no errors (soak.go)")
 	flag.Parse()
 	run := bench
@@ -69,6 +69,8 @@ func main() {
 		run = profile
 	case cfg.only == "webhooks":
 		run = webhooksOnly
+	case cfg.only == "start":
+		run = startOnly
 	case cfg.only != "":
 		run = func(config) error { return errOnly }
 	}
@@ -222,7 +224,6 @@ func table(sandbox, bare target, dur time.Duration) []cell {
 // printTargets prints the issue's targets the run can judge.
 func printTargets(cells []cell, hs idle) {
 	get32, create32 := cells[1], cells[3]
-	check := func(ok bool) string { return map[bool]string{true: "ok", false: "NOT MET"}[ok] }
 	fmt.Println("targets (issue 19)")
 	fmt.Printf("  GET c=32 ≥ 25%% of bare, p99 < 5 ms:                    %5.1f%%, p99 %s  %s\n", 100*get32.sandbox.perSec/get32.b.perSec, ms(get32.sandbox.p99),
 		check(get32.sandbox.perSec >= 0.25*get32.b.perSec && get32.sandbox.p99 < 5*time.Millisecond && get32.sandbox.errors == 0))
@@ -280,6 +281,18 @@ func prepare(addr string) (t target, putBody, getBody []byte, ct string, err err
 	return t, putBody, getBody, ct, nil
 }
 
+// startOnly measures homologa's start and idle RSS alone.
+func startOnly(cfg config) error {
+	announce(cfg)
+	hs, err := startIdle(cfg.starts, func() (*proc, error) { return startSandbox(cfg.homologa) })
+	if err != nil {
+		return err
+	}
+	fmt.Printf("start to the first answer (GET /, median of %d): %s; RSS after 2 s idle: %.1f MiB  %s\n",
+		cfg.starts, ms(hs.start), hs.rss, check(hs.start < 100*time.Millisecond && hs.rss < 30))
+	return nil
+}
+
 // idle is a server's start to its first answer and its RSS after 2 s idle.
 type idle struct {
 	start time.Duration
@@ -309,6 +322,9 @@ func startIdle(n int, start func() (*proc, error)) (idle, error) {
 	slices.Sort(rss)
 	return idle{start: starts[len(starts)/2], rss: rss[len(rss)/2]}, nil
 }
+
+// check is a target's verdict.
+func check(ok bool) string { return map[bool]string{true: "ok", false: "NOT MET"}[ok] }
 
 // ms writes a duration in milliseconds, to the microsecond.
 func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d)/1e6) }
