@@ -259,8 +259,16 @@ func (b *Bus) enqueue(ctx context.Context, tx *store.Tx, seq int64, appID, key s
 func (b *Bus) Events(ctx context.Context, f Filter, since int64, limit int) ([]Envelope, error) {
 	var out []Envelope
 	err := b.DB.Read(ctx, func(tx *store.Tx) error {
-		q := `SELECT envelope, company_id FROM events WHERE seq > ? AND (? OR company_id = ?) AND (? = '' OR cnpj = ?) ORDER BY seq LIMIT ?`
-		rows, err := tx.QueryContext(ctx, q, since, f.Every, f.CompanyID, f.CNPJ, f.CNPJ, limit)
+		// Only the terms set: a company's page then walks its own events
+		// (events_company), not every company's after since.
+		q, args := `SELECT envelope, company_id FROM events WHERE seq > ?`, []any{since}
+		if !f.Every {
+			q, args = q+` AND company_id = ?`, append(args, f.CompanyID)
+		}
+		if f.CNPJ != "" {
+			q, args = q+` AND cnpj = ?`, append(args, f.CNPJ)
+		}
+		rows, err := tx.QueryContext(ctx, q+` ORDER BY seq LIMIT ?`, append(args, limit)...)
 		if err != nil {
 			return err
 		}

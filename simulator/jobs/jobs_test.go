@@ -124,6 +124,56 @@ func TestFailingJobIsRetriedThenDropped(t *testing.T) {
 	}
 }
 
+// A job handled in its transaction keeps its work and loses its row
+// together; a failure keeps neither of its work, and retries it.
+func TestJobInItsTransactionSettlesWithItsWork(t *testing.T) {
+	ctx := context.Background()
+	db, _, s, _ := setup(t, "")
+	if err := db.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `CREATE TABLE work (n INTEGER)`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	s.HandleInTx("write", func(ctx context.Context, tx *store.Tx, j jobs.Job) error {
+		calls++
+		if _, err := tx.ExecContext(ctx, `INSERT INTO work VALUES (?)`, calls); err != nil {
+			return err
+		}
+		var left int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE id = ?`, j.ID).Scan(&left); err != nil || left != 1 {
+			t.Errorf("the job's row inside its handler: %d, %v; want it there until the handler returns", left, err)
+		}
+		if calls < 3 {
+			return errors.New("not yet")
+		}
+		return nil
+	})
+	schedule(t, db, s, "write", start, 0)
+	if _, err := s.AdvanceTo(ctx, start.Add(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 3 {
+		t.Fatalf("the job ran %d times, want 3 (two failures retried)", calls)
+	}
+	var kept []int
+	err := db.Read(ctx, func(tx *store.Tx) error {
+		var err error
+		kept, err = store.All(ctx, tx, func(r store.Scanner) (int, error) {
+			var n int
+			return n, r.Scan(&n)
+		}, `SELECT n FROM work ORDER BY n`)
+		return err
+	})
+	if err != nil || len(kept) != 1 || kept[0] != 3 {
+		t.Fatalf("work kept = %v (%v), want only the successful run's [3]", kept, err)
+	}
+	if p, _ := s.Pending(ctx, true); p != 0 {
+		t.Fatalf("pending = %d after the job succeeded, want 0", p)
+	}
+}
+
 func TestJobsSurviveARestart(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "jobs.db")

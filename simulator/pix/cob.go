@@ -541,7 +541,9 @@ func (s *Service) getCharge(ctx context.Context, companyID string, k kindInfo, t
 				}
 			}
 		}
-		pix, err = pixOfCharge(ctx, tx, c.id)
+		if c.paid {
+			pix, err = pixOfCharge(ctx, tx, c.id)
+		}
 		return err
 	})
 	if err != nil || len(pix) == 0 {

@@ -40,13 +40,17 @@ type storedCharge struct {
 	kind    string
 	revisao int
 	body    string
+	// paid says whether a Pix paid it: most charges are read unpaid, and
+	// asking in the same statement spares GET a second one.
+	paid bool
 }
 
 // findStoredCharge reads a company's charge for GET; nil when none.
 func findStoredCharge(ctx context.Context, tx *store.Tx, companyID, txid string) (*storedCharge, error) {
 	var c storedCharge
-	err := tx.QueryRowContext(ctx, `SELECT id, kind, revisao, body FROM pix_cobs WHERE company_id = ? AND txid = ?`, companyID, txid).
-		Scan(&c.id, &c.kind, &c.revisao, &c.body)
+	err := tx.QueryRowContext(ctx, `SELECT id, kind, revisao, body, EXISTS (SELECT 1 FROM pix_received WHERE cob_id = pix_cobs.id)
+		FROM pix_cobs WHERE company_id = ? AND txid = ?`, companyID, txid).
+		Scan(&c.id, &c.kind, &c.revisao, &c.body, &c.paid)
 	return store.Maybe(&c, err)
 }
 

@@ -277,11 +277,28 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 	err := r.DB.Read(ctx, func(tx *store.Tx) error {
 		// The newest page by default: a client polling for what it just
 		// did reads the tail; AfterID pages forward from an older point.
+		// Only the terms set: a company's page then walks its own rows
+		// (interactions_company), not every company's newest first.
+		where, args := `at >= ? AND id > ?`, []any{since, f.AfterID}
+		term := func(sql string, v ...any) { where, args = where+` AND `+sql, append(args, v...) }
+		if !f.EveryCompany {
+			term(`company_id = ?`, f.CompanyID)
+		}
+		if f.AppID != "" {
+			term(`app_id = ?`, f.AppID)
+		}
+		if f.Method != "" {
+			term(`method = ?`, strings.ToUpper(f.Method))
+		}
+		switch {
+		case prefix && path != "":
+			term(`substr(path, 1, length(?)) = ?`, path, path)
+		case path != "":
+			term(`path = ?`, path)
+		}
 		rows, err := tx.QueryContext(ctx, `SELECT * FROM (SELECT id, at, request_id, app_id, api, method, path, query, req_headers, req_body, status,
 			resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, sent_path FROM interactions
-			WHERE (? OR company_id = ?) AND (? = '' OR app_id = ?) AND (? = '' OR method = ?) AND (? = '' OR (CASE WHEN ? THEN substr(path, 1, length(?)) = ? ELSE path = ? END))
-			AND at >= ? AND id > ? ORDER BY id `+map[bool]string{true: "ASC", false: "DESC"}[f.AfterID > 0]+` LIMIT ?) ORDER BY id`,
-			f.EveryCompany, f.CompanyID, f.AppID, f.AppID, strings.ToUpper(f.Method), strings.ToUpper(f.Method), path, prefix, path, path, path, since, f.AfterID, f.Limit)
+			WHERE `+where+` ORDER BY id `+map[bool]string{true: "ASC", false: "DESC"}[f.AfterID > 0]+` LIMIT ?) ORDER BY id`, append(args, f.Limit)...)
 		if err != nil {
 			return err
 		}

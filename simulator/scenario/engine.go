@@ -173,7 +173,7 @@ func (e *Engine) Handle(kind string, r Runner) {
 
 // Start loads the catalogue and registers the step job.
 func (e *Engine) Start(ctx context.Context) error {
-	e.Jobs.Handle(JobStep, e.stepJob)
+	e.Jobs.HandleInTx(JobStep, e.stepJob)
 	return e.Reload(ctx)
 }
 
@@ -515,59 +515,57 @@ type stepPayload struct {
 
 // stepJob runs one step. A step that cannot apply stops the binding with
 // the reason, and nothing of the step is kept.
-func (e *Engine) stepJob(ctx context.Context, j jobs.Job) error {
+func (e *Engine) stepJob(ctx context.Context, tx *store.Tx, j jobs.Job) error {
 	var p stepPayload
 	if err := json.Unmarshal(j.Payload, &p); err != nil {
 		return fmt.Errorf("scenario step payload: %w", err)
 	}
-	return e.DB.Tx(ctx, func(tx *store.Tx) error {
-		b, err := e.load(ctx, tx, p.Binding)
-		if err != nil || b == nil || b.Status != Running || b.Next != p.Step || b.Waiting != "" {
-			return err // gone, stopped, or a stale job: nothing to do
-		}
-		s := e.viewOf(ctx).Get(b.ScenarioID)
-		if s == nil || p.Step >= len(s.Steps) {
-			b.Status = Stopped
-			b.Log = append(b.Log, LogEntry{Step: p.Step, At: e.Clocks.Now(ctx), Outcome: "stopped: scenario " + b.ScenarioID + " is no longer loaded (or lost this step)"})
-			return e.save(ctx, tx, b)
-		}
-		st := s.Steps[p.Step]
-		entry := LogEntry{Step: p.Step, Line: st.Line, Verb: st.Verb, At: e.Clocks.Now(ctx)}
-		if _, err := tx.ExecContext(ctx, `SAVEPOINT scenario_step`); err != nil {
+	b, err := e.load(ctx, tx, p.Binding)
+	if err != nil || b == nil || b.Status != Running || b.Next != p.Step || b.Waiting != "" {
+		return err // gone, stopped, or a stale job: nothing to do
+	}
+	s := e.viewOf(ctx).Get(b.ScenarioID)
+	if s == nil || p.Step >= len(s.Steps) {
+		b.Status = Stopped
+		b.Log = append(b.Log, LogEntry{Step: p.Step, At: e.Clocks.Now(ctx), Outcome: "stopped: scenario " + b.ScenarioID + " is no longer loaded (or lost this step)"})
+		return e.save(ctx, tx, b)
+	}
+	st := s.Steps[p.Step]
+	entry := LogEntry{Step: p.Step, Line: st.Line, Verb: st.Verb, At: e.Clocks.Now(ctx)}
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT scenario_step`); err != nil {
+		return err
+	}
+	outcome, err := e.do(ctx, tx, b, st)
+	if errors.Is(err, ErrNotApplicable) {
+		if _, err := tx.ExecContext(ctx, `ROLLBACK TO scenario_step`); err != nil {
 			return err
-		}
-		outcome, err := e.do(ctx, tx, b, st)
-		if errors.Is(err, ErrNotApplicable) {
-			if _, err := tx.ExecContext(ctx, `ROLLBACK TO scenario_step`); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `RELEASE scenario_step`); err != nil {
-				return err
-			}
-			entry.Outcome = "stopped: " + err.Error()
-			b.Log = append(b.Log, entry)
-			b.Status = Stopped
-			e.Log.Info("scenario stopped", "scenario", b.ScenarioID, "kind", b.Kind, "key", b.Key, "step", p.Step, "reason", err.Error())
-			return e.save(ctx, tx, b)
-		}
-		if err != nil {
-			return fmt.Errorf("scenario %s step %d on %s %s: %w", b.ScenarioID, p.Step, b.Kind, b.Key, err)
 		}
 		if _, err := tx.ExecContext(ctx, `RELEASE scenario_step`); err != nil {
 			return err
 		}
-		// What the step fired on its own resource (a payment fires paid)
-		// is in the row now; read it back before advancing.
-		var fired string
-		if err := tx.QueryRowContext(ctx, `SELECT fired FROM scenario_bindings WHERE id = ?`, b.ID).Scan(&fired); err != nil {
-			return err
-		}
-		b.fired = fired
-		b.from = j.Due
-		entry.Outcome = outcome
+		entry.Outcome = "stopped: " + err.Error()
 		b.Log = append(b.Log, entry)
-		return e.advance(ctx, tx, s, b)
-	})
+		b.Status = Stopped
+		e.Log.Info("scenario stopped", "scenario", b.ScenarioID, "kind", b.Kind, "key", b.Key, "step", p.Step, "reason", err.Error())
+		return e.save(ctx, tx, b)
+	}
+	if err != nil {
+		return fmt.Errorf("scenario %s step %d on %s %s: %w", b.ScenarioID, p.Step, b.Kind, b.Key, err)
+	}
+	if _, err := tx.ExecContext(ctx, `RELEASE scenario_step`); err != nil {
+		return err
+	}
+	// What the step fired on its own resource (a payment fires paid)
+	// is in the row now; read it back before advancing.
+	var fired string
+	if err := tx.QueryRowContext(ctx, `SELECT fired FROM scenario_bindings WHERE id = ?`, b.ID).Scan(&fired); err != nil {
+		return err
+	}
+	b.fired = fired
+	b.from = j.Due
+	entry.Outcome = outcome
+	b.Log = append(b.Log, entry)
+	return e.advance(ctx, tx, s, b)
 }
 
 func (e *Engine) do(ctx context.Context, tx *store.Tx, b *Binding, st Step) (string, error) {

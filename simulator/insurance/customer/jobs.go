@@ -36,12 +36,12 @@ type jobRef struct {
 func (s *Service) RegisterJobs(js *jobs.Scheduler) {
 	s.Jobs = js
 	handle := func(kind string, f func(ctx context.Context, tx *store.Tx, ref jobRef) error) {
-		js.Handle(kind, func(ctx context.Context, j jobs.Job) error {
+		js.HandleInTx(kind, func(ctx context.Context, tx *store.Tx, j jobs.Job) error {
 			var ref jobRef
 			if err := json.Unmarshal(j.Payload, &ref); err != nil {
 				return fmt.Errorf("%s payload: %w", kind, err)
 			}
-			return s.DB.Tx(ctx, func(tx *store.Tx) error { return f(ctx, tx, ref) })
+			return f(ctx, tx, ref)
 		})
 	}
 	handle(jobIssue, s.issueJob)
