@@ -52,6 +52,7 @@ func advance(t *testing.T, s *server.Server, by string) {
 }
 
 func TestRootAndFiles(t *testing.T) {
+	t.Parallel()
 	s := startSandbox(t)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	browser := "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
@@ -105,6 +106,7 @@ func TestRootAndFiles(t *testing.T) {
 }
 
 func TestResources(t *testing.T) {
+	t.Parallel()
 	s := startSandbox(t)
 	demo := demoToken(t, s, "cob.read cob.write")
 	other := otherApp(t, s)
@@ -213,6 +215,7 @@ func TestResources(t *testing.T) {
 }
 
 func TestOperatorEventStream(t *testing.T) {
+	t.Parallel()
 	s := startSandbox(t)
 	demo := demoToken(t, s, "cob.write")
 	other := otherApp(t, s)

@@ -85,6 +85,7 @@ func sandboxClock(t *testing.T, s *server.Server) time.Time {
 }
 
 func TestDashboardInTheBrowser(t *testing.T) {
+	t.Parallel()
 	s := startSandbox(t)
 	ctx := newBrowser(t)
 	t.Cleanup(func() { screenshot(t, ctx, "end") })
@@ -320,6 +321,7 @@ func TestDashboardInTheBrowser(t *testing.T) {
 // session is a cookie the page's scripts cannot read, and the page shows
 // the account's company, its apps, clock and live events.
 func TestDashboardSignsInWithAPortalAccount(t *testing.T) {
+	t.Parallel()
 	s := startSandbox(t)
 	ctx := newBrowser(t)
 	run(t, ctx, "open the dashboard without a credential", chromedp.Navigate(s.URL()+"/"),

@@ -20,6 +20,7 @@ import (
 // not require it): the dashboard signs in with a portal account and its
 // live events arrive over wss.
 func TestDashboardOverMutualTLS(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard, OperatorToken: browsertest.OperatorToken,
 		MTLS: true, TLSDir: t.TempDir()})

@@ -31,6 +31,7 @@ const (
 // insurer's message next to the field, and gives a valid notice, which
 // the API then knows.
 func TestAvisoBeneficio(t *testing.T) {
+	t.Parallel()
 	f := newFollowUp(t)
 	numero, insc, tok := f.implant(seguradaCPF)
 	start, _ := f.field(f.must(tok, http.MethodGet, fmt.Sprintf("/insurer/v1/inscricao/%d", insc), nil, http.StatusOK), "Valor.dataInicioVigencia").(string)
@@ -126,6 +127,7 @@ func TestAvisoBeneficio(t *testing.T) {
 // clock moves it to payment; with a fresh token it reloads to the API's
 // history.
 func TestTimelineBeneficioLive(t *testing.T) {
+	t.Parallel()
 	f := newFollowUp(t)
 	_, insc, tok := f.implant(seguradaCPF)
 	id := f.notice(tok, insc, seguradaCPF, comunicanteCPF)
@@ -171,6 +173,7 @@ func TestTimelineBeneficioLive(t *testing.T) {
 // the pending of documents once the host renews its token, answers it with
 // a text and one file per document asked for, and the benefit moves on.
 func TestPendenciaBeneficio(t *testing.T) {
+	t.Parallel()
 	f := newFollowUp(t)
 	_, insc, tok := f.implant(seguradaCPF)
 	id := f.notice(tok, insc, seguradaCPF, comunicantePedido)
@@ -245,6 +248,7 @@ func TestPendenciaBeneficio(t *testing.T) {
 
 // The notice widget offers exactly the causes the benefits API takes.
 func TestAvisoBeneficioCausas(t *testing.T) {
+	t.Parallel()
 	js, err := fs.ReadFile(widgets.Files, "aviso-beneficio/app.js")
 	if err != nil {
 		t.Fatal(err)

@@ -64,6 +64,7 @@ func (x *sale) noCardNumber(numero string) {
 }
 
 func TestCardWidgetTestCards(t *testing.T) {
+	t.Parallel()
 	x := newSale(t)
 	tests := []struct {
 		name     string
@@ -115,6 +116,7 @@ func TestCardWidgetTestCards(t *testing.T) {
 // The retry card refuses with a retryable code, keeps what was typed, and
 // approves the next attempt: the customer presses the button again.
 func TestCardWidgetRetryCard(t *testing.T) {
+	t.Parallel()
 	x := newSale(t)
 	f := x.cardWidget()
 	x.pay(f, "4000000000000119", "12/30", "123", "MARIA SOUZA")
@@ -145,6 +147,7 @@ func TestCardWidgetRetryCard(t *testing.T) {
 // CARTAO.NUM_PRE_AUTORIZACAO; the sandbox keeps only the last four digits
 // of the card, anywhere.
 func TestCardWidgetApprovalPaysAProposal(t *testing.T) {
+	t.Parallel()
 	x := newSale(t)
 	f := x.cardWidget()
 	x.pay(f, "4111111111111111", "12/30", "123", "MARIA SOUZA")
@@ -182,6 +185,7 @@ func TestCardWidgetApprovalPaysAProposal(t *testing.T) {
 // the field (aria-invalid, aria-describedby) and focus on the first one
 // in error.
 func TestCardWidgetClientChecks(t *testing.T) {
+	t.Parallel()
 	x := newSale(t)
 	tests := []struct {
 		name, numero, validade, cvv, titular string
@@ -234,6 +238,7 @@ func TestCardWidgetClientChecks(t *testing.T) {
 // A customer without a mouse: Tab from the partner's page into the
 // widget, type each field, Enter to pay.
 func TestCardWidgetKeyboardOnly(t *testing.T) {
+	t.Parallel()
 	x := newSale(t)
 	f := x.cardWidget()
 	keys := func(ks ...string) {

@@ -60,6 +60,7 @@ func (x *sale) questions(f *cdp.Node, n int) []renderedQuestion {
 // has every answer type: render, refuse in the page, save, tell the host,
 // read back through the API, reopen filled in.
 func TestFormsWidgetAnswersAProposal(t *testing.T) {
+	t.Parallel()
 	x := newSale(t)
 	tok := demoToken(t, x.s, saleScopes)
 	numero := x.propose(tok, map[string]any{"PERIODICIDADE": "MENSAL", "TIPO_COBRANCA": "BOLETO", "DIA_VENCIMENTO": 10})
@@ -182,6 +183,7 @@ func TestFormsWidgetAnswersAProposal(t *testing.T) {
 // The questionnaire comes before the proposal: a reserved number is enough
 // (offer EIS, questionnaire 903).
 func TestFormsWidgetReservedNumber(t *testing.T) {
+	t.Parallel()
 	x := newSale(t)
 	tok := demoToken(t, x.s, saleScopes)
 	numero := int64(dig(x.must(tok, http.MethodPost, "/insurer/v1/proposals/EIS/next-number", nil, http.StatusCreated), "proposalReservedNumber").(float64))
@@ -206,6 +208,7 @@ func TestFormsWidgetReservedNumber(t *testing.T) {
 
 // A URL the widget cannot serve says why, in its live region.
 func TestFormsWidgetBadURL(t *testing.T) {
+	t.Parallel()
 	x := newSale(t)
 	tok := demoToken(t, x.s, saleScopes)
 	numero := int64(dig(x.must(tok, http.MethodPost, "/insurer/v1/proposals/YZ/next-number", nil, http.StatusCreated), "proposalReservedNumber").(float64))

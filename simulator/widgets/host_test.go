@@ -16,6 +16,7 @@ import (
 // credentials, every widget framed with its URL and posted the token, the
 // messages logged, and the card's code where the partner keeps it.
 func TestHostPage(t *testing.T) {
+	t.Parallel()
 	x := newSale(t)
 	ctx := x.ctx
 	run := func(what string, acts ...chromedp.Action) {

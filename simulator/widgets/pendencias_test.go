@@ -20,6 +20,7 @@ const dpsCPF = "22255588846"
 // answers it with text and an uploaded file, and the pending is RESPONDIDA
 // in the API; the timeline beside it follows, and the proposal moves on.
 func TestPendenciasRespondeComArquivo(t *testing.T) {
+	t.Parallel()
 	f := newFollowUp(t)
 	tok := f.token()
 	numero := f.sell(demoToken(t, f.s, followUpScopes+" apicontroleacesso"), "YZ", dpsCPF)
@@ -83,6 +84,7 @@ func TestPendenciasRespondeComArquivo(t *testing.T) {
 // is shown next to the field, which gets the focus back; the second
 // answer goes through.
 func TestPendenciasTeclado(t *testing.T) {
+	t.Parallel()
 	f := newFollowUp(t)
 	tok := f.token()
 	numero := f.sell(demoToken(t, f.s, followUpScopes+" apicontroleacesso"), "YZ", dpsCPF)

@@ -13,6 +13,7 @@ import (
 // the clock moves the default analysis on and the new status appears in
 // the same page, which never reloads.
 func TestTimelinePropostaLive(t *testing.T) {
+	t.Parallel()
 	f := newFollowUp(t)
 	tok := f.token()
 	numero := f.sell(demoToken(t, f.s, followUpScopes+" apicontroleacesso"), "YZ", "11144477735")
