@@ -18,6 +18,19 @@ type handler struct{ next slog.Handler }
 func (h handler) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
 
 func (h handler) Handle(ctx context.Context, r slog.Record) error {
+	// Most lines (every request's) hold nothing to redact: they go on as
+	// they came, without a copy of the record (a tenth of a GET's
+	// logging, pixbench).
+	clean := Text(r.Message) == r.Message
+	if clean {
+		r.Attrs(func(a slog.Attr) bool {
+			clean = !holdsSecret(a)
+			return clean
+		})
+	}
+	if clean {
+		return h.next.Handle(ctx, r)
+	}
 	out := slog.NewRecord(r.Time, r.Level, Text(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(attr(a))
@@ -35,6 +48,25 @@ func (h handler) WithAttrs(as []slog.Attr) slog.Handler {
 }
 
 func (h handler) WithGroup(name string) slog.Handler { return handler{h.next.WithGroup(name)} }
+
+// holdsSecret reports whether attr would change a.
+func holdsSecret(a slog.Attr) bool {
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return Text(v.String()) != v.String()
+	case slog.KindGroup:
+		for _, g := range v.Group() {
+			if holdsSecret(g) {
+				return true
+			}
+		}
+	case slog.KindAny:
+		s := fmt.Sprint(v.Any())
+		return Text(s) != s
+	}
+	return false
+}
 
 // attr is a with its text redacted; numbers, times, durations and the
 // like are kept as they are.

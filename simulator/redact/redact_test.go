@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"homologa/simulator/redact"
 )
@@ -137,5 +138,37 @@ func TestHandler(t *testing.T) {
 	}
 	if !strings.Contains(got, "req.n=3") || strings.Count(got, "[redacted]") != 5 {
 		t.Errorf("the line lost what is not secret: %s", got)
+	}
+}
+
+// A line passes through untouched unless something in it is secret; then
+// whatever holds the secret is redacted, wherever it is.
+func TestHandlerLineByLine(t *testing.T) {
+	cases := []struct {
+		name   string
+		msg    string
+		args   []any
+		secret string
+	}{
+		{"clean", "request", []any{"path", "/pix/v2/cob/abc", "status", 200, "duration", time.Millisecond}, ""},
+		{"message", "sent Bearer tok-msg", nil, "tok-msg"},
+		{"string", "request", []any{"query", "token=tok-str"}, "tok-str"},
+		{"error", "failed", []any{"err", errors.New("client_secret=tok-err")}, "tok-err"},
+		{"group", "request", []any{slog.Group("g", "u", "http://x/?code=tok-group")}, "tok-group"},
+		{"value", "request", []any{"v", struct{ URL string }{"http://x/?access_token=tok-any"}}, "tok-any"},
+		{"uncomparable", "request", []any{"list", []string{"a", "b"}}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out bytes.Buffer
+			slog.New(redact.Handler(slog.NewTextHandler(&out, nil))).Info(c.msg, c.args...)
+			got := out.String()
+			if c.secret != "" && (strings.Contains(got, c.secret) || !strings.Contains(got, "[redacted]")) {
+				t.Fatalf("%s reached the log: %s", c.secret, got)
+			}
+			if c.secret == "" && strings.Contains(got, "[redacted]") {
+				t.Fatalf("a clean line was changed: %s", got)
+			}
+		})
 	}
 }
