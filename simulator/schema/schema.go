@@ -134,11 +134,22 @@ func (r *Registry) Has(name string) bool { return r.names[name] }
 // Validate checks doc against the named schema. The error is for an unknown
 // schema or a document that is not JSON; violations are the result.
 func (r *Registry) Validate(name string, doc []byte) ([]Violation, error) {
+	return r.validate(name, gojsonschema.NewBytesLoader(doc))
+}
+
+// ValidateDocument is Validate for a document already decoded, with its
+// numbers as json.Number (json.Decoder.UseNumber): nothing is parsed
+// again.
+func (r *Registry) ValidateDocument(name string, doc any) ([]Violation, error) {
+	return r.validate(name, gojsonschema.NewRawLoader(doc))
+}
+
+func (r *Registry) validate(name string, doc gojsonschema.JSONLoader) ([]Violation, error) {
 	s, err := r.schema(name)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.Validate(gojsonschema.NewBytesLoader(doc))
+	res, err := s.Validate(doc)
 	if err != nil {
 		return nil, fmt.Errorf("validate against %s: %w", name, err)
 	}
