@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -77,10 +78,11 @@ func Browser(t testing.TB, timeout time.Duration, extra ...chromedp.ExecAllocato
 	t.Helper()
 	var parent context.Context
 	var opts []chromedp.ContextOption
+	var group func(context.Context)
 	if len(extra) > 0 {
-		actx, cancel := chromedp.NewExecAllocator(context.Background(), allocatorOptions(t, extra)...)
+		actx, g, cancel := newAllocator(t, extra)
 		t.Cleanup(cancel)
-		parent = actx
+		parent, group = actx, g
 	} else {
 		parent = sharedBrowser(t)
 		opts = append(opts, chromedp.WithTargetID(newWindow(t, parent)))
@@ -90,6 +92,9 @@ func Browser(t testing.TB, timeout time.Duration, extra ...chromedp.ExecAllocato
 	t.Cleanup(func() { cancelTimeout(); cancelTab() })
 	if err := chromedp.Run(ctx); err != nil {
 		t.Fatalf("start Chromium: %v", err)
+	}
+	if group != nil {
+		group(ctx)
 	}
 	return ctx
 }
@@ -102,6 +107,38 @@ func allocatorOptions(t testing.TB, extra []chromedp.ExecAllocatorOption) []chro
 		chromedp.WindowSize(1400, 1000),
 	)
 	return append(opts, extra...)
+}
+
+// newAllocator starts Chromium in a process group of its own, and its
+// cancel ends the whole group once the browser's process is known (group
+// is given the context the browser was allocated in): chromedp kills the
+// process it started, and the headless shell's browser process outlived
+// it with its renderers, two per run of the dashboard's tests.
+func newAllocator(t testing.TB, extra []chromedp.ExecAllocatorOption) (actx context.Context, group func(context.Context), cancel func()) {
+	opts := append(allocatorOptions(t, extra), chromedp.ModifyCmdFunc(func(cmd *exec.Cmd) {
+		if cmd.SysProcAttr == nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+		}
+		cmd.SysProcAttr.Setpgid = true
+	}))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	var mu sync.Mutex
+	pid := 0
+	group = func(ctx context.Context) {
+		if c := chromedp.FromContext(ctx); c != nil && c.Browser != nil && c.Browser.Process() != nil {
+			mu.Lock()
+			pid = c.Browser.Process().Pid
+			mu.Unlock()
+		}
+	}
+	return actx, group, func() {
+		cancelA()
+		mu.Lock()
+		defer mu.Unlock()
+		if pid > 0 {
+			syscall.Kill(-pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // shared is the Chromium the tabs of a test binary share; Close ends it.
@@ -118,13 +155,17 @@ func sharedBrowser(t testing.TB) context.Context {
 	if shared.browser != nil && shared.browser.Err() == nil {
 		return shared.browser
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), allocatorOptions(t, nil)...)
+	if shared.cancel != nil { // the last one ended: end its processes too
+		shared.cancel()
+	}
+	actx, group, cancelA := newAllocator(t, nil)
 	bctx, cancelB := chromedp.NewContext(actx)
 	if err := chromedp.Run(bctx); err != nil {
 		cancelB()
 		cancelA()
 		t.Fatalf("start Chromium: %v", err)
 	}
+	group(bctx)
 	shared.browser, shared.cancel = bctx, func() { cancelB(); cancelA() }
 	return bctx
 }
