@@ -160,10 +160,7 @@ func TestJobInItsTransactionSettlesWithItsWork(t *testing.T) {
 	var kept []int
 	err := db.Read(ctx, func(tx *store.Tx) error {
 		var err error
-		kept, err = store.All(ctx, tx, func(r store.Scanner) (int, error) {
-			var n int
-			return n, r.Scan(&n)
-		}, `SELECT n FROM work ORDER BY n`)
+		kept, err = store.Values[int](ctx, tx, `SELECT n FROM work ORDER BY n`)
 		return err
 	})
 	if err != nil || len(kept) != 1 || kept[0] != 3 {

@@ -60,10 +60,7 @@ func TestPruneBindings(t *testing.T) {
 			var kept []int64
 			db.Read(ctx, func(tx *store.Tx) error {
 				var err error
-				kept, err = store.All(ctx, tx, func(r store.Scanner) (int64, error) {
-					var id int64
-					return id, r.Scan(&id)
-				}, `SELECT id FROM scenario_bindings ORDER BY id`)
+				kept, err = store.Values[int64](ctx, tx, `SELECT id FROM scenario_bindings ORDER BY id`)
 				return err
 			})
 			if fmt.Sprint(kept) != fmt.Sprint(tt.want) {

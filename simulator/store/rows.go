@@ -42,6 +42,14 @@ func Value[T any](ctx context.Context, tx *Tx, query string, args ...any) (T, er
 	return v, err
 }
 
+// Values scans the one column of every row a query returns.
+func Values[T any](ctx context.Context, tx *Tx, query string, args ...any) ([]T, error) {
+	return All(ctx, tx, func(r Scanner) (T, error) {
+		var v T
+		return v, r.Scan(&v)
+	}, query, args...)
+}
+
 // Maybe is what a finder of one row answers: nil, and no error, when there
 // is no row.
 func Maybe[T any](v *T, err error) (*T, error) {

@@ -199,13 +199,11 @@ func (db *DB) migrate(ctx context.Context, last string, fromTemplate bool) error
 
 // applied is the set of migrations the database has.
 func (db *DB) applied(ctx context.Context) (map[string]bool, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT name FROM migrations`)
-	if err != nil {
-		return nil, fmt.Errorf("read the applied migrations: %w", err)
-	}
-	names, err := Collect(rows, func(r Scanner) (string, error) {
-		var n string
-		return n, r.Scan(&n)
+	var names []string
+	err := db.Read(ctx, func(tx *Tx) error {
+		var err error
+		names, err = Values[string](ctx, tx, `SELECT name FROM migrations`)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the applied migrations: %w", err)

@@ -60,7 +60,7 @@ func main() {
 	flag.StringVar(&cfg.bare, "bare", "bin/pixbench-bare", "the baseline's binary (simulator/cmd/pixbench/bare)")
 	flag.StringVar(&cfg.profile, "profile", "", "profile the sandbox instead, writing profiles to this folder")
 	flag.IntVar(&cfg.starts, "starts", 3, "starts of homologa measured (the median is shown)")
-	flag.StringVar(&cfg.only, "only", "", `run one part alone: "webhooks" (webhook latency, alone and beside a slow receiver), "start" (homologa's start and idle RSS)`)
+	flag.StringVar(&cfg.only, "only", "", `run one part alone: "webhooks" (webhook latency, alone and beside a slow receiver), "start" (homologa's start and idle RSS), "table" (the GET and create table)`)
 	flag.DurationVar(&cfg.soak, "soak", 0, "soak homologa instead, at a steady load for this long: flat RSS and database, no errors (soak.go)")
 	flag.Parse()
 	run := bench
@@ -71,6 +71,8 @@ func main() {
 		run = webhooksOnly
 	case cfg.only == "start":
 		run = startOnly
+	case cfg.only == "table":
+		run = bench
 	case cfg.only != "":
 		run = func(config) error { return errOnly }
 	}
@@ -158,6 +160,9 @@ func bench(cfg config) error {
 	cells := table(sandbox, bare, cfg.dur)
 	sb.stop()
 	bp.stop()
+	if cfg.only == "table" {
+		return nil
+	}
 
 	fmt.Println()
 	wh, err := webhooks(cfg)
