@@ -268,6 +268,12 @@ type Tx struct {
 	q     querier
 	db    *DB
 	after []func()
+	// open are a read's result sets (DB.Read), closed when it ends: a
+	// connection waits for its open rows before it goes back, and rows
+	// left open by a read that failed or panicked would hold the
+	// sandbox's one connection for good (a transaction's rollback closes
+	// its own).
+	open []*sql.Rows
 }
 
 // querier is what a Tx runs its statements on: the *sql.Tx of a write
@@ -322,7 +328,11 @@ func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
-	return tx.q.QueryContext(context.WithoutCancel(ctx), query, args...)
+	rows, err := tx.q.QueryContext(context.WithoutCancel(ctx), query, args...)
+	if err == nil && tx.open != nil {
+		tx.open = append(tx.open, rows)
+	}
+	return rows, err
 }
 
 // QueryRowContext runs a query that returns at most one row; an ended
@@ -430,8 +440,14 @@ func (db *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin read: %w", err)
 	}
-	defer conn.Close()
-	return fn(&Tx{q: conn, db: db})
+	tx := &Tx{q: conn, db: db, open: make([]*sql.Rows, 0, 2)}
+	defer func() {
+		for _, rows := range tx.open {
+			rows.Close()
+		}
+		conn.Close()
+	}()
+	return fn(tx)
 }
 
 // IDSource makes identifiers; tests inject a deterministic one.

@@ -204,3 +204,42 @@ func TestCancelledTransactionKeepsTheDatabase(t *testing.T) {
 		t.Fatalf("a read on an ended context = %v, want context.Canceled", err)
 	}
 }
+
+// A read that leaves a result set open, and one that panics with it open,
+// give the connection back all the same: the next read and write go on
+// (an open set holds a connection, and the sandbox has one).
+func TestReadLeavingRowsOpenKeepsTheDatabase(t *testing.T) {
+	db := MustOpen(t, "")
+	ctx := context.Background()
+	leave := func(panics bool) {
+		defer func() { recover() }()
+		db.Read(ctx, func(tx *store.Tx) error {
+			rows, err := tx.QueryContext(ctx, `SELECT name FROM migrations`)
+			if err != nil {
+				return err
+			}
+			if panics {
+				panic("a bug half-way through the rows")
+			}
+			rows.Next()
+			return nil
+		})
+	}
+	done := make(chan error, 1)
+	go func() {
+		leave(false)
+		leave(true)
+		done <- db.Tx(ctx, func(tx *store.Tx) error {
+			_, err := tx.ExecContext(ctx, `CREATE TABLE after_leak (n INTEGER)`)
+			return err
+		})
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the database is held by a read's open rows")
+	}
+}
