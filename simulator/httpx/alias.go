@@ -41,56 +41,76 @@ type Styled interface {
 // style of the base path the request used; ok is false when no API
 // matches, and the path is then unchanged.
 func Canonical(apis []API, path string) (canon string, api API, style string, ok bool) {
-	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
-	best := -1
+	best, rest := -1, ""
 	for _, a := range apis {
-		bases := append([]Alias{{Prefix: a.Prefix, Style: a.Style}}, a.Aliases...)
-		for _, b := range bases {
-			n, matched := matchPrefix(b.Prefix, segs, a.CaseInsensitive)
-			if matched && n > best {
-				best, api, style = n, a, b.Style
+		for i := -1; i < len(a.Aliases); i++ {
+			base := Alias{Prefix: a.Prefix, Style: a.Style}
+			if i >= 0 {
+				base = a.Aliases[i]
+			}
+			if n, r, matched := matchPrefix(base.Prefix, path, a.CaseInsensitive); matched && n > best {
+				best, rest, api, style = n, r, a, base.Style
 			}
 		}
 	}
 	if best < 0 {
 		return path, API{}, "", false
 	}
-	rest := segs[best:]
-	if api.CaseInsensitive {
-		rest = append([]string(nil), rest...)
-		for i, s := range rest {
+	if api.CaseInsensitive && rest != "" {
+		segs := strings.Split(rest[1:], "/")
+		for i, s := range segs {
 			if c, known := api.Segments[strings.ToLower(s)]; known {
-				rest[i] = c
+				segs[i] = c
 			}
 		}
+		rest = "/" + strings.Join(segs, "/")
 	}
-	canon = api.Prefix
-	if len(rest) > 0 {
-		canon += "/" + strings.Join(rest, "/")
+	// Most requests use the API's own path as the router knows it: the
+	// path is its own canonical form, and nothing is allocated (this
+	// runs twice per request).
+	if len(path) == len(api.Prefix)+len(rest) && strings.HasPrefix(path, api.Prefix) && strings.HasSuffix(path, rest) {
+		return path, api, style, true
 	}
-	return canon, api, style, true
+	return api.Prefix + rest, api, style, true
 }
 
 // matchPrefix reports whether the path's segments start with the base
-// path's, and how many segments the base path has.
-func matchPrefix(prefix string, segs []string, fold bool) (int, bool) {
-	want := strings.Split(strings.TrimPrefix(prefix, "/"), "/")
-	if prefix == "" || len(want) > len(segs) {
-		return 0, false
+// path's, how many segments the base path has, and the rest of the path
+// after them ("" or from a "/").
+func matchPrefix(prefix, path string, fold bool) (int, string, bool) {
+	if prefix == "" {
+		return 0, "", false
 	}
-	for i, w := range want {
-		s := segs[i]
+	want, i := strings.TrimPrefix(prefix, "/"), 0
+	if strings.HasPrefix(path, "/") {
+		i = 1
+	}
+	for n := 1; ; n++ {
+		w, nextWant, more := strings.Cut(want, "/")
+		end := strings.IndexByte(path[i:], '/')
+		if end < 0 {
+			end = len(path)
+		} else {
+			end += i
+		}
+		s := path[i:end]
 		switch {
 		case strings.HasPrefix(w, "{") && strings.HasSuffix(w, "}"):
 			if s == "" {
-				return 0, false
+				return 0, "", false
 			}
 		case fold && strings.EqualFold(w, s), w == s:
 		default:
-			return 0, false
+			return 0, "", false
 		}
+		if !more {
+			return n, path[end:], true
+		}
+		if end == len(path) {
+			return 0, "", false // the path has fewer segments
+		}
+		want, i = nextWant, end+1
 	}
-	return len(want), true
 }
 
 // RouteSegments lists the literal segments of the paths given (mux

@@ -42,12 +42,26 @@ func TestCanonical(t *testing.T) {
 		{"/PIX/v2/cob", "/PIX/v2/cob", "", "", false},
 		{"/pix/v2/COB", "/pix/v2/COB", "pix", "", true},
 		{"/apiseguradorax/v2/modeloproposta", "/apiseguradorax/v2/modeloproposta", "", "", false},
+		{"/pix/v2", "/pix/v2", "pix", "", true},
+		{"/pix/v2/", "/pix/v2/", "pix", "", true},
+		{"/pix/v2//cob", "/pix/v2//cob", "pix", "", true},
+		{"/pix", "/pix", "", "", false},
+		{"/apiseguradora/v2", "/insurer/v1", "insurer", "v2", true},
+		{"/Insurer/V1/", "/insurer/v1/", "insurer", "", true},
 	}
 	for _, tt := range tests {
 		got, api, style, ok := httpx.Canonical(aliasAPIs, tt.path)
 		if got != tt.want || api.Name != tt.api || style != tt.style || ok != tt.ok {
 			t.Errorf("Canonical(%q) = %q, %q, %q, %v; want %q, %q, %q, %v", tt.path, got, api.Name, style, ok, tt.want, tt.api, tt.style, tt.ok)
 		}
+	}
+}
+
+// A path under an API's own base path, the common case, is answered as
+// it is: Canonical runs twice per request.
+func TestCanonicalOwnPathAllocatesNothing(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { httpx.Canonical(aliasAPIs, "/pix/v2/cob/abc") }); n != 0 {
+		t.Errorf("Canonical allocated %v times for a path under the API's own base path", n)
 	}
 }
 

@@ -102,8 +102,11 @@ func Outer(apis []API, bodyLimit int64, log *slog.Logger, next http.Handler) htt
 					WriteError(sw, r, &errs.Error{Code: errs.Internal, Message: "erro interno; request id " + id})
 				}
 			}
-			log.Info("request", "request_id", id, "api", api.Name, "app", info.AppID, "method", r.Method,
-				"path", r.URL.Path, "query", redact.Query(r.URL.RawQuery), "status", sw.status, "bytes", sw.n, "duration", time.Since(start))
+			// Attributes, not alternating arguments: each request writes
+			// this line, and slog boxes and converts the other form.
+			log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", id), slog.String("api", api.Name), slog.String("app", info.AppID),
+				slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("query", redact.Query(r.URL.RawQuery)),
+				slog.Int("status", sw.status), slog.Int("bytes", sw.n), slog.Duration("duration", time.Since(start)))
 			info.RunFinally()
 		}()
 		next.ServeHTTP(sw, r)

@@ -3,7 +3,11 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"homologa/schemas"
@@ -56,6 +60,9 @@ func TestNoRouteOutsideTheTable(t *testing.T) {
 	}
 	n := 0
 	err := s.Router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		if route.GetHandler() == nil {
+			return nil // a branch of the tree (routeTree), not a route
+		}
 		tpl, err := route.GetPathTemplate()
 		if err != nil {
 			return err
@@ -87,4 +94,74 @@ func TestRouteAnswerSchemasExist(t *testing.T) {
 			t.Errorf("%s %s answers %q, which is no schema", rt.Method, server.FullPath(rt), rt.Answer)
 		}
 	}
+}
+
+// TestRouteTreeRoutesAsTheTableReads asks the sandbox's router (a tree of
+// branches per API and segment) and a flat router of the table, which mux
+// tries in the table's order, which route serves a path made from every
+// route's template, with every method and a few neighbours: the tree must
+// choose as the table's order does, so the first route declared wins.
+func TestRouteTreeRoutesAsTheTableReads(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, server.Config{OperatorToken: testOperator, Clock: "frozen"})
+	defer s.Close(context.Background())
+	flat := mux.NewRouter()
+	for _, rt := range server.RouteTable() {
+		route := flat.NewRoute()
+		if rt.Prefix {
+			route.PathPrefix(server.FullPath(rt))
+		} else {
+			route.Path(server.FullPath(rt))
+		}
+		methods := []string{rt.Method}
+		if rt.Method == http.MethodGet && rt.API == "" {
+			methods = append(methods, http.MethodHead)
+		}
+		route.Methods(methods...).Handler(http.NotFoundHandler())
+	}
+	served := func(r *mux.Router, req *http.Request) string {
+		var m mux.RouteMatch
+		if !r.Match(req, &m) || m.Route == nil {
+			// Unrouted tells 404 from 405 by asking every route, not by
+			// mux's MatchErr (a matcher that matches clears a method
+			// mismatch another route found).
+			return "unrouted"
+		}
+		tpl, _ := m.Route.GetPathTemplate()
+		return tpl
+	}
+	var paths []string
+	for _, rt := range server.RouteTable() {
+		p := samplePath(t, server.FullPath(rt))
+		paths = append(paths, p, p+"/", p+"/x", strings.TrimSuffix(p, "/")+"x")
+	}
+	for _, p := range paths {
+		for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			req := httptest.NewRequest(m, "http://sandbox"+p, nil)
+			if got, want := served(s.Router, req), served(flat, req); got != want {
+				t.Errorf("%s %s: the tree routes to %q, the table's order to %q", m, p, got, want)
+			}
+		}
+	}
+}
+
+var routeVar = regexp.MustCompile(`\{([^{}:]+)(?::([^{}]+(?:\{[0-9,]+\}[^{}]*)*))?\}`)
+
+// samplePath fills a mux template's variables with values their patterns take.
+func samplePath(t *testing.T, tpl string) string {
+	return routeVar.ReplaceAllStringFunc(tpl, func(v string) string {
+		m := routeVar.FindStringSubmatch(v)
+		if m[2] == "" {
+			return "abc123"
+		}
+		re := regexp.MustCompile("^(?:" + m[2] + ")$")
+		first, _, _ := strings.Cut(m[2], "|") // an alternation's first word
+		for _, c := range []string{first, "abc123", "v1", "v2", "v3", "1", strings.Repeat("a1", 16), "0123456789abcdef0123456789abcdef", "cob", "cobv"} {
+			if re.MatchString(c) {
+				return c
+			}
+		}
+		t.Fatalf("no sample value for %s in %s", v, tpl)
+		return ""
+	})
 }

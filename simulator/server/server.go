@@ -221,6 +221,7 @@ type Server struct {
 	Scenarios *scenario.Engine
 	Faults    *scenario.Faults
 	Router    *mux.Router
+	routeTree routeTree
 	Handler   http.Handler
 	// Pruner bounds what the sandbox keeps; nil when Config.Retention
 	// keeps everything.

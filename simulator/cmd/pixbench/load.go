@@ -34,6 +34,10 @@ type result struct {
 	perSec         float64
 	p50, p99, maxd time.Duration
 	firstErr       error
+	// faults is the server's minor page faults per request: on this kind
+	// of machine (a microVM) the first touch of a page costs ~12 µs, so a
+	// server growing its memory pays for it per request.
+	faults float64
 }
 
 // txidSeq numbers the creations of a whole run, so no two collide across

@@ -101,6 +101,9 @@ type target struct {
 	addr  string
 	creat request
 	read  request
+	// pid is the server's process, whose page faults op counts; 0 when
+	// unknown.
+	pid int
 }
 
 func (t target) op(op string, conns int, dur time.Duration) result {
@@ -108,7 +111,12 @@ func (t target) op(op string, conns int, dur time.Duration) result {
 	if op == "create" {
 		rq = t.creat
 	}
-	return measure(t.addr, conns, dur, rq)
+	before := minorFaults(t.pid)
+	r := measure(t.addr, conns, dur, rq)
+	if after := minorFaults(t.pid); r.n > 0 && before >= 0 && after >= 0 {
+		r.faults = float64(after-before) / float64(r.n)
+	}
+	return r
 }
 
 // announce prints how the processes are pinned, and says whether they
@@ -150,8 +158,9 @@ func bench(cfg config) error {
 		return err
 	}
 	defer bp.stop()
+	sandbox.pid = sb.cmd.Process.Pid
 	bare := sandbox
-	bare.addr = bp.addr
+	bare.addr, bare.pid = bp.addr, bp.cmd.Process.Pid
 	for _, t := range []target{sandbox, bare} {
 		t.op("get", 32, cfg.warm)
 		t.op("create", 32, cfg.warm)
@@ -200,9 +209,9 @@ type cell struct {
 // table measures GET and create at 1 and 32 connections on both servers,
 // printing a line each, the baseline first.
 func table(sandbox, bare target, dur time.Duration) []cell {
-	fmt.Printf("%-7s %5s | %-36s | %-36s | %s\n", "", "", "homologa", "bare net/http, same bytes", "homologa/bare")
-	fmt.Printf("%-7s %5s | %9s %8s %8s %8s | %9s %8s %8s %8s | %s\n", "op", "conns", "req/s", "p50", "p99", "max", "req/s", "p50", "p99", "max", "")
-	fmt.Println(strings.Repeat("-", 104))
+	fmt.Printf("%-7s %5s | %-43s | %-43s | %s\n", "", "", "homologa", "bare net/http, same bytes", "homologa/bare")
+	fmt.Printf("%-7s %5s | %9s %8s %8s %8s %6s | %9s %8s %8s %8s %6s | %s\n", "op", "conns", "req/s", "p50", "p99", "max", "pf/req", "req/s", "p50", "p99", "max", "pf/req", "")
+	fmt.Println(strings.Repeat("-", 118))
 	var cells []cell
 	for _, op := range []string{"get", "create"} {
 		for _, conns := range []int{1, 32} {
@@ -210,9 +219,9 @@ func table(sandbox, bare target, dur time.Duration) []cell {
 			c.b = bare.op(op, conns, dur)
 			c.sandbox = sandbox.op(op, conns, dur)
 			cells = append(cells, c)
-			fmt.Printf("%-7s %5d | %9.0f %8s %8s %8s | %9.0f %8s %8s %8s | %5.1f%%\n", op, conns,
-				c.sandbox.perSec, ms(c.sandbox.p50), ms(c.sandbox.p99), ms(c.sandbox.maxd),
-				c.b.perSec, ms(c.b.p50), ms(c.b.p99), ms(c.b.maxd), 100*c.sandbox.perSec/c.b.perSec)
+			fmt.Printf("%-7s %5d | %9.0f %8s %8s %8s %6.2f | %9.0f %8s %8s %8s %6.2f | %5.1f%%\n", op, conns,
+				c.sandbox.perSec, ms(c.sandbox.p50), ms(c.sandbox.p99), ms(c.sandbox.maxd), c.sandbox.faults,
+				c.b.perSec, ms(c.b.p50), ms(c.b.p99), ms(c.b.maxd), c.b.faults, 100*c.sandbox.perSec/c.b.perSec)
 			for _, r := range []struct {
 				name string
 				r    result

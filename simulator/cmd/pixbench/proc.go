@@ -137,6 +137,29 @@ func (p *proc) rss() (float64, error) {
 	return 0, errors.New("no VmRSS")
 }
 
+// minorFaults is a process's minor page faults so far (field 10 of
+// /proc/PID/stat), or -1 when it cannot be read.
+func minorFaults(pid int) int64 {
+	if pid == 0 {
+		return -1
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	// The command (field 2) is in parentheses and may hold spaces.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 8 {
+		return -1
+	}
+	n, err := strconv.ParseInt(f[7], 10, 64) // field 10: state is field 3
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
 // freeAddr is a loopback address nobody listens on now.
 func freeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
