@@ -177,7 +177,7 @@ func Body(contentType string, body []byte) string {
 	if len(body) == 0 {
 		return ""
 	}
-	mt, _, _ := mime.ParseMediaType(contentType)
+	mt := mediaType(contentType)
 	if binaryTypes[mt] {
 		return "[" + strconv.Itoa(len(body)) + " bytes of " + mt + "]"
 	}
@@ -206,6 +206,34 @@ func Body(contentType string, body []byte) string {
 		}
 	}
 	return text(body)
+}
+
+// mediaType is a Content-Type's media type, lower-cased. The common
+// forms ("application/json", with a charset or not) are read without
+// mime.ParseMediaType, which builds a map of the parameters for each of
+// a request's two bodies; the rest are left to it.
+func mediaType(contentType string) string {
+	base, _, _ := strings.Cut(contentType, ";")
+	base = strings.TrimSpace(base)
+	if typ, sub, ok := strings.Cut(base, "/"); ok && isToken(typ) && isToken(sub) {
+		return strings.ToLower(base)
+	}
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt
+}
+
+// isToken reports a non-empty RFC 2045 token: printable ASCII without
+// spaces or tspecials.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f || strings.IndexByte(`()<>@,;:\"/[]?=`, c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // mayHoldSecrets is a quick look for a secret field or a card, so the

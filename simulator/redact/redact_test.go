@@ -96,6 +96,10 @@ func TestBody(t *testing.T) {
 		{"PEMKeyCut", "text/plain", "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE", "-----BEGIN EC PRIVATE KEY-----[redacted]-----END EC PRIVATE KEY-----"},
 		{"PKCS12", "application/x-pkcs12", "0\x82\x05\x00binary", "[10 bytes of application/x-pkcs12]"},
 		{"PrivateKeyField", "application/json", `{"privateKey":"MIGH","certificate":"MIIB"}`, `{"certificate":"MIIB","privateKey":"[redacted]"}`},
+		{"TypeInCapitals", "Application/JSON", `{"password":"p"}`, `{"password":"[redacted]"}`},
+		{"ParameterMimeRefuses", "application/json; charset", `{"password":"p"}`, `{"password":"[redacted]"}`},
+		{"QuotedParameter", `application/x-pkcs12; name="a;b.p12"`, "0\x82", "[2 bytes of application/x-pkcs12]"},
+		{"NoType", "", `{"password":"p"}`, `{"password":"p"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
