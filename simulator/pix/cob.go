@@ -185,7 +185,10 @@ func (s *Service) draftInMemory(ctx context.Context, in chargeRequest) *chargeDr
 // its first body; tx is nil when everything is in memory.
 func (s *Service) draftCharge(ctx context.Context, tx *store.Tx, in chargeRequest) (*chargeDraft, error) {
 	now := s.nowOf(in.p.CompanyID)
-	d := clone(in.req)
+	// The request is read, not changed (render works on its own copy):
+	// a draft made in memory and refused at insert is drafted again from
+	// the same request (putCharge).
+	d := in.req
 	owned, err := s.ownsKey(ctx, tx, in.p.AppID, str(d, "chave"))
 	if vs := validateCharge(in.k.kind, d, now, owned && err == nil); len(vs) > 0 {
 		return nil, invalid(in.k.opInvalida, vs...)
@@ -203,7 +206,6 @@ func (s *Service) draftCharge(ctx context.Context, tx *store.Tx, in chargeReques
 		return nil, err
 	}
 	c.LocID, c.loc = sql.NullInt64{Int64: l.ID, Valid: true}, l
-	d["loc"] = doc{"id": l.ID}
 	body, err := s.render(ctx, tx, c, d)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,5 +94,43 @@ func TestCancelRecCancelsItsSolicRec(t *testing.T) {
 	}
 	if code, out := do(http.MethodGet, "/pix/v2/solicrec/"+sol["idSolicRec"].(string), ""); code != http.StatusOK || out["status"] != "CANCELADA" {
 		t.Errorf("GET /solicrec: %d %v, want CANCELADA", code, out["status"])
+	}
+}
+
+// Identical PUTs of one txid at once: each is drafted in memory, all but
+// one find the txid taken at insert and are answered as a revision of the
+// stored charge, from the request as the partner sent it (a draft must
+// not leave its location in it: the revision would name a location that
+// was never stored).
+func TestConcurrentPutsOfOneTxid(t *testing.T) {
+	do := mustOpenSandbox(t)
+	body := `{"calendario":{"expiracao":3600},"devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},"valor":{"original":"10.00"},"chave":"52998224725"}`
+	const n = 8
+	codes := make(chan int, n)
+	var start sync.WaitGroup
+	start.Add(1)
+	for range n {
+		go func() {
+			start.Wait()
+			code, _ := do(http.MethodPut, "/pix/v2/cob/concurrentputsconcurrentputs01", body)
+			codes <- code
+		}()
+	}
+	start.Done()
+	created := 0
+	for range n {
+		switch code := <-codes; code {
+		case http.StatusCreated:
+			created++
+		case http.StatusOK:
+		default:
+			t.Errorf("a PUT of the same charge answered %d", code)
+		}
+	}
+	if created == 0 {
+		t.Error("no PUT created the charge")
+	}
+	if code, out := do(http.MethodGet, "/pix/v2/cob/concurrentputsconcurrentputs01", ""); code != http.StatusOK || out["revisao"] != float64(0) {
+		t.Errorf("GET: %d, revisao %v", code, out["revisao"])
 	}
 }
