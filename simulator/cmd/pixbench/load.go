@@ -38,6 +38,8 @@ type result struct {
 	// of machine (a microVM) the first touch of a page costs ~12 µs, so a
 	// server growing its memory pays for it per request.
 	faults float64
+	// cpu is the server's processor time (user and system) per request.
+	cpu time.Duration
 }
 
 // txidSeq numbers the creations of a whole run, so no two collide across

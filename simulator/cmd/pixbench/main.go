@@ -101,8 +101,8 @@ type target struct {
 	addr  string
 	creat request
 	read  request
-	// pid is the server's process, whose page faults op counts; 0 when
-	// unknown.
+	// pid is the server's process, whose page faults and processor
+	// time op counts; 0 when unknown.
 	pid int
 }
 
@@ -111,10 +111,11 @@ func (t target) op(op string, conns int, dur time.Duration) result {
 	if op == "create" {
 		rq = t.creat
 	}
-	before := minorFaults(t.pid)
+	before, ok := usageOf(t.pid)
 	r := measure(t.addr, conns, dur, rq)
-	if after := minorFaults(t.pid); r.n > 0 && before >= 0 && after >= 0 {
-		r.faults = float64(after-before) / float64(r.n)
+	if after, ok2 := usageOf(t.pid); r.n > 0 && ok && ok2 {
+		r.faults = float64(after.faults-before.faults) / float64(r.n)
+		r.cpu = (after.cpu - before.cpu) / time.Duration(r.n)
 	}
 	return r
 }
@@ -209,9 +210,9 @@ type cell struct {
 // table measures GET and create at 1 and 32 connections on both servers,
 // printing a line each, the baseline first.
 func table(sandbox, bare target, dur time.Duration) []cell {
-	fmt.Printf("%-7s %5s | %-43s | %-43s | %s\n", "", "", "homologa", "bare net/http, same bytes", "homologa/bare")
-	fmt.Printf("%-7s %5s | %9s %8s %8s %8s %6s | %9s %8s %8s %8s %6s | %s\n", "op", "conns", "req/s", "p50", "p99", "max", "pf/req", "req/s", "p50", "p99", "max", "pf/req", "")
-	fmt.Println(strings.Repeat("-", 118))
+	fmt.Printf("%-7s %5s | %-51s | %-51s | %s\n", "", "", "homologa", "bare net/http, same bytes", "homologa/bare")
+	fmt.Printf("%-7s %5s | %9s %8s %8s %8s %7s %6s | %9s %8s %8s %8s %7s %6s | %s\n", "op", "conns", "req/s", "p50", "p99", "max", "cpu/req", "pf/req", "req/s", "p50", "p99", "max", "cpu/req", "pf/req", "")
+	fmt.Println(strings.Repeat("-", 134))
 	var cells []cell
 	for _, op := range []string{"get", "create"} {
 		for _, conns := range []int{1, 32} {
@@ -219,9 +220,9 @@ func table(sandbox, bare target, dur time.Duration) []cell {
 			c.b = bare.op(op, conns, dur)
 			c.sandbox = sandbox.op(op, conns, dur)
 			cells = append(cells, c)
-			fmt.Printf("%-7s %5d | %9.0f %8s %8s %8s %6.2f | %9.0f %8s %8s %8s %6.2f | %5.1f%%\n", op, conns,
-				c.sandbox.perSec, ms(c.sandbox.p50), ms(c.sandbox.p99), ms(c.sandbox.maxd), c.sandbox.faults,
-				c.b.perSec, ms(c.b.p50), ms(c.b.p99), ms(c.b.maxd), c.b.faults, 100*c.sandbox.perSec/c.b.perSec)
+			fmt.Printf("%-7s %5d | %9.0f %8s %8s %8s %7s %6.2f | %9.0f %8s %8s %8s %7s %6.2f | %5.1f%%\n", op, conns,
+				c.sandbox.perSec, ms(c.sandbox.p50), ms(c.sandbox.p99), ms(c.sandbox.maxd), us(c.sandbox.cpu), c.sandbox.faults,
+				c.b.perSec, ms(c.b.p50), ms(c.b.p99), ms(c.b.maxd), us(c.b.cpu), c.b.faults, 100*c.sandbox.perSec/c.b.perSec)
 			for _, r := range []struct {
 				name string
 				r    result
@@ -342,3 +343,11 @@ func check(ok bool) string { return map[bool]string{true: "ok", false: "NOT MET"
 
 // ms writes a duration in milliseconds, to the microsecond.
 func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d)/1e6) }
+
+// us prints a duration in microseconds, "-" when unmeasured.
+func us(d time.Duration) string {
+	if d <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0fµs", float64(d)/1e3)
+}
