@@ -229,11 +229,11 @@ func (s *Service) insertDraft(ctx context.Context, tx *store.Tx, in chargeReques
 		Named: in.named, Body: in.req}); err != nil {
 		return err
 	}
-	return s.chargeEvent(ctx, tx, in.p.CNPJ, d.c, "criada", "Cobrança Criada", json.RawMessage(d.encoded))
+	return s.chargeEvent(ctx, tx, in.p.CNPJ, d.c, "criada", "Cobrança Criada", events.Encoded(d.encoded))
 }
 
 // chargeEvent tells the stream that a charge was created or revised.
-func (s *Service) chargeEvent(ctx context.Context, tx *store.Tx, cnpj string, c *charge, what, name string, data json.RawMessage) error {
+func (s *Service) chargeEvent(ctx context.Context, tx *store.Tx, cnpj string, c *charge, what, name string, data events.Encoded) error {
 	_, err := s.Bus.Emit(ctx, tx, events.Event{
 		AppID: c.AppID, CNPJ: cnpj, Type: "pix." + c.Kind + "." + what, Name: name,
 		Subject: doc{"txid": c.TxID}, SubjectKey: "txid:" + c.TxID, Data: data, Targets: []events.Target{},
@@ -292,7 +292,7 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 	if err != nil {
 		return nil, err
 	}
-	if err := s.chargeEvent(ctx, tx, p.CNPJ, c, "revisada", "Cobrança Revisada", encoded); err != nil {
+	if err := s.chargeEvent(ctx, tx, p.CNPJ, c, "revisada", "Cobrança Revisada", events.Encoded(encoded)); err != nil {
 		return nil, err
 	}
 	return body, s.trigger(ctx, tx, c, "revised")
