@@ -75,7 +75,7 @@ func (db *DB) fromTemplate(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("copy the template database: %w", err)
 	}
-	return true, nil
+	return true, shrink(ctx, src)
 }
 
 // fromSnapshot makes an empty database the snapshot's, and reports
