@@ -18,7 +18,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"runtime/debug"
 	"runtime/pprof"
 	"time"
 
@@ -31,9 +30,7 @@ func main() {
 	n := flag.Int("n", 1000, "enrollments")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	server.TuneGC(context.Background(), os.Getenv) // as the served sandbox
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {

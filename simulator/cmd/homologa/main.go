@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"homologa/harness"
@@ -13,12 +12,8 @@ import (
 )
 
 func main() {
-	// The sandbox idles at under 20 MiB; collecting less often buys about a
-	// tenth of a request's CPU (pixbench) for a few MiB more. GOGC still wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	server.TuneGC(ctx, os.Getenv)
 	var code int
 	// The homologation harness answers its own commands; everything else
 	// is the sandbox's.

@@ -9,7 +9,6 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"homologa/simulator/server"
@@ -26,9 +25,6 @@ func serverMain(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -40,6 +36,7 @@ func serverMain(args []string) error {
 	}()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	server.TuneGC(ctx, os.Getenv) // as cmd/homologa
 	if code := server.Main(ctx, []string{"serve", "--addr", *addr}, os.Getenv, io.Discard, os.Stderr); code != 0 {
 		return fmt.Errorf("the sandbox ended with %d", code)
 	}
