@@ -54,29 +54,34 @@ func TestTuneGC(t *testing.T) {
 	}
 }
 
-// The watcher gives the heap back once per idle stretch: after two quiet
-// seconds, not while requests allocate, and again only after they have.
+// The watcher gives the heap back once per idle stretch: after
+// gcIdleTicks quiet seconds, not while requests allocate, and again only
+// after they have.
 func TestGCWatchGivesTheHeapBackWhenIdle(t *testing.T) {
 	const mb = 1 << 20
 	var w gcWatch
 	w.relaxed = true // relaxGC is TestTuneGC's
 	var allocs uint64
-	for i, tc := range []struct {
-		allocated uint64
-		give      bool
-	}{
-		{50 * mb, false}, // busy
-		{50 * mb, false},
-		{10, false}, // idle one second
-		{10, true},  // idle two: given back
-		{10, false}, // still idle: once is enough
-		{30 * mb, false},
-		{0, false},
-		{0, true}, // idle again after a busy second
-	} {
-		allocs += tc.allocated
-		if got := w.tick(0, allocs); got != tc.give {
-			t.Fatalf("tick %d (%d bytes allocated): give back %v, want %v", i, tc.allocated, got, tc.give)
+	tick := func(allocated uint64) bool {
+		allocs += allocated
+		return w.tick(0, allocs)
+	}
+	for round := range 2 {
+		for i := range 3 {
+			if tick(50 * mb) {
+				t.Fatalf("round %d: given back while busy (second %d)", round, i)
+			}
+		}
+		for i := 1; i < gcIdleTicks; i++ {
+			if tick(10) {
+				t.Fatalf("round %d: given back after %d idle seconds, before %d", round, i, gcIdleTicks)
+			}
+		}
+		if !tick(10) {
+			t.Fatalf("round %d: not given back after %d idle seconds", round, gcIdleTicks)
+		}
+		if tick(0) || tick(10) {
+			t.Fatalf("round %d: given back twice in one idle stretch", round)
 		}
 	}
 }
