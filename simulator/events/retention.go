@@ -34,18 +34,23 @@ func (b *Bus) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, er
 		n += len(aged)
 	}
 	if c.Keep > 0 && n < c.Limit {
-		// The keep-th newest event is the oldest kept; when there are
-		// fewer, the subquery is NULL and nothing is beyond.
-		beyond, err := store.All(ctx, tx, scanSeq, `SELECT seq FROM events e WHERE company_id = ?
-			AND seq < (SELECT seq FROM events WHERE company_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?) AND `+eventDone+`
-			ORDER BY seq LIMIT ?`, c.Company, c.Company, c.Keep-1, c.Limit-n)
+		// The keep-th newest event is the oldest kept.
+		beyond, err := c.Beyond("events", c.Limit-n,
+			func() (int64, bool, error) {
+				return retention.Bound(ctx, tx, `SELECT seq FROM events WHERE company_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?`, c.Company, c.Keep-1)
+			},
+			func(boundary int64, limit int) (int, error) {
+				seqs, err := store.All(ctx, tx, scanSeq, `SELECT seq FROM events e WHERE company_id = ? AND seq < ? AND `+eventDone+`
+					ORDER BY seq LIMIT ?`, c.Company, boundary, limit)
+				if err != nil {
+					return 0, err
+				}
+				return len(seqs), deleteEvents(ctx, tx, seqs)
+			})
+		n += beyond
 		if err != nil {
 			return n, fmt.Errorf("events beyond the cap: %w", err)
 		}
-		if err := deleteEvents(ctx, tx, beyond); err != nil {
-			return n, err
-		}
-		n += len(beyond)
 	}
 	return n, nil
 }

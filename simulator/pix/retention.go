@@ -63,11 +63,9 @@ func (s *Service) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int
 	steps := []func(limit int) (int, error){
 		func(limit int) (int, error) { return pruneAgedCharges(ctx, tx, c.Company, c.Before, now, limit) },
 		func(limit int) (int, error) { return pruneAgedPix(ctx, tx, c.Company, c.Before, limit) },
-		func(limit int) (int, error) { return pruneChargesBeyond(ctx, tx, c.Company, "cob", c.Keep, now, limit) },
-		func(limit int) (int, error) {
-			return pruneChargesBeyond(ctx, tx, c.Company, "cobv", c.Keep, now, limit)
-		},
-		func(limit int) (int, error) { return prunePixBeyond(ctx, tx, c.Company, c.Keep, limit) },
+		func(limit int) (int, error) { return pruneChargesBeyond(ctx, tx, c, "cob", now, limit) },
+		func(limit int) (int, error) { return pruneChargesBeyond(ctx, tx, c, "cobv", now, limit) },
+		func(limit int) (int, error) { return prunePixBeyond(ctx, tx, c, limit) },
 	}
 	n := 0
 	for _, step := range steps {
@@ -99,21 +97,26 @@ func pruneAgedCharges(ctx context.Context, tx *store.Tx, company string, before,
 }
 
 // pruneChargesBeyond deletes a company's charges of a kind done with and
-// older than its newest keep.
-func pruneChargesBeyond(ctx context.Context, tx *store.Tx, company, kind string, keep int, now time.Time, limit int) (int, error) {
-	if keep <= 0 {
+// older than its newest c.Keep.
+func pruneChargesBeyond(ctx context.Context, tx *store.Tx, c retention.Cut, kind string, now time.Time, limit int) (int, error) {
+	if c.Keep <= 0 {
 		return 0, nil
 	}
-	// The keep-th newest charge is the oldest kept; with fewer, the
-	// subquery is NULL and nothing is beyond.
-	ids, err := store.All(ctx, tx, scanInt64, `SELECT c.id FROM pix_cobs c WHERE c.company_id = :company AND c.kind = :kind
-		AND c.created_at < (SELECT created_at FROM pix_cobs WHERE company_id = :company AND kind = :kind ORDER BY created_at DESC LIMIT 1 OFFSET :offset)
-		AND `+chargeDone+` ORDER BY c.created_at LIMIT :limit`,
-		sql.Named("company", company), sql.Named("kind", kind), sql.Named("offset", keep-1), sql.Named("now", now.UnixNano()), sql.Named("limit", limit))
-	if err != nil {
-		return 0, err
-	}
-	return len(ids), deleteCharges(ctx, tx, ids)
+	// The keep-th newest charge is the oldest kept.
+	return c.Beyond("pix_cobs/"+kind, limit,
+		func() (int64, bool, error) {
+			return retention.Bound(ctx, tx, `SELECT created_at FROM pix_cobs WHERE company_id = ? AND kind = ? ORDER BY created_at DESC LIMIT 1 OFFSET ?`,
+				c.Company, kind, c.Keep-1)
+		},
+		func(boundary int64, limit int) (int, error) {
+			ids, err := store.All(ctx, tx, scanInt64, `SELECT c.id FROM pix_cobs c WHERE c.company_id = :company AND c.kind = :kind
+				AND c.created_at < :boundary AND `+chargeDone+` ORDER BY c.created_at LIMIT :limit`,
+				sql.Named("company", c.Company), sql.Named("kind", kind), sql.Named("boundary", boundary), sql.Named("now", now.UnixNano()), sql.Named("limit", limit))
+			if err != nil {
+				return 0, err
+			}
+			return len(ids), deleteCharges(ctx, tx, ids)
+		})
 }
 
 // pruneAgedPix deletes Pix without a charge received before before.
@@ -130,18 +133,23 @@ func pruneAgedPix(ctx context.Context, tx *store.Tx, company string, before time
 }
 
 // prunePixBeyond deletes Pix without a charge older than the company's
-// newest keep Pix (those that paid a charge count, and go with it).
-func prunePixBeyond(ctx context.Context, tx *store.Tx, company string, keep, limit int) (int, error) {
-	if keep <= 0 {
+// newest c.Keep Pix (those that paid a charge count, and go with it).
+func prunePixBeyond(ctx context.Context, tx *store.Tx, c retention.Cut, limit int) (int, error) {
+	if c.Keep <= 0 {
 		return 0, nil
 	}
-	e2eids, err := store.All(ctx, tx, scanString, `SELECT p.e2eid FROM pix_received p WHERE p.company_id = ?
-		AND p.horario < (SELECT horario FROM pix_received WHERE company_id = ? ORDER BY horario DESC LIMIT 1 OFFSET ?)
-		AND `+pixDone+` ORDER BY p.horario LIMIT ?`, company, company, keep-1, limit)
-	if err != nil {
-		return 0, err
-	}
-	return len(e2eids), deletePix(ctx, tx, e2eids)
+	return c.Beyond("pix_received", limit,
+		func() (int64, bool, error) {
+			return retention.Bound(ctx, tx, `SELECT horario FROM pix_received WHERE company_id = ? ORDER BY horario DESC LIMIT 1 OFFSET ?`, c.Company, c.Keep-1)
+		},
+		func(boundary int64, limit int) (int, error) {
+			e2eids, err := store.All(ctx, tx, scanString, `SELECT p.e2eid FROM pix_received p WHERE p.company_id = ?
+				AND p.horario < ? AND `+pixDone+` ORDER BY p.horario LIMIT ?`, c.Company, boundary, limit)
+			if err != nil {
+				return 0, err
+			}
+			return len(e2eids), deletePix(ctx, tx, e2eids)
+		})
 }
 
 func scanInt64(row store.Scanner) (int64, error) {

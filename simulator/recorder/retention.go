@@ -25,17 +25,24 @@ func (r *Recorder) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (in
 		n += int(aged)
 	}
 	if c.Keep > 0 && n < c.Limit {
-		// The keep-th newest request is the oldest kept; with fewer, the
-		// subquery is NULL and nothing is beyond.
-		res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE id IN
-			(SELECT id FROM interactions WHERE company_id = ?
-				AND id < (SELECT id FROM interactions WHERE company_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?) ORDER BY id LIMIT ?)`,
-			c.Company, c.Company, c.Keep-1, c.Limit-n)
+		// The keep-th newest request is the oldest kept.
+		beyond, err := c.Beyond("interactions", c.Limit-n,
+			func() (int64, bool, error) {
+				return retention.Bound(ctx, tx, `SELECT id FROM interactions WHERE company_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?`, c.Company, c.Keep-1)
+			},
+			func(boundary int64, limit int) (int, error) {
+				res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE id IN
+					(SELECT id FROM interactions WHERE company_id = ? AND id < ? ORDER BY id LIMIT ?)`, c.Company, boundary, limit)
+				if err != nil {
+					return 0, err
+				}
+				deleted, err := res.RowsAffected()
+				return int(deleted), err
+			})
+		n += beyond
 		if err != nil {
 			return n, fmt.Errorf("prune interactions beyond the cap: %w", err)
 		}
-		beyond, _ := res.RowsAffected()
-		n += int(beyond)
 	}
 	return n, nil
 }

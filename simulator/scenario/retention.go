@@ -44,17 +44,23 @@ func (e *Engine) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int,
 		n += len(aged)
 	}
 	if c.Keep > 0 && n < c.Limit {
-		beyond, err := store.All(ctx, tx, scanID, `SELECT b.id FROM scenario_bindings b WHERE `+bindingPrunable+`
-			AND b.updated_at < (SELECT updated_at FROM scenario_bindings WHERE app_id IN (SELECT id FROM apps WHERE company_id = ?)
-				ORDER BY updated_at DESC LIMIT 1 OFFSET ?)
-			ORDER BY b.updated_at LIMIT ?`, c.Company, c.Company, c.Keep-1, c.Limit-n)
+		beyond, err := c.Beyond("scenario_bindings", c.Limit-n,
+			func() (int64, bool, error) {
+				return retention.Bound(ctx, tx, `SELECT updated_at FROM scenario_bindings WHERE app_id IN (SELECT id FROM apps WHERE company_id = ?)
+					ORDER BY updated_at DESC LIMIT 1 OFFSET ?`, c.Company, c.Keep-1)
+			},
+			func(boundary int64, limit int) (int, error) {
+				ids, err := store.All(ctx, tx, scanID, `SELECT b.id FROM scenario_bindings b WHERE `+bindingPrunable+`
+					AND b.updated_at < ? ORDER BY b.updated_at LIMIT ?`, c.Company, boundary, limit)
+				if err != nil {
+					return 0, err
+				}
+				return len(ids), deleteBindings(ctx, tx, ids)
+			})
+		n += beyond
 		if err != nil {
 			return n, fmt.Errorf("scenario bindings beyond the cap: %w", err)
 		}
-		if err := deleteBindings(ctx, tx, beyond); err != nil {
-			return n, err
-		}
-		n += len(beyond)
 	}
 	return n, nil
 }
