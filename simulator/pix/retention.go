@@ -28,26 +28,64 @@ var refundsSettled = `NOT EXISTS (SELECT 1 FROM pix_refunds r WHERE r.e2eid = p.
 
 // chargeDone is true of a charge (c) nothing can happen to any more, at
 // :now on its company's clock:
-//   - it is CONCLUIDA or removed, or it is ATIVA but can no longer be
-//     paid: a cob past calendario.expiracao; a cobv past its due date
-//     plus validadeAposVencimento, with ten days to spare for the
-//     weekends and holidays that push its last day (duedate.PayableUntil
-//     has the calendar; SQL has none);
+//   - it is CONCLUIDA or removed, or it is ATIVA past done_at, when it
+//     can no longer be paid (doneAt);
 //   - it is in no batch (a batch lists its charges);
 //   - no running scenario drives it (a step would pay or remove it), and
 //     none of its Pix has a refund still processing.
 //
 // A recurrence of journeys 3 and 4 names a charge, but acts on it only
 // when the charge is paid, which a charge that is done cannot be.
-var chargeDone = fmt.Sprintf(`c.lote_id IS NULL AND (c.status IN ('%s', '%s', '%s')
-	OR (c.status = '%s' AND c.kind = 'cob' AND c.created_at + COALESCE(json_extract(c.body, '$.calendario.expiracao'), %d) * 1000000000 < :now)
-	OR (c.status = '%s' AND c.kind = 'cobv'
-		AND date(json_extract(c.body, '$.calendario.dataDeVencimento'), '+' || (COALESCE(json_extract(c.body, '$.calendario.validadeAposVencimento'), 30) + 10) || ' days')
-			< date(:now / 1000000000, 'unixepoch')))
+var chargeDone = fmt.Sprintf(`c.lote_id IS NULL AND (c.status IN ('%s', '%s', '%s') OR (c.status = '%s' AND c.done_at <= :now))
 	AND %s
 	AND NOT EXISTS (SELECT 1 FROM pix_received p WHERE p.cob_id = c.id AND NOT (%s))`,
-	Concluida, RemovidaUsuario, RemovidaPeloPSP, Ativa, defaultExpiracao, Ativa,
+	Concluida, RemovidaUsuario, RemovidaPeloPSP, Ativa,
 	scenario.Idle("c.kind", "c.company_id || '/' || c.txid"), refundsSettled)
+
+// doneAt is when an active charge can no longer be paid, as retention
+// reads it (the done_at column, written with every body): a cob a
+// nanosecond past calendario.expiracao (expiry); a cobv at the start (UTC)
+// of the eleventh day after its due date plus validadeAposVencimento,
+// ten days to spare for the weekends and holidays that push its last
+// day (duedate.PayableUntil has the calendar, and a company's holidays
+// may change after the charge is written). Null when the body has no
+// date to read (never done while active).
+func doneAt(kind string, created time.Time, body doc) sql.NullInt64 {
+	cal := sub(body, "calendario")
+	if kind == "cob" {
+		exp, ok := number(cal["expiracao"])
+		if !ok {
+			exp = defaultExpiracao
+		}
+		return sql.NullInt64{Int64: created.Add(time.Duration(exp)*time.Second).UnixNano() + 1, Valid: true}
+	}
+	due, err := time.Parse(time.DateOnly, str(cal, "dataDeVencimento"))
+	if err != nil {
+		return sql.NullInt64{}
+	}
+	validity, ok := number(cal["validadeAposVencimento"])
+	if !ok {
+		validity = 30
+	}
+	return sql.NullInt64{Int64: due.AddDate(0, 0, int(validity)+11).UnixNano(), Valid: true}
+}
+
+// number reads a JSON number as decoded into a body (float64, or an
+// integer where Go code set it).
+func number(v any) (int64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return int64(n), true
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	}
+	return 0, false
+}
 
 // pixDone is true of a Pix received without a charge (p) whose refunds
 // are settled.
@@ -61,7 +99,7 @@ var pixDone = `p.cob_id IS NULL AND ` + refundsSettled
 func (s *Service) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
 	now := s.nowOf(c.Company)
 	steps := []func(limit int) (int, error){
-		func(limit int) (int, error) { return pruneAgedCharges(ctx, tx, c.Company, c.Before, now, limit) },
+		func(limit int) (int, error) { return pruneAgedCharges(ctx, tx, c, now, limit) },
 		func(limit int) (int, error) { return pruneAgedPix(ctx, tx, c.Company, c.Before, limit) },
 		func(limit int) (int, error) { return pruneChargesBeyond(ctx, tx, c, "cob", now, limit) },
 		func(limit int) (int, error) { return pruneChargesBeyond(ctx, tx, c, "cobv", now, limit) },
@@ -83,13 +121,13 @@ func (s *Service) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int
 
 // pruneAgedCharges deletes charges done with and last changed before
 // before.
-func pruneAgedCharges(ctx context.Context, tx *store.Tx, company string, before, now time.Time, limit int) (int, error) {
-	if before.IsZero() {
+func pruneAgedCharges(ctx context.Context, tx *store.Tx, c retention.Cut, now time.Time, limit int) (int, error) {
+	if c.Before.IsZero() {
 		return 0, nil
 	}
-	ids, err := store.All(ctx, tx, scanInt64, `SELECT c.id FROM pix_cobs c WHERE c.company_id = :company AND c.updated_at < :before AND `+chargeDone+`
-		ORDER BY c.updated_at LIMIT :limit`,
-		sql.Named("company", company), sql.Named("before", before.UnixNano()), sql.Named("now", now.UnixNano()), sql.Named("limit", limit))
+	ids, err := retention.Scan(ctx, tx, c, "pix_cobs/aged", limit, `SELECT c.id, c.updated_at, `+chargeDone+` FROM pix_cobs c
+		WHERE c.company_id = :company AND c.updated_at < :before`, "c.updated_at", "c.id",
+		sql.Named("company", c.Company), sql.Named("before", c.Before.UnixNano()), sql.Named("now", now.UnixNano()))
 	if err != nil {
 		return 0, err
 	}
@@ -109,9 +147,9 @@ func pruneChargesBeyond(ctx context.Context, tx *store.Tx, c retention.Cut, kind
 				c.Company, kind, c.Keep-1)
 		},
 		func(boundary int64, limit int) (int, error) {
-			ids, err := store.All(ctx, tx, scanInt64, `SELECT c.id FROM pix_cobs c WHERE c.company_id = :company AND c.kind = :kind
-				AND c.created_at < :boundary AND `+chargeDone+` ORDER BY c.created_at LIMIT :limit`,
-				sql.Named("company", c.Company), sql.Named("kind", kind), sql.Named("boundary", boundary), sql.Named("now", now.UnixNano()), sql.Named("limit", limit))
+			ids, err := retention.Scan(ctx, tx, c, "pix_cobs/"+kind, limit, `SELECT c.id, c.created_at, `+chargeDone+` FROM pix_cobs c
+				WHERE c.company_id = :company AND c.kind = :kind AND c.created_at < :boundary`, "c.created_at", "c.id",
+				sql.Named("company", c.Company), sql.Named("kind", kind), sql.Named("boundary", boundary), sql.Named("now", now.UnixNano()))
 			if err != nil {
 				return 0, err
 			}

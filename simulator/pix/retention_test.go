@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,12 +18,12 @@ import (
 // retentionSandbox is a sandbox with a frozen clock and a caller of its
 // APIs as the demo app, which may name a scenario.
 type retentionSandbox struct {
-	t   *testing.T
+	t   testing.TB
 	s   *server.Server
 	tok string
 }
 
-func newRetentionSandbox(t *testing.T) *retentionSandbox {
+func newRetentionSandbox(t testing.TB) *retentionSandbox {
 	t.Helper()
 	ctx := context.Background()
 	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", ClockStart: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC), Log: io.Discard})
@@ -186,6 +187,90 @@ func TestPruneChargesBeyondTheCap(t *testing.T) {
 	for name, want := range map[string]int{"c1": 404, "c2active": 200, "c3": 404, "c4": 404, "c5": 200, "c6": 200} {
 		if code, _ := rs.do(http.MethodGet, "/pix/v2/cob/"+txid(name), "", ""); code != want {
 			t.Errorf("GET %s: %d, want %d", name, code, want)
+		}
+	}
+}
+
+// A due-date charge is done with from the start (UTC) of the eleventh day
+// after its due date plus validadeAposVencimento, not before; an
+// immediate charge whose revision lengthened its expiracao is not done
+// with at its first expiracao.
+func TestPruneChargesByWhenTheyStopBeingPayable(t *testing.T) {
+	rs := newRetentionSandbox(t) // 2026-01-05 12:00 UTC
+	rs.must(http.StatusCreated, http.MethodPut, "/pix/v2/cobv/"+txid("due"), `{"calendario":{"dataDeVencimento":"2026-01-10","validadeAposVencimento":2},
+		"devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},"valor":{"original":"10.00"},"chave":"52998224725"}`, "")
+	rs.cob(txid("lengthened"), 60, "")
+	rs.must(http.StatusOK, http.MethodPatch, "/pix/v2/cob/"+txid("lengthened"), `{"calendario":{"expiracao":2592000}}`, "")
+	rs.advance("17d") // 2026-01-22 12:00: the cobv's last day plus ten
+	if n := rs.prune(time.Hour, 0, 100); n != 0 {
+		t.Errorf("on 2026-01-22 deleted %d, want none", n)
+	}
+	rs.advance("12h") // 2026-01-23 00:00
+	if n := rs.prune(time.Hour, 0, 100); n != 1 {
+		t.Errorf("on 2026-01-23 deleted %d, want the cobv", n)
+	}
+	if code, _ := rs.do(http.MethodGet, "/pix/v2/cob/"+txid("lengthened"), "", ""); code != http.StatusOK {
+		t.Errorf("GET the lengthened cob: %d, want 200", code)
+	}
+}
+
+// The migration that added done_at fills it for existing charges as
+// doneAt writes it for new ones, defaults included.
+func TestDoneAtMigrationMatchesDoneAt(t *testing.T) {
+	rs := newRetentionSandbox(t)
+	rs.cob(txid("exp"), 600, "")
+	rs.must(http.StatusCreated, http.MethodPut, "/pix/v2/cob/"+txid("default"), `{"valor":{"original":"10.00"},"chave":"52998224725"}`, "")
+	rs.must(http.StatusCreated, http.MethodPut, "/pix/v2/cobv/"+txid("due"), `{"calendario":{"dataDeVencimento":"2026-02-27","validadeAposVencimento":5},
+		"devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},"valor":{"original":"10.00"},"chave":"52998224725"}`, "")
+	rs.must(http.StatusCreated, http.MethodPut, "/pix/v2/cobv/"+txid("duedefault"), `{"calendario":{"dataDeVencimento":"2026-12-31"},
+		"devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},"valor":{"original":"10.00"},"chave":"52998224725"}`, "")
+	migration, err := os.ReadFile("../store/migrations/0029_charge_done_at.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	update := string(migration[strings.Index(string(migration), "UPDATE pix_cobs"):])
+	ctx := context.Background()
+	read := func() map[string]int64 {
+		got := map[string]int64{}
+		rs.s.DB.Read(ctx, func(tx *store.Tx) error {
+			rows, err := tx.QueryContext(ctx, `SELECT txid, COALESCE(done_at, -1) FROM pix_cobs`)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var id string
+				var at int64
+				rows.Scan(&id, &at)
+				got[id] = at
+			}
+			return rows.Err()
+		})
+		return got
+	}
+	written := read()
+	err = rs.s.DB.Tx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE pix_cobs SET done_at = NULL`); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, update)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	migrated := read()
+	if len(written) != 4 {
+		t.Fatalf("charges %v", written)
+	}
+	for id, at := range written {
+		if at <= 0 || migrated[id] != at {
+			t.Errorf("%s: done_at %d written, %d migrated", id, at, migrated[id])
+		}
+	}
+	for id, want := range map[string]time.Time{txid("due"): time.Date(2026, 3, 15, 0, 0, 0, 0, time.UTC), txid("duedefault"): time.Date(2027, 2, 10, 0, 0, 0, 0, time.UTC)} {
+		if written[id] != want.UnixNano() {
+			t.Errorf("%s: done_at %s, want %s", id, time.Unix(0, written[id]).UTC(), want)
 		}
 	}
 }

@@ -62,17 +62,18 @@ func findRevision(ctx context.Context, tx *store.Tx, cobID int64, revisao int) (
 // insertCharge stores a new charge with its first body; it reports false,
 // storing nothing, when the company already has the txid.
 func insertCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string) (bool, error) {
-	n, err := execCount(ctx, tx, `INSERT INTO pix_cobs (id, company_id, app_id, kind, txid, status, revisao, loc_id, devedor_cpf, devedor_cnpj, created_at, updated_at, body, lote_id)
-		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (company_id, txid) DO NOTHING`,
+	n, err := execCount(ctx, tx, `INSERT INTO pix_cobs (id, company_id, app_id, kind, txid, status, revisao, loc_id, devedor_cpf, devedor_cnpj, created_at, updated_at, body, lote_id, done_at)
+		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (company_id, txid) DO NOTHING`,
 		c.ID, c.CompanyID, c.AppID, c.Kind, c.TxID, c.Status, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"),
-		c.CreatedAt.UnixNano(), c.CreatedAt.UnixNano(), encoded, c.LoteID)
+		c.CreatedAt.UnixNano(), c.CreatedAt.UnixNano(), encoded, c.LoteID, doneAt(c.Kind, c.CreatedAt, body))
 	return n == 1, err
 }
 
-// updateCharge writes a charge's state and current body.
+// updateCharge writes a charge's state and current body (a revision may
+// change its calendario, so done_at too).
 func updateCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string, now time.Time) error {
-	return exec(ctx, tx, `UPDATE pix_cobs SET status = ?, revisao = ?, loc_id = ?, devedor_cpf = ?, devedor_cnpj = ?, updated_at = ?, body = ? WHERE id = ?`,
-		c.Status, c.Revisao, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"), now.UnixNano(), encoded, c.ID)
+	return exec(ctx, tx, `UPDATE pix_cobs SET status = ?, revisao = ?, loc_id = ?, devedor_cpf = ?, devedor_cnpj = ?, updated_at = ?, body = ?, done_at = ? WHERE id = ?`,
+		c.Status, c.Revisao, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"), now.UnixNano(), encoded, doneAt(c.Kind, c.CreatedAt, body), c.ID)
 }
 
 // updateChargeUnlinked writes a charge that lost its location.

@@ -340,7 +340,7 @@ CREATE TABLE pix_cobs (
 	lote_id      INTEGER,
 	created_at   INTEGER NOT NULL,
 	updated_at   INTEGER NOT NULL,
-	body         TEXT NOT NULL,           -- the current revision, as answered
+	body         TEXT NOT NULL, done_at INTEGER,           -- the current revision, as answered
 	UNIQUE (company_id, txid)
 );
 CREATE TABLE "pix_keys" (
@@ -634,3 +634,4 @@ INSERT INTO "migrations" VALUES('migrations/0025_certificates.sql');
 INSERT INTO "migrations" VALUES('migrations/0026_job_lanes.sql');
 INSERT INTO "migrations" VALUES('migrations/0027_retention.sql');
 INSERT INTO "migrations" VALUES('migrations/0028_unused_indexes.sql');
+INSERT INTO "migrations" VALUES('migrations/0029_charge_done_at.sql');
