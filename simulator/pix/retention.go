@@ -206,7 +206,10 @@ func deleteCharges(ctx context.Context, tx *store.Tx, ids []int64) error {
 	for _, q := range []string{
 		`DELETE FROM pix_refunds WHERE e2eid IN (SELECT e2eid FROM pix_received WHERE cob_id IN (SELECT value FROM json_each(?)))`,
 		`DELETE FROM pix_received WHERE cob_id IN (SELECT value FROM json_each(?))`,
-		`DELETE FROM pix_locs WHERE cob_id IN (SELECT value FROM json_each(?))`,
+		// A charge's location by the charge's loc_id (its primary key), which
+		// spares every location written an index by cob_id; cob_id must
+		// agree, so a location another charge holds never goes.
+		`DELETE FROM pix_locs WHERE id IN (SELECT loc_id FROM pix_cobs WHERE id IN (SELECT value FROM json_each(?1))) AND cob_id IN (SELECT value FROM json_each(?1))`,
 		`DELETE FROM pix_cobs WHERE id IN (SELECT value FROM json_each(?))`,
 	} {
 		if err := exec(ctx, tx, q, string(list)); err != nil {
