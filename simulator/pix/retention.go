@@ -51,40 +51,19 @@ var chargeDone = fmt.Sprintf(`c.lote_id IS NULL AND (c.status IN ('%s', '%s', '%
 // may change after the charge is written). Null when the body has no
 // date to read (never done while active).
 func doneAt(kind string, created time.Time, body doc) sql.NullInt64 {
-	cal := sub(body, "calendario")
 	if kind == "cob" {
-		exp, ok := number(cal["expiracao"])
-		if !ok {
-			exp = defaultExpiracao
-		}
-		return sql.NullInt64{Int64: created.Add(time.Duration(exp)*time.Second).UnixNano() + 1, Valid: true}
+		return sql.NullInt64{Int64: expiry(&charge{CreatedAt: created, Body: body}).UnixNano() + 1, Valid: true}
 	}
+	cal := sub(body, "calendario")
 	due, err := time.Parse(time.DateOnly, str(cal, "dataDeVencimento"))
 	if err != nil {
 		return sql.NullInt64{}
 	}
-	validity, ok := number(cal["validadeAposVencimento"])
-	if !ok {
-		validity = 30
+	validity := 30 // as dueCharge reads it
+	if v, ok := cal["validadeAposVencimento"].(float64); ok {
+		validity = int(v)
 	}
-	return sql.NullInt64{Int64: due.AddDate(0, 0, int(validity)+11).UnixNano(), Valid: true}
-}
-
-// number reads a JSON number as decoded into a body (float64, or an
-// integer where Go code set it).
-func number(v any) (int64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return int64(n), true
-	case int:
-		return int64(n), true
-	case int64:
-		return n, true
-	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
-	}
-	return 0, false
+	return sql.NullInt64{Int64: due.AddDate(0, 0, validity+11).UnixNano(), Valid: true}
 }
 
 // pixDone is true of a Pix received without a charge (p) whose refunds
