@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -20,11 +21,15 @@ const eventDone = `NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = e.
 // c.Before on the company's clock, then the oldest beyond its newest
 // c.Keep. A delivery belongs to its event, so the events' cap bounds the
 // deliveries too (one per target of an event, one target in practice).
+// Both look at a window of events a batch (retention.Scan): a company
+// whose receiver is down keeps thousands of events with deliveries on
+// their way, which a batch used to read all of.
 func (b *Bus) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
 	n := 0
 	if !c.Before.IsZero() {
-		aged, err := store.All(ctx, tx, scanSeq, `SELECT seq FROM events e WHERE company_id = ? AND occurred_at < ? AND `+eventDone+`
-			ORDER BY occurred_at LIMIT ?`, c.Company, c.Before.UnixNano(), c.Limit)
+		aged, err := retention.Scan(ctx, tx, c, "events/aged", c.Limit, `SELECT e.seq, e.occurred_at, `+eventDone+` FROM events e
+			WHERE e.company_id = :company AND e.occurred_at < :before`, "e.occurred_at", "e.seq",
+			sql.Named("company", c.Company), sql.Named("before", c.Before.UnixNano()))
 		if err != nil {
 			return 0, fmt.Errorf("aged events: %w", err)
 		}
@@ -40,8 +45,9 @@ func (b *Bus) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, er
 				return retention.Bound(ctx, tx, `SELECT seq FROM events WHERE company_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?`, c.Company, c.Keep-1)
 			},
 			func(boundary int64, limit int) (int, error) {
-				seqs, err := store.All(ctx, tx, scanSeq, `SELECT seq FROM events e WHERE company_id = ? AND seq < ? AND `+eventDone+`
-					ORDER BY seq LIMIT ?`, c.Company, boundary, limit)
+				seqs, err := retention.Scan(ctx, tx, c, "events", limit, `SELECT e.seq, e.seq, `+eventDone+` FROM events e
+					WHERE e.company_id = :company AND e.seq < :boundary`, "e.seq", "e.seq",
+					sql.Named("company", c.Company), sql.Named("boundary", boundary))
 				if err != nil {
 					return 0, err
 				}
@@ -53,11 +59,6 @@ func (b *Bus) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, er
 		}
 	}
 	return n, nil
-}
-
-func scanSeq(r store.Scanner) (int64, error) {
-	var v int64
-	return v, r.Scan(&v)
 }
 
 // deleteEvents deletes events and their deliveries; the attempts go by
