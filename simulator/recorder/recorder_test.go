@@ -21,13 +21,20 @@ var apis = []httpx.API{{Prefix: "/pix/v2", Name: "pix", Record: true}, {Prefix: 
 
 func newRecorder(t *testing.T) (*recorder.Recorder, http.Handler) {
 	t.Helper()
+	return newRecorderKeeping(t, 0)
+}
+
+// newRecorderKeeping records with a cap of keep requests a company (0:
+// none).
+func newRecorderKeeping(t *testing.T, keep int) (*recorder.Recorder, http.Handler) {
+	t.Helper()
 	db, err := store.Open(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	rec := &recorder.Recorder{DB: db, Clocks: clock.NewClocks(clock.New(clock.Frozen, 0, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))),
-		Log: slog.New(slog.DiscardHandler)}
+		Log: slog.New(slog.DiscardHandler), Keep: keep}
 	rec.Start()
 	t.Cleanup(rec.Close)
 	app := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -10,9 +10,11 @@ import (
 
 // Prune implements retention.Table for the interaction log, in the log's
 // own database: a company's requests made before c.Before on its clock
-// go, then the oldest beyond its newest c.Keep (--retention-log). The cap
-// is per company, where it was once the whole log's: one company's
-// traffic must not erase the evidence of another's homologation.
+// go, then the oldest beyond its newest c.Keep (--retention-log), which
+// the writer keeps as it writes (capAt): here only what it has not yet
+// caught up on, a cap lowered since the last start. The cap is per
+// company, where it was once the whole log's: one company's traffic must
+// not erase the evidence of another's homologation.
 func (r *Recorder) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
 	n := 0
 	if !c.Before.IsZero() {
@@ -41,8 +43,12 @@ func (r *Recorder) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (in
 			})
 		n += beyond
 		if err != nil {
+			r.forget(c.Company)
 			return n, fmt.Errorf("prune interactions beyond the cap: %w", err)
 		}
+	}
+	if n > 0 {
+		r.forget(c.Company)
 	}
 	return n, nil
 }

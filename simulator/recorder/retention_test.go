@@ -67,3 +67,92 @@ func TestPruneInteractions(t *testing.T) {
 		})
 	}
 }
+
+// The writer keeps each company's cap as it writes: the company's oldest
+// requests beyond it go in the transaction that records new ones, and
+// another company's are not touched. When something else deleted some
+// (the pruner's age cut, a reset), the writer counts again: with the
+// count it had, it would delete the requests just made.
+func TestWriterKeepsTheCapAsItWrites(t *testing.T) {
+	ctx := context.Background()
+	rec, h := newRecorderKeeping(t, 10)
+	start := rec.Clocks.Default.Now()
+	paths := func(company string) []string {
+		t.Helper()
+		list, err := rec.List(ctx, recorder.Filter{CompanyID: company})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, it := range list {
+			out = append(out, it.Path)
+		}
+		return out
+	}
+	for i := range 25 {
+		send(h, "GET", fmt.Sprintf("/pix/v2/a/%d", i), "", map[string]string{"X-Test-Company": "A"})
+		if i < 3 {
+			send(h, "GET", fmt.Sprintf("/pix/v2/b/%d", i), "", map[string]string{"X-Test-Company": "B"})
+		}
+	}
+	var want []string
+	for i := 15; i < 25; i++ {
+		want = append(want, fmt.Sprintf("/pix/v2/a/%d", i))
+	}
+	if got := paths("A"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("company A keeps %v, want its newest 10 %v", got, want)
+	}
+	if got := paths("B"); len(got) != 3 {
+		t.Errorf("company B keeps %v, want its 3", got)
+	}
+
+	// The pruner's age cut takes all of A's; A's next requests stay.
+	err := rec.DB.Tx(ctx, func(tx *store.Tx) error {
+		_, err := rec.Prune(ctx, tx, retention.Cut{Company: "A", Before: start.Add(time.Hour), Limit: 100})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		send(h, "GET", fmt.Sprintf("/pix/v2/a/new%d", i), "", map[string]string{"X-Test-Company": "A"})
+	}
+	if got := paths("A"); fmt.Sprint(got) != "[/pix/v2/a/new0 /pix/v2/a/new1 /pix/v2/a/new2]" {
+		t.Errorf("after the age cut, company A keeps %v, want its 3 new requests", got)
+	}
+	if err := rec.ResetCompany(ctx, "B"); err != nil {
+		t.Fatal(err)
+	}
+	send(h, "GET", "/pix/v2/b/new", "", map[string]string{"X-Test-Company": "B"})
+	if got := paths("B"); fmt.Sprint(got) != "[/pix/v2/b/new]" {
+		t.Errorf("after a reset, company B keeps %v, want its new request", got)
+	}
+}
+
+// A log far over a cap lowered since the last start shrinks by at most
+// twice what each batch writes (the pruner's batches do the rest), so no
+// one transaction deletes the whole excess.
+func TestWriterShrinksAnOverfullLogByBatches(t *testing.T) {
+	ctx := context.Background()
+	rec, h := newRecorderKeeping(t, 5)
+	err := rec.DB.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40)
+			INSERT INTO interactions (at, request_id, app_id, api, method, path, query, req_headers, req_body, status, resp_headers, resp_body, duration_us, idempotency_key, company_id)
+			SELECT i, 'r' || i, 'app-1', 'pix', 'GET', '/pix/v2/old/' || i, '', '{}', '', 200, '{}', '', 1, '', 'A' FROM n`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(h, "GET", "/pix/v2/a/new", "", map[string]string{"X-Test-Company": "A"})
+	rec.Flush()
+	var n int
+	if err := rec.DB.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT count(*) FROM interactions WHERE company_id = 'A'`).Scan(&n)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n != 39 {
+		t.Errorf("company A holds %d requests after one more, want 39 (41 less the 2 a one-row batch may delete)", n)
+	}
+}

@@ -388,7 +388,7 @@ func (s *Server) platform(ctx context.Context) error {
 	}
 	s.Bus.Register()
 	s.Machines = &statemachine.Applier{Bus: s.Bus}
-	s.Recorder = &recorder.Recorder{DB: s.logDB, Clocks: s.Clocks, Log: s.Log}
+	s.Recorder = &recorder.Recorder{DB: s.logDB, Clocks: s.Clocks, Log: s.Log, Keep: s.Config.Retention.Log}
 	s.Recorder.Start()
 	s.Keys = &idempotency.Keys{DB: s.DB, Clocks: s.Clocks}
 	s.Faults = &scenario.Faults{Clocks: s.Clocks, Apps: s.Auth}
