@@ -194,16 +194,17 @@ CREATE TABLE documentos (
 	created_at  INTEGER NOT NULL,
 	used_by     INTEGER                    -- the proposal a signed proposal document signed
 );
-CREATE TABLE events (
+CREATE TABLE "events" (
 	seq         INTEGER PRIMARY KEY AUTOINCREMENT,
-	id          TEXT NOT NULL UNIQUE,
+	id          TEXT NOT NULL,
 	app_id      TEXT NOT NULL,
 	cnpj        TEXT NOT NULL,
 	type        TEXT NOT NULL,
 	subject_key TEXT NOT NULL,
 	occurred_at INTEGER NOT NULL,
-	envelope    TEXT NOT NULL
-, company_id TEXT NOT NULL DEFAULT '');
+	envelope    TEXT NOT NULL,
+	company_id  TEXT NOT NULL DEFAULT ''
+);
 CREATE TABLE homologation_runs (
 	id          TEXT PRIMARY KEY,
 	app_id      TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
@@ -635,3 +636,4 @@ INSERT INTO "migrations" VALUES('migrations/0027_retention.sql');
 INSERT INTO "migrations" VALUES('migrations/0028_unused_indexes.sql');
 INSERT INTO "migrations" VALUES('migrations/0029_charge_done_at.sql');
 INSERT INTO "migrations" VALUES('migrations/0030_locations_by_charge.sql');
+INSERT INTO "migrations" VALUES('migrations/0031_events_id_not_indexed.sql');
