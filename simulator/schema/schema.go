@@ -27,6 +27,10 @@ type Registry struct {
 	mu       sync.Mutex // compiles one at a time: the loader's pool is shared
 	loader   *gojsonschema.SchemaLoader
 	files    http.FileSystem
+	fsys     fs.FS
+	// checks maps a name to its *check, or to nil when its schema uses a
+	// keyword checks do not know (check.go).
+	checks sync.Map
 }
 
 // Violation is one way a document breaks its schema.
@@ -70,7 +74,7 @@ func Load(fsys fs.FS) (*Registry, error) {
 // megabytes of an idle sandbox's memory; a sandbox uses a few dozen.
 // The tests Load every one, so a broken schema still fails CI.
 func LoadLazy(fsys fs.FS) (*Registry, error) {
-	reg := &Registry{names: map[string]bool{}, loader: gojsonschema.NewSchemaLoader(), files: schemaFiles{http.FS(fsys)}}
+	reg := &Registry{names: map[string]bool{}, loader: gojsonschema.NewSchemaLoader(), files: schemaFiles{http.FS(fsys)}, fsys: fsys}
 	// One loader holds the documents read, so each is read once, and a
 	// $ref between files resolves from its pool.
 	reg.loader.Draft = gojsonschema.Draft7
@@ -141,7 +145,27 @@ func (r *Registry) Validate(name string, doc []byte) ([]Violation, error) {
 // numbers as json.Number (json.Decoder.UseNumber): nothing is parsed
 // again.
 func (r *Registry) ValidateDocument(name string, doc any) ([]Violation, error) {
+	if c := r.check(name); c != nil && c.verdict(doc) == valid {
+		return nil, nil
+	}
 	return r.validate(name, gojsonschema.NewRawLoader(doc))
+}
+
+// check returns the check of the named schema, compiling it at its first
+// use; nil when it has none.
+func (r *Registry) check(name string) *check {
+	if c, ok := r.checks.Load(name); ok {
+		return c.(*check)
+	}
+	if !r.names[name] {
+		return nil
+	}
+	c, err := compileCheck(r.fsys, name)
+	if err != nil {
+		c = nil // gojsonschema alone; TestEveryRequestSchemaHasACheck lists why
+	}
+	r.checks.Store(name, c)
+	return c
 }
 
 func (r *Registry) validate(name string, doc gojsonschema.JSONLoader) ([]Violation, error) {
