@@ -177,156 +177,191 @@ func (c *checkCompiler) fill(n *check, file string, s any) error {
 		n.ref = r
 		return err
 	}
-	sub := func(v any) (*check, error) {
-		child := &check{}
-		return child, c.fill(child, file, v)
-	}
-	subs := func(v any) ([]*check, error) {
-		list, ok := v.([]any)
-		if !ok {
-			return nil, fmt.Errorf("%s: a list of schemas expected", file)
-		}
-		out := make([]*check, len(list))
-		for i, e := range list {
-			var err error
-			if out[i], err = sub(e); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	count := func(v any) (int, error) {
-		num, _ := v.(json.Number)
-		i, err := num.Int64()
-		if err != nil || i < 0 {
-			return 0, fmt.Errorf("%s: a count expected, got %v", file, v)
-		}
-		return int(i), nil
-	}
-	rat := func(v any) (*big.Rat, error) {
-		num, _ := v.(json.Number)
-		r, ok := new(big.Rat).SetString(string(num))
-		if !ok {
-			return nil, fmt.Errorf("%s: a number expected, got %v", file, v)
-		}
-		return r, nil
-	}
-	var err error
+	f := filler{c: c, file: file}
 	for k, v := range m {
-		switch k {
-		case "type":
-			switch t := v.(type) {
-			case string:
-				n.types |= typeBits[t]
-			case []any:
-				for _, e := range t {
-					s, _ := e.(string)
-					n.types |= typeBits[s]
-				}
-			}
-			if n.types == 0 {
-				err = fmt.Errorf("%s: type %v", file, v)
-			}
-		case "minLength":
-			n.minLength, err = count(v)
-		case "maxLength":
-			n.maxLength, err = count(v)
-		case "pattern":
-			s, _ := v.(string)
-			n.pattern, err = regexp.Compile(s)
-		case "format":
-			n.format, _ = v.(string)
-		case "minimum":
-			n.minimum, err = rat(v)
-		case "maximum":
-			n.maximum, err = rat(v)
-		case "exclusiveMinimum":
-			n.exclusiveMinimum, err = rat(v)
-		case "properties":
-			props, ok := v.(map[string]any)
-			if !ok {
-				return fmt.Errorf("%s: properties is an object", file)
-			}
-			n.properties = make(map[string]*check, len(props))
-			for p, ps := range props {
-				if n.properties[p], err = sub(ps); err != nil {
-					return err
-				}
-			}
-		case "required":
-			list, _ := v.([]any)
-			for _, e := range list {
-				s, ok := e.(string)
-				if !ok {
-					return fmt.Errorf("%s: required lists names", file)
-				}
-				n.required = append(n.required, s)
-			}
-		case "additionalProperties":
-			if b, ok := v.(bool); ok {
-				n.noAdditional = !b
-			} else {
-				n.additional, err = sub(v)
-			}
-		case "minProperties":
-			n.minProperties, err = count(v)
-		case "propertyNames":
-			n.propertyNames, err = sub(v)
-		case "items":
-			if _, tuple := v.([]any); tuple {
-				return fmt.Errorf("%s: items as a list has no check", file)
-			}
-			n.items, err = sub(v)
-		case "minItems":
-			n.minItems, err = count(v)
-		case "maxItems":
-			n.maxItems, err = count(v)
-		case "uniqueItems":
-			n.uniqueItems, _ = v.(bool)
-		case "const":
-			n.hasConst = true
-			if s, ok := v.(string); ok {
-				n.constant = &s
-			} else {
-				n.otherNonString = true
-			}
-		case "enum":
-			list, ok := v.([]any)
-			if !ok {
-				return fmt.Errorf("%s: enum is a list", file)
-			}
-			n.hasEnum, n.enum = true, map[string]bool{}
-			for _, e := range list {
-				if s, ok := e.(string); ok {
-					n.enum[s] = true
-				} else {
-					n.otherNonString = true
-				}
-			}
-		case "allOf":
-			n.allOf, err = subs(v)
-		case "anyOf":
-			n.anyOf, err = subs(v)
-		case "oneOf":
-			n.oneOf, err = subs(v)
-		case "not":
-			n.not, err = sub(v)
-		case "if":
-			n.ifS, err = sub(v)
-		case "then":
-			n.thenS, err = sub(v)
-		case "else":
-			n.els, err = sub(v)
-		default:
-			if !annotations[k] {
-				return fmt.Errorf("%s: keyword %s has no check", file, k)
-			}
-		}
-		if err != nil {
+		if err := f.keyword(n, k, v); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// filler compiles the keywords of one schema of file.
+type filler struct {
+	c    *checkCompiler
+	file string
+}
+
+// keyword compiles one keyword of a schema into n.
+func (f filler) keyword(n *check, k string, v any) (err error) {
+	switch k {
+	case "type":
+		return f.types(n, v)
+	case "minLength":
+		n.minLength, err = f.count(v)
+	case "maxLength":
+		n.maxLength, err = f.count(v)
+	case "pattern":
+		s, _ := v.(string)
+		n.pattern, err = regexp.Compile(s)
+	case "format":
+		n.format, _ = v.(string)
+	case "minimum":
+		n.minimum, err = f.rat(v)
+	case "maximum":
+		n.maximum, err = f.rat(v)
+	case "exclusiveMinimum":
+		n.exclusiveMinimum, err = f.rat(v)
+	case "properties", "required", "additionalProperties", "minProperties", "propertyNames":
+		return f.object(n, k, v)
+	case "items":
+		if _, tuple := v.([]any); tuple {
+			return fmt.Errorf("%s: items as a list has no check", f.file)
+		}
+		n.items, err = f.sub(v)
+	case "minItems":
+		n.minItems, err = f.count(v)
+	case "maxItems":
+		n.maxItems, err = f.count(v)
+	case "uniqueItems":
+		n.uniqueItems, _ = v.(bool)
+	case "const", "enum":
+		return f.values(n, k, v)
+	case "allOf":
+		n.allOf, err = f.subs(v)
+	case "anyOf":
+		n.anyOf, err = f.subs(v)
+	case "oneOf":
+		n.oneOf, err = f.subs(v)
+	case "not":
+		n.not, err = f.sub(v)
+	case "if":
+		n.ifS, err = f.sub(v)
+	case "then":
+		n.thenS, err = f.sub(v)
+	case "else":
+		n.els, err = f.sub(v)
+	default:
+		if !annotations[k] {
+			return fmt.Errorf("%s: keyword %s has no check", f.file, k)
+		}
+	}
+	return err
+}
+
+func (f filler) types(n *check, v any) error {
+	switch t := v.(type) {
+	case string:
+		n.types |= typeBits[t]
+	case []any:
+		for _, e := range t {
+			s, _ := e.(string)
+			n.types |= typeBits[s]
+		}
+	}
+	if n.types == 0 {
+		return fmt.Errorf("%s: type %v", f.file, v)
+	}
+	return nil
+}
+
+func (f filler) object(n *check, k string, v any) (err error) {
+	switch k {
+	case "properties":
+		props, ok := v.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s: properties is an object", f.file)
+		}
+		n.properties = make(map[string]*check, len(props))
+		for p, ps := range props {
+			if n.properties[p], err = f.sub(ps); err != nil {
+				return err
+			}
+		}
+	case "required":
+		list, _ := v.([]any)
+		for _, e := range list {
+			s, ok := e.(string)
+			if !ok {
+				return fmt.Errorf("%s: required lists names", f.file)
+			}
+			n.required = append(n.required, s)
+		}
+	case "additionalProperties":
+		if b, ok := v.(bool); ok {
+			n.noAdditional = !b
+		} else {
+			n.additional, err = f.sub(v)
+		}
+	case "minProperties":
+		n.minProperties, err = f.count(v)
+	case "propertyNames":
+		n.propertyNames, err = f.sub(v)
+	}
+	return err
+}
+
+func (f filler) values(n *check, k string, v any) error {
+	if k == "const" {
+		n.hasConst = true
+		if s, ok := v.(string); ok {
+			n.constant = &s
+		} else {
+			n.otherNonString = true
+		}
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("%s: enum is a list", f.file)
+	}
+	n.hasEnum, n.enum = true, map[string]bool{}
+	for _, e := range list {
+		if s, ok := e.(string); ok {
+			n.enum[s] = true
+		} else {
+			n.otherNonString = true
+		}
+	}
+	return nil
+}
+
+func (f filler) sub(v any) (*check, error) {
+	child := &check{}
+	return child, f.c.fill(child, f.file, v)
+}
+
+func (f filler) subs(v any) ([]*check, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: a list of schemas expected", f.file)
+	}
+	out := make([]*check, len(list))
+	for i, e := range list {
+		var err error
+		if out[i], err = f.sub(e); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (f filler) count(v any) (int, error) {
+	num, _ := v.(json.Number)
+	i, err := num.Int64()
+	if err != nil || i < 0 {
+		return 0, fmt.Errorf("%s: a count expected, got %v", f.file, v)
+	}
+	return int(i), nil
+}
+
+func (f filler) rat(v any) (*big.Rat, error) {
+	num, _ := v.(json.Number)
+	r, ok := new(big.Rat).SetString(string(num))
+	if !ok {
+		return nil, fmt.Errorf("%s: a number expected, got %v", f.file, v)
+	}
+	return r, nil
 }
 
 // verdict checks v, a document decoded with json.Number, as
