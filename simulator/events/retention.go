@@ -27,8 +27,15 @@ const eventDone = `NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = e.
 func (b *Bus) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
 	n := 0
 	if !c.Before.IsZero() {
-		aged, err := retention.Scan(ctx, tx, c, "events/aged", c.Limit, `SELECT e.seq, e.occurred_at, `+eventDone+` FROM events e
-			WHERE e.company_id = :company AND e.occurred_at < :before`, "e.occurred_at", "e.seq",
+		// In the order the events occurred on the company's stream, up to
+		// the first younger than the cut (done -1 stops the scan): an
+		// event after the company's clock moved back waits behind the
+		// younger ones before it, bounded meanwhile by the cap. An index
+		// by time, written by every event, would let it go first
+		// (migration 0032 dropped it: a page less in a creation's commit).
+		aged, err := retention.Scan(ctx, tx, c, "events/aged", c.Limit, `SELECT e.seq, e.seq,
+			CASE WHEN e.occurred_at >= :before THEN -1 ELSE `+eventDone+` END FROM events e
+			WHERE e.company_id = :company`, "e.seq", "e.seq",
 			sql.Named("company", c.Company), sql.Named("before", c.Before.UnixNano()))
 		if err != nil {
 			return 0, fmt.Errorf("aged events: %w", err)

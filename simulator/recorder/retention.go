@@ -18,13 +18,11 @@ import (
 func (r *Recorder) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
 	n := 0
 	if !c.Before.IsZero() {
-		res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE id IN
-			(SELECT id FROM interactions WHERE company_id = ? AND at < ? ORDER BY at LIMIT ?)`, c.Company, c.Before.UnixNano(), c.Limit)
+		aged, err := r.pruneAged(ctx, tx, c)
 		if err != nil {
 			return 0, fmt.Errorf("prune aged interactions: %w", err)
 		}
-		aged, _ := res.RowsAffected()
-		n += int(aged)
+		n += aged
 	}
 	if c.Keep > 0 && n < c.Limit {
 		// The keep-th newest request is the oldest kept.
@@ -51,4 +49,41 @@ func (r *Recorder) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (in
 		r.forget(c.Company)
 	}
 	return n, nil
+}
+
+// pruneAged deletes a company's oldest requests made before c.Before on
+// its clock, in the order they were written: it walks them by id and
+// stops at the first one the cut keeps. A request made after the
+// company's clock moved back waits behind the younger ones before it,
+// bounded meanwhile by the cap; an index of requests by their time, which
+// every request wrote and every deletion updated, would let it go first
+// (migration 0032 dropped it: a creation's log row cost one B-tree
+// entry less each way).
+func (r *Recorder) pruneAged(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, at FROM interactions WHERE company_id = ? ORDER BY id LIMIT ?`, c.Company, c.Limit)
+	if err != nil {
+		return 0, err
+	}
+	last, aged, before := int64(0), 0, c.Before.UnixNano()
+	for rows.Next() {
+		var id, at int64
+		if err := rows.Scan(&id, &at); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		if at >= before {
+			break
+		}
+		last, aged = id, aged+1
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || aged == 0 {
+		return 0, err
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE company_id = ? AND id <= ?`, c.Company, last)
+	if err != nil {
+		return 0, err
+	}
+	deleted, err := res.RowsAffected()
+	return int(deleted), err
 }

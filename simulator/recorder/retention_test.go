@@ -23,6 +23,7 @@ func TestPruneInteractions(t *testing.T) {
 		deleted int
 	}{
 		{"age: what A requested before the cut goes", retention.Cut{Company: "A", Before: day(2), Limit: 100}, []string{"/pix/v2/a/3", "/pix/v2/a/4"}, 3},
+		{"age: in the order they were made, up to the first the cut keeps", retention.Cut{Company: "A", Before: day(9), Limit: 100}, nil, 5},
 		{"cap: A's newest keep stay", retention.Cut{Company: "A", Keep: 2, Limit: 100}, []string{"/pix/v2/a/3", "/pix/v2/a/4"}, 3},
 		{"cap: more than A has keeps all", retention.Cut{Company: "A", Keep: 50, Limit: 100}, []string{"/pix/v2/a/0", "/pix/v2/a/1", "/pix/v2/a/2", "/pix/v2/a/3", "/pix/v2/a/4"}, 0},
 		{"age then cap", retention.Cut{Company: "A", Before: day(2), Keep: 1, Limit: 100}, []string{"/pix/v2/a/4"}, 4},
@@ -65,6 +66,48 @@ func TestPruneInteractions(t *testing.T) {
 				t.Errorf("company B kept %d requests, want its 2: a prune of A took B's", len(b))
 			}
 		})
+	}
+}
+
+// A company's requests age out in the order they were made: the cut
+// stops at the first it keeps, and one made after the clock moved back
+// waits behind it.
+func TestAgedRequestsGoInTheOrderTheyWereMade(t *testing.T) {
+	ctx := context.Background()
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	day := func(n int) time.Time { return start.Add(time.Duration(n) * 24 * time.Hour) }
+	rec, h := newRecorder(t)
+	for i, d := range []int{0, 0, 5, 0} {
+		rec.Clocks.Default.Set(day(d))
+		send(h, "GET", fmt.Sprintf("/pix/v2/a/%d", i), "", map[string]string{"X-Test-Company": "A"})
+	}
+	rec.Flush()
+	for _, c := range []struct {
+		before  int
+		deleted int
+		kept    string
+	}{
+		{2, 2, "[/pix/v2/a/2 /pix/v2/a/3]"}, // /a/3 is as old as the two that went: it waits behind /a/2
+		{2, 0, "[/pix/v2/a/2 /pix/v2/a/3]"},
+		{6, 2, "[]"},
+	} {
+		var n int
+		err := rec.DB.Tx(ctx, func(tx *store.Tx) error {
+			var err error
+			n, err = rec.Prune(ctx, tx, retention.Cut{Company: "A", Before: day(c.before), Limit: 100})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, _ := rec.List(ctx, recorder.Filter{CompanyID: "A"})
+		var got []string
+		for _, it := range list {
+			got = append(got, it.Path)
+		}
+		if n != c.deleted || fmt.Sprint(got) != c.kept && !(c.kept == "[]" && len(got) == 0) {
+			t.Errorf("cut before day %d deleted %d and kept %v, want %d and %s", c.before, n, got, c.deleted, c.kept)
+		}
 	}
 }
 

@@ -104,7 +104,10 @@ func (c Cut) Reached(key string, p Pos, all bool) {
 // ordering value (order, an expression) and whether it is done with, and
 // takes named parameters only; Scan adds where the scan resumes, the
 // order (order, then idColumn) and the window. It returns the ids of the
-// done candidates, at most limit, oldest first.
+// done candidates, at most limit, oldest first. A done of -1 ends the
+// scan there, as if at its end: an age's cut walking rows in the order
+// they were written stops at the first one younger than the cut
+// (events.Prune), whose later rows it leaves for a later pass.
 func Scan(ctx context.Context, tx *store.Tx, c Cut, key string, limit int, query, order, idColumn string, args ...any) ([]int64, error) {
 	from, ok := c.Resume(key)
 	if !ok {
@@ -118,14 +121,19 @@ func Scan(ctx context.Context, tx *store.Tx, c Cut, key string, limit int, query
 	}
 	defer rows.Close()
 	var ids []int64
-	seen, at := 0, from
+	seen, at, stopped := 0, from, false
 	for rows.Next() {
-		var done sql.NullBool // null (a comparison with a null) is not done
-		if err := rows.Scan(&at.ID, &at.At, &done); err != nil {
+		var row Pos
+		var done sql.NullInt64 // null (a comparison with a null) is not done
+		if err := rows.Scan(&row.ID, &row.At, &done); err != nil {
 			return nil, err
 		}
-		seen++
-		if done.Bool {
+		if done.Int64 == -1 {
+			stopped = true
+			break
+		}
+		seen, at = seen+1, row
+		if done.Int64 == 1 {
 			ids = append(ids, at.ID)
 			if len(ids) == limit {
 				break
@@ -135,8 +143,8 @@ func Scan(ctx context.Context, tx *store.Tx, c Cut, key string, limit int, query
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if seen > 0 {
-		c.Reached(key, at, seen < Window && len(ids) < limit)
+	if seen > 0 || stopped {
+		c.Reached(key, at, stopped || seen < Window && len(ids) < limit)
 	}
 	return ids, nil
 }

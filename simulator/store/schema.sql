@@ -574,13 +574,11 @@ CREATE INDEX deliveries_subject ON deliveries(app_id, subject_key, status, event
 CREATE INDEX delivery_attempts_delivery ON delivery_attempts(delivery_id, id);
 CREATE INDEX documentos_company ON documentos(company_id, created_at);
 CREATE INDEX events_company ON events(company_id, seq);
-CREATE INDEX events_company_age ON events(company_id, occurred_at);
 CREATE INDEX homologation_runs_app ON homologation_runs(app_id, created_at);
 CREATE INDEX idempotency_expiry ON idempotency_keys(expires_at);
 CREATE INDEX inscricoes_company ON inscricoes(company_id, cpf);
 CREATE INDEX inscricoes_numero ON inscricoes(numero);
 CREATE INDEX interactions_company ON interactions(company_id, id);
-CREATE INDEX interactions_company_age ON interactions(company_id, at);
 CREATE INDEX jobs_clock_due ON jobs(clock, due_at, id);
 CREATE INDEX jobs_lanes ON jobs(clock, due_at, id) WHERE laned = 1;
 CREATE INDEX jobs_line ON jobs(clock, due_at, id) WHERE laned = 0;
@@ -637,3 +635,4 @@ INSERT INTO "migrations" VALUES('migrations/0028_unused_indexes.sql');
 INSERT INTO "migrations" VALUES('migrations/0029_charge_done_at.sql');
 INSERT INTO "migrations" VALUES('migrations/0030_locations_by_charge.sql');
 INSERT INTO "migrations" VALUES('migrations/0031_events_id_not_indexed.sql');
+INSERT INTO "migrations" VALUES('migrations/0032_age_in_write_order.sql');
