@@ -106,11 +106,13 @@ func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) 
 	if len(bytes.TrimSpace(body)) == 0 {
 		return errs.Errorf(errs.Invalid, "o corpo da requisição está vazio; envie um documento JSON")
 	}
+	if m, ok := v.(*map[string]any); ok && schemas != nil && name != "" {
+		// decodeObject's decoder reads the syntax: the check of it (a scan
+		// of the body more) runs only for a body it cannot decode.
+		return decodeObject(body, schemas, name, m)
+	}
 	if err := CheckSyntax(body); err != nil {
 		return err
-	}
-	if m, ok := v.(*map[string]any); ok && schemas != nil && name != "" {
-		return decodeObject(body, schemas, name, m)
 	}
 	if schemas != nil && name != "" {
 		if err := schemaError(name)(schemas.Validate(name, body)); err != nil {
@@ -158,7 +160,17 @@ func decodeObject(body []byte, schemas *schema.Registry, name string, m *map[str
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	err := dec.Decode(&doc)
+	if err == nil {
+		if _, terr := dec.Token(); terr != io.EOF {
+			err = errors.New("data after the document")
+		}
+	}
+	if err != nil {
+		// Broken, or more after the document: CheckSyntax says where.
+		if serr := CheckSyntax(body); serr != nil {
+			return serr
+		}
 		return errs.Errorf(errs.Invalid, "JSON malformado: %v", err)
 	}
 	if err := schemaError(name)(schemas.ValidateDocument(name, doc)); err != nil {

@@ -2,13 +2,16 @@ package httpx_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
+	"homologa/simulator/schema"
 )
 
 func render(d httpx.Dialect, e *errs.Error) (int, string, map[string]any) {
@@ -128,6 +131,23 @@ func TestCheckSyntax(t *testing.T) {
 		err := httpx.CheckSyntax([]byte(tt.in))
 		if (tt.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.want)) {
 			t.Errorf("CheckSyntax(%q) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+// A body decoded as an object (decodeObject, which reads the syntax
+// itself) is refused as CheckSyntax refuses it, trailing data included.
+func TestDecodedObjectSyntax(t *testing.T) {
+	reg, err := schema.Load(fstest.MapFS{"o.json": {Data: []byte(`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{`{"a": 1}`, "{\"a\": 1,\n \"b\": }", `{"a": 1`, `{"a": 1} {"b": 2}`, `{"a": 1}}`, `{"a": 1}]`, `{"a": 1} x`, "{\"a\": 1}\n\t "} {
+		var m map[string]any
+		got := httpx.DecodeJSONBytes([]byte(in), reg, "o", &m)
+		want := httpx.CheckSyntax([]byte(in))
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("DecodeJSONBytes(%q) = %v, want CheckSyntax's %v", in, got, want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -37,6 +38,7 @@ type check struct {
 	format               string
 
 	minimum, maximum, exclusiveMinimum *big.Rat
+	intBounds                          *intBounds // nil unless each bound is an int64
 
 	properties    map[string]*check
 	required      []string
@@ -183,6 +185,7 @@ func (c *checkCompiler) fill(n *check, file string, s any) error {
 			return err
 		}
 	}
+	n.integerBounds()
 	return nil
 }
 
@@ -383,14 +386,11 @@ func (n *check) verdict(v any) verdict {
 		}
 		return all(n.combined(v), n.common(v))
 	case json.Number:
-		r, ok := new(big.Rat).SetString(string(x))
-		if !ok {
-			return unsure
-		}
-		if n.types != 0 && n.types&typeNumber == 0 && !(r.IsInt() && n.types&typeInteger != 0) {
+		num := n.numeric(x)
+		if num == invalid {
 			return invalid
 		}
-		return all(n.combined(v), n.number(r), n.common(v))
+		return all(num, n.combined(v), n.common(v))
 	case bool:
 		if n.types != 0 && n.types&typeBoolean == 0 {
 			return invalid
@@ -534,6 +534,59 @@ func (n *check) str(s string) verdict {
 		return invalid
 	}
 	return valid
+}
+
+// numeric is the type check and validateNumber of a number. An integer
+// that fits in an int64, against bounds that are such integers too (a
+// charge's expiracao, a day of the month), is compared as one: the exact
+// value, a big.Rat, was a quarter of a charge's check.
+func (n *check) numeric(x json.Number) verdict {
+	if n.intBounds != nil && n.format == "" {
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			if n.types != 0 && n.types&(typeNumber|typeInteger) == 0 {
+				return invalid
+			}
+			b := n.intBounds
+			if b.hasMax && i > b.max || b.hasMin && i < b.min || b.hasExclusiveMin && i <= b.exclusiveMin {
+				return invalid
+			}
+			return valid
+		}
+	}
+	r, ok := new(big.Rat).SetString(string(x))
+	if !ok {
+		return unsure
+	}
+	if n.types != 0 && n.types&typeNumber == 0 && !(r.IsInt() && n.types&typeInteger != 0) {
+		return invalid
+	}
+	return n.number(r)
+}
+
+// intBounds are a check's numeric bounds when each is an integer that
+// fits in an int64.
+type intBounds struct {
+	min, max, exclusiveMin          int64
+	hasMin, hasMax, hasExclusiveMin bool
+}
+
+// integerBounds sets n.intBounds when every bound of n is an int64.
+func (n *check) integerBounds() {
+	b := &intBounds{}
+	for _, bound := range []struct {
+		r   *big.Rat
+		v   *int64
+		has *bool
+	}{{n.minimum, &b.min, &b.hasMin}, {n.maximum, &b.max, &b.hasMax}, {n.exclusiveMinimum, &b.exclusiveMin, &b.hasExclusiveMin}} {
+		if bound.r == nil {
+			continue
+		}
+		if !bound.r.IsInt() || !bound.r.Num().IsInt64() {
+			return
+		}
+		*bound.v, *bound.has = bound.r.Num().Int64(), true
+	}
+	n.intBounds = b
 }
 
 // number is validateNumber, on the number's exact value.

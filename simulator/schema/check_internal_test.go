@@ -72,8 +72,21 @@ func (g *generator) value(n *check, depth int) any {
 	case typeBoolean:
 		return g.rnd.IntN(2) == 0
 	case typeInteger, typeNumber:
+		// The schema's own bounds, and a step either side of each.
+		list := append([]string{}, numbers...)
+		for _, r := range []*big.Rat{n.minimum, n.maximum, n.exclusiveMinimum} {
+			if r != nil {
+				for _, half := range []int64{-2, -1, 0, 1, 2} {
+					list = append(list, new(big.Rat).Add(r, big.NewRat(half, 2)).FloatString(1))
+				}
+				list = append(list, r.RatString())
+			}
+		}
+		if g.rnd.IntN(3) == 0 {
+			return json.Number(list[g.rnd.IntN(len(list))])
+		}
 		for range 8 {
-			num := json.Number(numbers[g.rnd.IntN(len(numbers))])
+			num := json.Number(list[g.rnd.IntN(len(list))])
 			r, _ := new(big.Rat).SetString(string(num))
 			if n.number(r) == valid {
 				return num
