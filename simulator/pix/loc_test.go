@@ -2,7 +2,10 @@ package pix
 
 import (
 	"database/sql"
+	"homologa/simulator/store"
+	"regexp"
 	"testing"
+	"time"
 )
 
 func TestLocRule(t *testing.T) {
@@ -33,5 +36,25 @@ func TestWithoutLoc(t *testing.T) {
 	d := withoutLoc(doc{"loc": doc{}, "location": "x", "pixCopiaECola": "y", "txid": "t"})
 	if len(d) != 1 || d["txid"] != "t" {
 		t.Errorf("got %v, want only txid", d)
+	}
+}
+
+// A location's token is 32 hex digits whose order is its creation's, and
+// whose last 20 are random: two made in the same millisecond differ.
+func TestLocTokenOrdersByCreation(t *testing.T) {
+	at := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
+	ids := store.RandomIDs{}
+	first, same, later := locToken(ids, at), locToken(ids, at), locToken(ids, at.Add(time.Millisecond))
+	hex32 := regexp.MustCompile(`^[0-9a-f]{32}$`)
+	for _, tok := range []string{first, same, later} {
+		if !hex32.MatchString(tok) {
+			t.Fatalf("token %q is not 32 hex digits", tok)
+		}
+	}
+	if first == same {
+		t.Errorf("two tokens of the same millisecond are equal: %s", first)
+	}
+	if first[:12] != same[:12] || !(later > first && later > same) {
+		t.Errorf("tokens %s, %s (same millisecond) and %s (a millisecond later) are not in creation order", first, same, later)
 	}
 }
