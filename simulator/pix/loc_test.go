@@ -2,10 +2,11 @@ package pix
 
 import (
 	"database/sql"
-	"homologa/simulator/store"
 	"regexp"
 	"testing"
 	"time"
+
+	"homologa/simulator/store"
 )
 
 func TestLocRule(t *testing.T) {
