@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/xeipuuv/gojsonschema"
@@ -96,16 +98,59 @@ var annotations = map[string]bool{"$schema": true, "$comment": true, "title": tr
 // refers to; nodes holds each by its absolute reference, made before its
 // children so that a schema referring to itself ends.
 type checkCompiler struct {
+	mu    sync.Mutex
 	fsys  fs.FS
 	docs  map[string]any
 	nodes map[string]*check
+	done  map[string]checked
 }
 
-// compileCheck compiles the check of the schema named name (a path under
-// the schemas' folder without ".json").
+// newCheckCompiler makes a compiler of checks: one for all the schemas
+// of a folder, so a file many refer to (common.json) is read and
+// compiled once, as gojsonschema's loader pool does.
+func newCheckCompiler(fsys fs.FS) *checkCompiler {
+	return &checkCompiler{fsys: fsys, docs: map[string]any{}, nodes: map[string]*check{}, done: map[string]checked{}}
+}
+
+// checkers are the compilers of embedded folders, which never change,
+// shared by every registry of the process: a test binary makes hundreds
+// of sandboxes, and compiling each one's checks again cost the suite
+// seconds under the race detector. A check is never changed once made.
+var checkers sync.Map // embed.FS → *checkCompiler
+
+// checkerFor is the compiler of fsys's checks.
+func checkerFor(fsys fs.FS) *checkCompiler {
+	if e, ok := fsys.(embed.FS); ok {
+		c, _ := checkers.LoadOrStore(e, newCheckCompiler(fsys))
+		return c.(*checkCompiler)
+	}
+	return newCheckCompiler(fsys)
+}
+
+// checked is a compilation's outcome.
+type checked struct {
+	c   *check
+	err error
+}
+
+// compile compiles, once, the check of the schema named name (a path
+// under the schemas' folder without ".json"). A failed compilation may
+// leave nodes behind; no check is made of them, only of a name whose
+// compilation succeeded.
+func (c *checkCompiler) compile(name string) (*check, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d, ok := c.done[name]; ok {
+		return d.c, d.err
+	}
+	n, err := c.ref("file:///schemas/"+name+".json", "")
+	c.done[name] = checked{n, err}
+	return n, err
+}
+
+// compileCheck compiles one schema's check with a compiler of its own.
 func compileCheck(fsys fs.FS, name string) (*check, error) {
-	c := &checkCompiler{fsys: fsys, docs: map[string]any{}, nodes: map[string]*check{}}
-	return c.ref("file:///schemas/"+name+".json", "")
+	return newCheckCompiler(fsys).compile(name)
 }
 
 // ref compiles what an absolute reference names: a file and a JSON

@@ -28,10 +28,10 @@ type Registry struct {
 	mu       sync.Mutex // compiles one at a time: the loader's pool is shared
 	loader   *gojsonschema.SchemaLoader
 	files    http.FileSystem
-	fsys     fs.FS
 	// checks maps a name to its *check, or to nil when its schema uses a
-	// keyword checks do not know (check.go).
-	checks sync.Map
+	// keyword checks do not know (check.go); checker compiles them.
+	checks  sync.Map
+	checker *checkCompiler
 }
 
 // Violation is one way a document breaks its schema.
@@ -75,7 +75,7 @@ func Load(fsys fs.FS) (*Registry, error) {
 // megabytes of an idle sandbox's memory; a sandbox uses a few dozen.
 // The tests Load every one, so a broken schema still fails CI.
 func LoadLazy(fsys fs.FS) (*Registry, error) {
-	reg := &Registry{names: map[string]bool{}, loader: gojsonschema.NewSchemaLoader(), files: schemaFiles{http.FS(fsys)}, fsys: fsys}
+	reg := &Registry{names: map[string]bool{}, loader: gojsonschema.NewSchemaLoader(), files: schemaFiles{http.FS(fsys)}, checker: checkerFor(fsys)}
 	// One loader holds the documents read, so each is read once, and a
 	// $ref between files resolves from its pool.
 	reg.loader.Draft = gojsonschema.Draft7
@@ -171,9 +171,9 @@ func (r *Registry) check(name string) *check {
 	if !r.names[name] {
 		return nil
 	}
-	c, err := compileCheck(r.fsys, name)
+	c, err := r.checker.compile(name)
 	if err != nil {
-		c = nil // gojsonschema alone; TestEveryRequestSchemaHasACheck lists why
+		c = nil // gojsonschema alone; TestEverySchemaHasACheck lists why
 	}
 	r.checks.Store(name, c)
 	return c
