@@ -75,7 +75,7 @@ func Load(fsys fs.FS) (*Registry, error) {
 // megabytes of an idle sandbox's memory; a sandbox uses a few dozen.
 // The tests Load every one, so a broken schema still fails CI.
 func LoadLazy(fsys fs.FS) (*Registry, error) {
-	reg := &Registry{names: map[string]bool{}, loader: gojsonschema.NewSchemaLoader(), files: schemaFiles{http.FS(fsys)}, checker: checkerFor(fsys)}
+	reg := &Registry{names: map[string]bool{}, loader: gojsonschema.NewSchemaLoader(), files: schemaFiles{http.FS(fsys)}, checker: newCheckCompiler(fsys)}
 	// One loader holds the documents read, so each is read once, and a
 	// $ref between files resolves from its pool.
 	reg.loader.Draft = gojsonschema.Draft7
