@@ -251,6 +251,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		fmt.Fprintln(stderr, "homologa:", cfg.envErr)
 		return 2
 	}
+	// The log, and whatever else serve writes to stderr, through one
+	// buffer, so the lines keep their order (logbuffer.go).
+	logOut := newLogBuffer(stderr)
+	defer logOut.Flush()
+	stderr = logOut
 	cfg.Log = stderr
 	s, err := New(ctx, cfg)
 	if err != nil {
