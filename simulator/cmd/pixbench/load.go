@@ -140,7 +140,14 @@ func dial(addr string, rq request) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &conn{nc: nc, br: bufio.NewReaderSize(nc, 16<<10), txidAt: -1}
+	c := requestBytes(addr, rq)
+	c.nc, c.br = nc, bufio.NewReaderSize(nc, 16<<10)
+	return c, nil
+}
+
+// requestBytes is a connection's request, not connected yet.
+func requestBytes(addr string, rq request) *conn {
+	c := &conn{txidAt: -1}
 	path := rq.path
 	if rq.fresh {
 		path += fmt.Sprintf("bench%027d", 0)
@@ -159,7 +166,7 @@ func dial(addr string, rq request) (*conn, error) {
 	if rq.fresh {
 		c.txidAt = bytes.Index(c.req, []byte(path)) + len(rq.path) + len("bench")
 	}
-	return c, nil
+	return c
 }
 
 func (c *conn) close() { c.nc.Close() }
@@ -167,18 +174,24 @@ func (c *conn) close() { c.nc.Close() }
 // do sends the request once and reads the whole answer; it returns the
 // status.
 func (c *conn) do() (int, error) {
-	if c.txidAt >= 0 {
-		digits := c.req[c.txidAt : c.txidAt+txidWidth-len("bench")]
-		n := txidSeq.Add(1)
-		for i := len(digits) - 1; i >= 0; i-- {
-			digits[i] = byte('0' + n%10)
-			n /= 10
-		}
-	}
+	c.nextTxid()
 	if _, err := c.nc.Write(c.req); err != nil {
 		return 0, err
 	}
 	return readResponse(c.br)
+}
+
+// nextTxid gives a creation's request a txid of its own.
+func (c *conn) nextTxid() {
+	if c.txidAt < 0 {
+		return
+	}
+	digits := c.req[c.txidAt : c.txidAt+txidWidth-len("bench")]
+	n := txidSeq.Add(1)
+	for i := len(digits) - 1; i >= 0; i-- {
+		digits[i] = byte('0' + n%10)
+		n /= 10
+	}
 }
 
 // readResponse reads one HTTP/1.1 answer, its body by Content-Length or

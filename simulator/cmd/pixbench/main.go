@@ -24,6 +24,7 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -61,6 +62,7 @@ func main() {
 	flag.StringVar(&cfg.profile, "profile", "", "profile the sandbox instead, writing profiles to this folder")
 	flag.IntVar(&cfg.starts, "starts", 3, "starts of homologa measured (the median is shown)")
 	flag.StringVar(&cfg.only, "only", "", `run one part alone: "webhooks" (webhook latency, alone and beside a slow receiver), "start" (homologa's start and idle RSS), "table" (the GET and create table)`)
+	flag.StringVar(&cfg.client, "client", "sleep", `how the load generator waits for an answer: "sleep" (in epoll, as wrk does) or "poll" (never sleeping, poll.go)`)
 	flag.DurationVar(&cfg.soak, "soak", 0, "soak homologa instead, at a steady load for this long: flat RSS and database, no errors (soak.go)")
 	flag.Parse()
 	run := bench
@@ -76,6 +78,9 @@ func main() {
 	case cfg.only != "":
 		run = func(config) error { return errOnly }
 	}
+	if cfg.client != "sleep" && cfg.client != "poll" {
+		run = func(config) error { return errClient }
+	}
 	if cfg.soak > 0 {
 		run = soak
 	}
@@ -85,6 +90,11 @@ func main() {
 	}
 }
 
+var (
+	errOnly   = errors.New(`-only takes "webhooks", "start" or "table"`)
+	errClient = errors.New(`-client takes "sleep" or "poll"`)
+)
+
 type config struct {
 	dur, warm time.Duration
 	homologa  string
@@ -93,6 +103,7 @@ type config struct {
 	starts    int
 	only      string
 	soak      time.Duration
+	client    string
 }
 
 // target is a server under load: its address and the requests the bench
@@ -104,6 +115,9 @@ type target struct {
 	// pid is the server's process, whose page faults and processor
 	// time op counts; 0 when unknown.
 	pid int
+	// poll measures with the load generator that never sleeps
+	// (measurePolling) instead of measure.
+	poll bool
 }
 
 func (t target) op(op string, conns int, dur time.Duration) result {
@@ -111,8 +125,12 @@ func (t target) op(op string, conns int, dur time.Duration) result {
 	if op == "create" {
 		rq = t.creat
 	}
+	load := measure
+	if t.poll {
+		load = measurePolling
+	}
 	before, ok := usageOf(t.pid)
-	r := measure(t.addr, conns, dur, rq)
+	r := load(t.addr, conns, dur, rq)
 	if after, ok2 := usageOf(t.pid); r.n > 0 && ok && ok2 {
 		r.faults = float64(after.faults-before.faults) / float64(r.n)
 		r.cpu = (after.cpu - before.cpu) / time.Duration(r.n)
@@ -134,7 +152,9 @@ func announce(cfg config) bool {
 
 func bench(cfg config) error {
 	pin := announce(cfg)
-	fmt.Printf("          keep-alive connections, each a closed loop; creations are PUT %s{txid} with a %d-byte body\n\n", cobPath, len(cobBody))
+	fmt.Printf("          keep-alive connections, each a closed loop; creations are PUT %s{txid} with a %d-byte body\n", cobPath, len(cobBody))
+	fmt.Printf("          the load generator %s\n\n", map[string]string{"sleep": "sleeps until an answer comes (as wrk; -client poll never sleeps)",
+		"poll": "never sleeps (-client poll): a server is not charged for waking it"}[cfg.client])
 	sb, err := startSandbox(cfg.homologa)
 	if err != nil {
 		return err
@@ -159,7 +179,7 @@ func bench(cfg config) error {
 		return err
 	}
 	defer bp.stop()
-	sandbox.pid = sb.cmd.Process.Pid
+	sandbox.pid, sandbox.poll = sb.cmd.Process.Pid, cfg.client == "poll"
 	bare := sandbox
 	bare.addr, bare.pid = bp.addr, bp.cmd.Process.Pid
 	for _, t := range []target{sandbox, bare} {

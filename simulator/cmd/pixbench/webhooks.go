@@ -35,7 +35,6 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -603,5 +602,3 @@ func webhooksOnly(cfg config) error {
 	}
 	return nil
 }
-
-var errOnly = errors.New(`-only takes "webhooks"`)
