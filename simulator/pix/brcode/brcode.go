@@ -12,11 +12,13 @@
 package brcode
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // GUI is the globally unique identifier of the Pix arrangement inside the
@@ -108,15 +110,29 @@ func (f Fields) Template(id string) (map[string]string, error) {
 	return sub, nil
 }
 
-// moneyRE is the API Pix money format; field 54 of a charge carries the same
-// value as valor.original, so Encode holds it to the same rule.
-var moneyRE = regexp.MustCompile(`^\d{1,10}\.\d{2}$`)
-
-// parseAmountRE is looser than moneyRE because EMV lets other issuers write
-// "10" or "10.5" in field 54, and Parse must not reject a valid BR Code.
+// parseAmountRE is looser than the money format Encode holds field 54 to,
+// because EMV lets other issuers write "10" or "10.5" in field 54, and
+// Parse must not reject a valid BR Code.
 var parseAmountRE = regexp.MustCompile(`^\d+(\.\d{1,2})?$`)
 
-var cepRE = regexp.MustCompile(`^\d{8}$`)
+// isMoney says whether s is the API Pix money format (^\d{1,10}\.\d{2}$):
+// field 54 of a charge carries the same value as valor.original, so Encode
+// holds it to the same rule. A loop, not a regexp: every charge's answer
+// is encoded (a regexp match was a tenth of Encode).
+func isMoney(s string) bool {
+	dot := strings.IndexByte(s, '.')
+	return dot >= 1 && dot <= 10 && len(s) == dot+3 && digits(s[:dot]) && digits(s[dot+1:])
+}
+
+// digits says whether s is only ASCII digits.
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // Encode renders the payload of a dynamic, single-use charge in the field
 // order of the manual: 00, 01, 26, 52, 53, 54, 58, 59, 60, 61, 62, 63.
@@ -131,7 +147,7 @@ func Encode(p Payload) (string, error) {
 			return "", err
 		}
 	}
-	if p.Amount != "" && !moneyRE.MatchString(p.Amount) {
+	if p.Amount != "" && !isMoney(p.Amount) {
 		return "", fmt.Errorf("brcode: Amount %q: want digits, a dot and two decimals (e.g. 123.45): %w", p.Amount, ErrInvalidPayload)
 	}
 	name := Normalize(p.MerchantName, MaxMerchantName)
@@ -142,38 +158,38 @@ func Encode(p Payload) (string, error) {
 	if city == "" {
 		return "", fmt.Errorf("brcode: MerchantCity %q: empty after ASCII normalisation: %w", p.MerchantCity, ErrInvalidPayload)
 	}
-	if p.PostalCode != "" && !cepRE.MatchString(p.PostalCode) {
+	if p.PostalCode != "" && (len(p.PostalCode) != 8 || !digits(p.PostalCode)) {
 		return "", fmt.Errorf("brcode: PostalCode %q: want 8 digits: %w", p.PostalCode, ErrInvalidPayload)
 	}
 
-	var b strings.Builder
-	b.WriteString(tlv("00", "01"))
+	b := make([]byte, 0, 160+len(p.URL)+len(p.RecURL))
+	b = appendTLV(b, "00", "01")
 	// "12": dynamic, single use. A cobv is paid once, so "11" (reusable)
 	// would let a payer app offer to pay it again.
-	b.WriteString(tlv("01", "12"))
+	b = appendTLV(b, "01", "12")
 	if p.URL != "" {
-		b.WriteString(tlv("26", tlv("00", GUI)+tlv("25", p.URL)))
+		b = appendLocation(b, "26", p.URL)
 	}
-	b.WriteString(tlv("52", "0000"))
-	b.WriteString(tlv("53", "986"))
+	b = appendTLV(b, "52", "0000")
+	b = appendTLV(b, "53", "986")
 	if p.Amount != "" {
-		b.WriteString(tlv("54", p.Amount))
+		b = appendTLV(b, "54", p.Amount)
 	}
-	b.WriteString(tlv("58", "BR"))
-	b.WriteString(tlv("59", name))
-	b.WriteString(tlv("60", city))
+	b = appendTLV(b, "58", "BR")
+	b = appendTLV(b, "59", name)
+	b = appendTLV(b, "60", city)
 	if p.PostalCode != "" {
-		b.WriteString(tlv("61", p.PostalCode))
+		b = appendTLV(b, "61", p.PostalCode)
 	}
 	// The txid of a dynamic charge travels in the location, so the manual
 	// fixes the reference label to "***".
-	b.WriteString(tlv("62", tlv("05", "***")))
+	b = appendHeader(b, "62", 7)
+	b = appendTLV(b, "05", "***")
 	if p.RecURL != "" {
-		b.WriteString(tlv("80", tlv("00", GUI)+tlv("25", p.RecURL)))
+		b = appendLocation(b, "80", p.RecURL)
 	}
-	b.WriteString("6304")
-	s := b.String()
-	return s + CRC16(s), nil
+	b = append(b, "6304"...)
+	return string(appendCRC16(b, b)), nil
 }
 
 func checkURL(u string) error {
@@ -195,9 +211,23 @@ func checkURL(u string) error {
 	return nil
 }
 
-// tlv is only called with values the callers have bounded to 99 characters.
-func tlv(id, value string) string {
-	return fmt.Sprintf("%s%02d%s", id, len(value), value)
+// appendTLV appends a field; it is only called with values the callers
+// have bounded to 99 characters.
+func appendTLV(b []byte, id, value string) []byte {
+	return append(appendHeader(b, id, len(value)), value...)
+}
+
+// appendHeader appends a field's id and its two-digit length.
+func appendHeader(b []byte, id string, n int) []byte {
+	return append(b, id[0], id[1], byte('0'+n/10), byte('0'+n%10))
+}
+
+// appendLocation appends a template of the Pix GUI and a location (26 for
+// a charge, 80 for a recurrence); checkURL bounded url so it fits.
+func appendLocation(b []byte, id, url string) []byte {
+	b = appendHeader(b, id, 4+len(GUI)+4+len(url))
+	b = appendTLV(b, "00", GUI)
+	return appendTLV(b, "25", url)
 }
 
 // fold maps the accented letters that occur in Brazilian names and
@@ -244,37 +274,55 @@ var fold = func() map[rune]string {
 // then cut to max characters. Payer apps differ in how they count non-ASCII
 // lengths, so only ASCII is safe.
 func Normalize(s string, max int) string {
-	var b strings.Builder
+	// One pass: a run of white space becomes one space, written only
+	// before the next character kept, so none leads or trails (what
+	// strings.Fields and Join made of it, in three allocations).
+	b := make([]byte, 0, len(s))
+	space := false
+	put := func(c byte) {
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		space = false
+		b = append(b, c)
+	}
 	for _, r := range s {
-		if a, ok := fold[r]; ok {
-			b.WriteString(a)
-			continue
+		switch {
+		case 'a' <= r && r <= 'z':
+			put(byte(r) - 'a' + 'A')
+		case ' ' < r && r <= '~':
+			put(byte(r))
+		case unicode.IsSpace(r):
+			space = true
+		case r < utf8.RuneSelf: // control characters: dropped
+		default: // folded to ASCII, or dropped
+			a := fold[r]
+			for i := 0; i < len(a); i++ {
+				put(a[i])
+			}
 		}
-		if unicode.IsSpace(r) {
-			b.WriteByte(' ')
-			continue
-		}
-		if r < ' ' || r > '~' {
-			continue
-		}
-		b.WriteRune(unicode.ToUpper(r))
 	}
-	out := strings.Join(strings.Fields(b.String()), " ")
-	if len(out) > max {
-		out = strings.TrimRight(out[:max], " ")
+	if len(b) > max {
+		b = bytes.TrimRight(b[:max], " ")
 	}
-	return out
+	return string(b)
 }
 
 // CRC16 returns the CRC16-CCITT-FALSE (polynomial 0x1021, initial value
 // 0xFFFF, no reflection, no final XOR) of s as 4 upper-case hex digits, the
 // form field 63 carries.
 func CRC16(s string) string {
+	return string(appendCRC16(nil, []byte(s)))
+}
+
+// appendCRC16 appends CRC16 of data to b.
+func appendCRC16(b, data []byte) []byte {
 	crc := uint16(0xFFFF)
-	for i := 0; i < len(s); i++ {
-		crc = crc<<8 ^ crcTable[byte(crc>>8)^s[i]]
+	for _, c := range data {
+		crc = crc<<8 ^ crcTable[byte(crc>>8)^c]
 	}
-	return fmt.Sprintf("%04X", crc)
+	const hex = "0123456789ABCDEF"
+	return append(b, hex[crc>>12], hex[crc>>8&0xF], hex[crc>>4&0xF], hex[crc&0xF])
 }
 
 // crcTable is the CRC of each byte, a byte at a time instead of a bit at a

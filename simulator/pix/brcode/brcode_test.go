@@ -2,10 +2,12 @@ package brcode
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // specExamples are the pixCopiaECola values of openapi.yaml 2.9.0
@@ -327,5 +329,81 @@ func TestTemplateAbsent(t *testing.T) {
 	}
 	if _, err := f.Template("80"); !errors.Is(err, ErrMalformed) {
 		t.Errorf("Template(80) error = %v, want ErrMalformed", err)
+	}
+}
+
+// normalizeAsSpecified is Normalize as first written (fold, drop, upper,
+// then strings.Fields and Join): the one-pass Normalize must agree with it.
+func normalizeAsSpecified(s string, max int) string {
+	var b strings.Builder
+	for _, r := range s {
+		if a, ok := fold[r]; ok {
+			b.WriteString(a)
+			continue
+		}
+		if unicode.IsSpace(r) {
+			b.WriteByte(' ')
+			continue
+		}
+		if r < ' ' || r > '~' {
+			continue
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	out := strings.Join(strings.Fields(b.String()), " ")
+	if len(out) > max {
+		out = strings.TrimRight(out[:max], " ")
+	}
+	return out
+}
+
+// TestNormalizeAgreesWithItsDefinition compares Normalize with its
+// definition on random strings drawn from ASCII, white space of every
+// kind, the folded letters, control characters and other scripts.
+func TestNormalizeAgreesWithItsDefinition(t *testing.T) {
+	var alphabet []rune
+	for r := rune(0); r < 0x80; r++ {
+		alphabet = append(alphabet, r)
+	}
+	for r := range fold {
+		alphabet = append(alphabet, r)
+	}
+	alphabet = append(alphabet, '\u00a0', '\u0085', '\u2003', '\u3000', '日', '😀', '\u00ad', '\ufffd')
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		rs := make([]rune, rnd.IntN(40))
+		for i := range rs {
+			rs[i] = alphabet[rnd.IntN(len(alphabet))]
+		}
+		s, max := string(rs), rnd.IntN(30)
+		if got, want := Normalize(s, max), normalizeAsSpecified(s, max); got != want {
+			t.Fatalf("Normalize(%q, %d) = %q, want %q", s, max, got, want)
+		}
+	}
+	if got := Normalize("a\xffb", 10); got != normalizeAsSpecified("a\xffb", 10) {
+		t.Errorf("invalid UTF-8: %q", got)
+	}
+}
+
+// TestIsMoneyIsTheMoneyFormat compares isMoney with the API Pix money
+// pattern on short strings of digits, dots and other characters.
+func TestIsMoneyIsTheMoneyFormat(t *testing.T) {
+	money := regexp.MustCompile(`^\d{1,10}\.\d{2}$`)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	const chars = "0123456789012345678901234567890123456789..,-+ e٣"
+	for range 50000 {
+		b := make([]byte, rnd.IntN(15))
+		for i := range b {
+			b[i] = chars[rnd.IntN(len(chars))]
+		}
+		s := string(b)
+		if got, want := isMoney(s), money.MatchString(s); got != want {
+			t.Fatalf("isMoney(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, s := range []string{"0.00", "1234567890.12", "12345678901.12", ".12", "1.2", "1.234", "1.2a"} {
+		if got, want := isMoney(s), money.MatchString(s); got != want {
+			t.Errorf("isMoney(%q) = %v, want %v", s, got, want)
+		}
 	}
 }
