@@ -37,101 +37,121 @@ func measurePolling(addr string, conns int, dur time.Duration, rq request) resul
 		return result{errors: 1, n: 1, firstErr: fmt.Errorf("epoll: %w", err)}
 	}
 	defer syscall.Close(epfd)
-	var (
-		pcs      []*pollConn
-		lat      []time.Duration
-		nerr     int
-		firstErr error
-	)
-	fail := func(err error) {
-		if nerr++; nerr == 1 {
-			firstErr = err
-		}
-	}
+	l := &pollLoad{rq: rq, epfd: epfd}
 	for i := range conns {
 		pc, err := dialPolling(epfd, addr, rq, i)
 		if err != nil {
-			fail(err)
+			l.fail(err)
 			continue
 		}
 		defer syscall.Close(pc.fd)
-		pcs = append(pcs, pc)
+		l.pcs = append(l.pcs, pc)
 	}
+	elapsed := l.run(dur)
+	slices.Sort(l.lat)
+	r := result{n: len(l.lat) + l.nerr, errors: l.nerr, firstErr: l.firstErr, perSec: float64(len(l.lat)) / elapsed.Seconds()}
+	if len(l.lat) > 0 {
+		r.p50 = l.lat[len(l.lat)/2]
+		r.p99 = l.lat[len(l.lat)*99/100]
+		r.maxd = l.lat[len(l.lat)-1]
+	}
+	return r
+}
+
+// pollLoad is a run of measurePolling: its connections, the latencies of
+// the answers wanted, the errors.
+type pollLoad struct {
+	rq       request
+	epfd     int
+	pcs      []*pollConn
+	lat      []time.Duration
+	nerr     int
+	firstErr error
+}
+
+func (l *pollLoad) fail(err error) {
+	if l.nerr++; l.nerr == 1 {
+		l.firstErr = err
+	}
+}
+
+// run keeps every connection busy for dur, a request, its answer, the
+// next, and returns how long it took.
+func (l *pollLoad) run(dur time.Duration) time.Duration {
 	t0 := time.Now()
 	deadline := t0.Add(dur)
 	inFlight := 0
-	for _, pc := range pcs {
+	for _, pc := range l.pcs {
 		if err := pc.send(); err != nil {
-			fail(err)
+			l.fail(err)
+			syscall.EpollCtl(l.epfd, syscall.EPOLL_CTL_DEL, pc.fd, nil)
 			continue
 		}
 		inFlight++
 	}
-	events := make([]syscall.EpollEvent, len(pcs)+1)
+	events := make([]syscall.EpollEvent, len(l.pcs)+1)
 	// Answers still on their way when the time is up are awaited (as
 	// measure's connections finish theirs), for at most a few seconds.
 	giveUp := deadline.Add(5 * time.Second)
 	for inFlight > 0 {
-		n, err := syscall.EpollWait(epfd, events, 0)
+		n, err := syscall.EpollWait(l.epfd, events, 0)
 		if err != nil && !errors.Is(err, syscall.EINTR) {
-			fail(fmt.Errorf("epoll_wait: %w", err))
+			l.fail(fmt.Errorf("epoll_wait: %w", err))
 			break
 		}
 		if n <= 0 {
 			if time.Now().After(giveUp) {
-				fail(fmt.Errorf("%d answers never came", inFlight))
+				l.fail(fmt.Errorf("%d answers never came", inFlight))
 				break
 			}
 			continue
 		}
 		for _, ev := range events[:n] {
-			pc := pcs[ev.Fd]
-			status, done, err := pc.receive()
-			switch {
-			case err != nil:
-				fail(err)
+			if pc := l.pcs[ev.Fd]; !l.answer(pc, deadline) {
 				inFlight--
-				pc.broken = true
-				continue
-			case !done:
-				continue
-			case status != rq.want:
-				fail(fmt.Errorf("%s %s: status %d, want %d", rq.method, rq.path, status, rq.want))
-			default:
-				lat = append(lat, time.Since(pc.sent))
-			}
-			if time.Now().After(deadline) {
-				inFlight--
-				continue
-			}
-			if err := pc.send(); err != nil {
-				fail(err)
-				inFlight--
-				pc.broken = true
+				// Done or broken: a closed socket would be ready for ever.
+				syscall.EpollCtl(l.epfd, syscall.EPOLL_CTL_DEL, pc.fd, nil)
 			}
 		}
 	}
-	elapsed := time.Since(t0)
-	slices.Sort(lat)
-	r := result{n: len(lat) + nerr, errors: nerr, firstErr: firstErr, perSec: float64(len(lat)) / elapsed.Seconds()}
-	if len(lat) > 0 {
-		r.p50 = lat[len(lat)/2]
-		r.p99 = lat[len(lat)*99/100]
-		r.maxd = lat[len(lat)-1]
+	return time.Since(t0)
+}
+
+// answer reads what came on pc and, once its answer is whole, counts it
+// and sends the next request before the deadline; it reports whether pc
+// still has a request in flight.
+func (l *pollLoad) answer(pc *pollConn, deadline time.Time) bool {
+	status, done, err := pc.receive()
+	switch {
+	case err != nil:
+		l.fail(err)
+		return false
+	case !done:
+		return true
+	case status != l.rq.want:
+		l.fail(fmt.Errorf("%s %s: status %d, want %d", l.rq.method, l.rq.path, status, l.rq.want))
+	default:
+		l.lat = append(l.lat, time.Since(pc.sent))
 	}
-	return r
+	if time.Now().After(deadline) {
+		return false
+	}
+	if err := pc.send(); err != nil {
+		l.fail(err)
+		return false
+	}
+	return true
 }
 
 // pollConn is a non-blocking connection of measurePolling: the request it
 // repeats (conn's bytes and txid) and what has arrived of its answer.
 type pollConn struct {
 	*conn
-	fd     int
-	in     []byte
-	sent   time.Time
-	broken bool
-	rd     bytes.Reader
-	br     *bufio.Reader
+	fd   int
+	in   []byte
+	sent time.Time
+	rd   bytes.Reader
+	br   *bufio.Reader
 }
 
 // dialPolling connects a non-blocking socket to addr, registered with
@@ -173,9 +193,6 @@ func dialPolling(epfd int, addr string, rq request, i int) (*pollConn, error) {
 // send writes the next request whole (a request is far below a socket's
 // buffer, so a short write is the server not reading: it waits for it).
 func (pc *pollConn) send() error {
-	if pc.broken {
-		return errors.New("a broken connection")
-	}
 	pc.nextTxid()
 	pc.sent = time.Now()
 	for b := pc.req; len(b) > 0; {
