@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"homologa/simulator/errs"
+	"homologa/simulator/jsondoc"
 )
 
 // Dialect renders an errs.Error in the body shape of one API.
@@ -65,7 +66,7 @@ func writeJSON(w http.ResponseWriter, contentType string, status int, body any) 
 		w.Write([]byte("\n"))
 		return
 	}
-	b, err := json.Marshal(body)
+	b, err := jsondoc.Marshal(body)
 	if err != nil {
 		status, b = http.StatusInternalServerError, []byte(`{"title":"response encoding failed"}`)
 	}

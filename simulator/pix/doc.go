@@ -3,6 +3,8 @@ package pix
 import (
 	"encoding/json"
 	"time"
+
+	"homologa/simulator/jsondoc"
 )
 
 // doc is a JSON object as the API answers it: requests are kept as the
@@ -45,8 +47,9 @@ func cloneValue(v any) any {
 	return v
 }
 
+// marshal is json.Marshal(v) as a string (jsondoc: without reflection).
 func marshal(v any) string {
-	b, _ := json.Marshal(v)
+	b, _ := jsondoc.Marshal(v)
 	return string(b)
 }
 

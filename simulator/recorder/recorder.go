@@ -20,6 +20,7 @@ import (
 
 	"homologa/simulator/clock"
 	"homologa/simulator/httpx"
+	"homologa/simulator/jsondoc"
 	"homologa/simulator/redact"
 	"homologa/simulator/store"
 )
@@ -163,8 +164,8 @@ func (r *Recorder) write(batch []Interaction) error {
 	type row struct{ reqHeaders, respHeaders []byte }
 	rows := make([]row, len(batch))
 	for i, it := range batch { // outside the transaction: it holds the database
-		rows[i].reqHeaders, _ = json.Marshal(it.RequestHeaders)
-		rows[i].respHeaders, _ = json.Marshal(it.ResponseHeader)
+		rows[i].reqHeaders, _ = jsondoc.Marshal(it.RequestHeaders)
+		rows[i].respHeaders, _ = jsondoc.Marshal(it.ResponseHeader)
 	}
 	ctx := context.Background()
 	// A transaction per writeChunk rows: one of 512 was a ~20 ms stretch
