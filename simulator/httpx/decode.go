@@ -9,6 +9,8 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 
 	"homologa/simulator/errs"
@@ -180,7 +182,7 @@ func decodeObject(body []byte, schemas *schema.Registry, name string, m *map[str
 	if !ok {
 		return errs.Invalidf("", "tem tipo %s, esperado um objeto JSON (linha 1, coluna 1)", jsonKind(doc))
 	}
-	if err := floats(obj, ""); err != nil {
+	if err := floats(obj); err != nil {
 		return err
 	}
 	*m = obj
@@ -189,43 +191,46 @@ func decodeObject(body []byte, schemas *schema.Registry, name string, m *map[str
 
 // floats replaces, in place, the json.Numbers of a decoded object or
 // array by float64, as json.Unmarshal into any would have made them, and
-// refuses a number beyond float64 as it would have.
-func floats(v any, field string) error {
-	at := func(k string) string { return strings.TrimPrefix(field+"."+k, ".") }
-	number := func(n json.Number, f string) (any, error) {
-		x, err := n.Float64()
-		if err != nil {
-			return nil, errs.Invalidf(f, "o número %s não cabe num float64", n.String())
-		}
-		return x, nil
+// refuses a number beyond float64 as it would have, naming its field.
+func floats(v any) error {
+	if path, n, bad := toFloats(v); bad {
+		slices.Reverse(path)
+		return errs.Invalidf(strings.Join(path, "."), "o número %s não cabe num float64", n.String())
 	}
+	return nil
+}
+
+// toFloats is floats; a number it refuses comes back with its path, the
+// innermost key first. The path is made only then: built on the way down
+// it was a string per field of every request.
+func toFloats(v any) (path []string, refused json.Number, bad bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			var err error
 			if n, ok := e.(json.Number); ok {
-				x[k], err = number(n, at(k))
-			} else {
-				err = floats(e, at(k))
-			}
-			if err != nil {
-				return err
+				f, err := n.Float64()
+				if err != nil {
+					return []string{k}, n, true
+				}
+				x[k] = f
+			} else if p, n, bad := toFloats(e); bad {
+				return append(p, k), n, true
 			}
 		}
 	case []any:
 		for i, e := range x {
-			var err error
 			if n, ok := e.(json.Number); ok {
-				x[i], err = number(n, at(fmt.Sprint(i)))
-			} else {
-				err = floats(e, at(fmt.Sprint(i)))
-			}
-			if err != nil {
-				return err
+				f, err := n.Float64()
+				if err != nil {
+					return []string{strconv.Itoa(i)}, n, true
+				}
+				x[i] = f
+			} else if p, n, bad := toFloats(e); bad {
+				return append(p, strconv.Itoa(i)), n, true
 			}
 		}
 	}
-	return nil
+	return nil, "", false
 }
 
 // jsonKind names the JSON type of a decoded value, as json.Unmarshal's

@@ -43,6 +43,8 @@ func TestDecodeJSONIntoAMap(t *testing.T) {
 		{`{"n":1}`, "valor", "obrigatório"},
 		{`{"valor":{"original":1}}`, "valor.original", ""},
 		{`{"valor":{"original":"1.00"},"big":{"x":[1,1e400]}}`, "big.x.1", "float64"},
+		{`{"valor":{"original":"1.00"},"deep":[0,[1,-1e999]]}`, "deep.1.1", "float64"},
+		{`{"valor":{"original":"1.00"},"a":[{"b":2},{"b":{"c":1e309}}]}`, "a.1.b.c", "float64"},
 	}
 	for _, c := range refused {
 		var got map[string]any
