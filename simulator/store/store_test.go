@@ -243,3 +243,97 @@ func TestReadLeavingRowsOpenKeepsTheDatabase(t *testing.T) {
 		t.Fatal("the database is held by a read's open rows")
 	}
 }
+
+// A write transaction ends clean however fn ends: a panic rolls back
+// what it wrote and gives the connection back (net/http recovers a
+// handler's panic, and the sandbox goes on), rows left open are closed
+// before COMMIT, and a transaction SQLite already rolled back is not
+// rolled back twice, nor committed as if it held something.
+func TestTxEndsCleanHoweverFnEnds(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpen(t, "")
+	if err := db.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.Exec(`CREATE TABLE t (n INTEGER)`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	insert := func(tx *store.Tx, n int) error {
+		_, err := tx.Exec(`INSERT INTO t VALUES (?)`, n)
+		return err
+	}
+	cases := []struct {
+		name    string
+		fn      func(tx *store.Tx) error
+		wantErr string // "" for none; "panic" for a panic
+		want    int    // rows of t afterwards
+	}{
+		{"commits", func(tx *store.Tx) error { return insert(tx, 1) }, "", 1},
+		{"panic rolls back", func(tx *store.Tx) error {
+			insert(tx, 2)
+			panic("a bug after a write")
+		}, "panic", 1},
+		{"rows left open", func(tx *store.Tx) error {
+			if err := insert(tx, 3); err != nil {
+				return err
+			}
+			rows, err := tx.Query(`SELECT n FROM t`)
+			if err != nil {
+				return err
+			}
+			rows.Next()
+			return nil
+		}, "", 2},
+		{"rolled back already, then an error", func(tx *store.Tx) error {
+			insert(tx, 4)
+			if _, err := tx.Exec(`ROLLBACK`); err != nil {
+				return err
+			}
+			return errors.New("boom")
+		}, "boom", 2},
+		{"rolled back already, then success", func(tx *store.Tx) error {
+			insert(tx, 5)
+			_, err := tx.Exec(`ROLLBACK`)
+			return err
+		}, "no transaction is active", 2},
+		{"in use again", func(tx *store.Tx) error { return insert(tx, 6) }, "", 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			type result struct {
+				err  error
+				rows int
+			}
+			done := make(chan result, 1)
+			go func() {
+				var r result
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							r.err = errors.New("panic")
+						}
+					}()
+					r.err = db.Tx(ctx, c.fn)
+				}()
+				r.rows = -1
+				db.Read(ctx, func(tx *store.Tx) error { return tx.QueryRow(`SELECT COUNT(*) FROM t`).Scan(&r.rows) })
+				done <- r
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the transaction never gave the connection back")
+			}
+			switch err := r.err; {
+			case c.wantErr == "" && err != nil:
+				t.Fatalf("err = %v, want none", err)
+			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+				t.Fatalf("err = %v, want one saying %q", err, c.wantErr)
+			}
+			if r.rows != c.want {
+				t.Fatalf("rows = %d, want %d", r.rows, c.want)
+			}
+		})
+	}
+}
