@@ -2,6 +2,8 @@ package events
 
 import (
 	"encoding/json"
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -30,6 +32,39 @@ func TestEncodedDataMakesTheSameEnvelope(t *testing.T) {
 		}
 		if string(got) != string(want) {
 			t.Errorf("data %s:\n got %s\nwant %s", data, got, want)
+		}
+	}
+	// The head too, on random envelopes: strings encoding/json escapes,
+	// times in other zones and with nanoseconds, subjects of any shape.
+	rnd := rand.New(rand.NewPCG(1, 2))
+	str := func() string {
+		const alphabet = "aZ09 <>&\"\\\n\u2028é\x01\xff"
+		r := []rune(alphabet)
+		var b strings.Builder
+		for range rnd.IntN(12) {
+			b.WriteRune(r[rnd.IntN(len(r))])
+		}
+		return b.String()
+	}
+	for i := range 2000 {
+		zone := time.FixedZone("z", (rnd.IntN(48)-24)*1800)
+		at := time.Unix(rnd.Int64N(1<<36)-1<<35, rnd.Int64N(1e9)*int64(rnd.IntN(2))).In(zone)
+		if i%100 == 0 { // a year encoding/json refuses
+			at = at.AddDate(10000, 0, 0)
+		}
+		env := Envelope{ID: str(), Type: str(), Name: str(), Version: rnd.IntN(5) - 2, OccurredAt: at,
+			Environment: str(), CNPJ: str(), Sequence: rnd.Int64() - 1<<62,
+			Subject: map[string]any{str(): str(), "n": rnd.Float64(), "l": []any{str(), true, nil}}}
+		if i%7 == 0 {
+			env.Subject = nil
+		}
+		data, _ := json.Marshal(map[string]string{"k": str()}) // as Encoded data is made
+		env.Data = json.RawMessage(data)
+		want, werr := json.Marshal(env)
+		env.Data = Encoded(data)
+		got, err := encodeEnvelope(env)
+		if (werr == nil) != (err == nil) || string(got) != string(want) {
+			t.Fatalf("envelope %+v:\n got %s, %v\nwant %s, %v", env, got, err, want, werr)
 		}
 	}
 	env := Envelope{Data: Encoded(nil)}

