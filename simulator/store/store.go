@@ -43,9 +43,18 @@ func (c *connector) setUp(conn *sqlite3.SQLiteConn) error {
 	if c.db.path == "" || c.db.path == ":memory:" {
 		// A memdb file stops at 1 GiB (SQLITE_FULL); a ":memory:"
 		// database, which it replaces, at the machine's memory.
-		// Retention keeps a sandbox far below either.
+		// Retention keeps a sandbox far below either. Placed in its
+		// region (reservation), the region is the limit; the size
+		// limit is for a database left in SQLite's own buffer.
 		if err := conn.SetFileControlInt64("main", sqliteFcntlSizeLimit, 1<<40); err != nil {
 			return fmt.Errorf("size limit of the in-memory database: %w", err)
+		}
+		if c.db.mem == nil { // the first connection; see reservation
+			r, err := reserve(conn)
+			if err != nil {
+				return err
+			}
+			c.db.mem = r
 		}
 	}
 	if err := conn.RegisterFunc("homologa_in_move", func() bool { return c.db.moving.Load() > 0 }, false); err != nil {
@@ -102,6 +111,7 @@ type DB struct {
 	moving  atomic.Int32
 	guardMu sync.Mutex
 	guarded []string
+	mem     *reservation // an in-memory database's region
 }
 
 // Open opens the database at path, or an in-memory one when path is "" or
@@ -200,8 +210,13 @@ func (db *DB) GuardStatus(ctx context.Context, tables ...string) error {
 	})
 }
 
-// Close closes the database.
-func (db *DB) Close() error { return db.db.Close() }
+// Close closes the database, and gives an in-memory one's region back.
+func (db *DB) Close() error {
+	err := db.db.Close()
+	db.mem.release()
+	db.mem = nil
+	return err
+}
 
 // Path returns the database file, or "" for an in-memory database.
 func (db *DB) Path() string { return db.path }
