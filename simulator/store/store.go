@@ -112,6 +112,7 @@ type DB struct {
 	guardMu sync.Mutex
 	guarded []string
 	mem     *reservation // an in-memory database's region
+	ctl     txStatements // BEGIN, COMMIT, ROLLBACK (txControl)
 }
 
 // Open opens the database at path, or an in-memory one when path is "" or
@@ -212,6 +213,9 @@ func (db *DB) GuardStatus(ctx context.Context, tables ...string) error {
 
 // Close closes the database, and gives an in-memory one's region back.
 func (db *DB) Close() error {
+	db.gate <- struct{}{} // no transaction is using the statements
+	db.ctl.close()
+	<-db.gate
 	err := db.db.Close()
 	db.mem.release()
 	db.mem = nil
@@ -332,16 +336,12 @@ type Tx struct {
 	q     querier
 	db    *DB
 	after []func()
-	// open are a read's result sets (DB.Read), closed when it ends: a
-	// connection waits for its open rows before it goes back, and rows
-	// left open by a read that failed or panicked would hold the
-	// sandbox's one connection for good (a transaction's rollback closes
-	// its own).
+	// open are the result sets of fn's queries, closed when it ends
+	// (onConn).
 	open []*sql.Rows
 }
 
-// querier is what a Tx runs its statements on: the *sql.Tx of a write
-// transaction, or the connection itself for a read (DB.Read).
+// querier is what a Tx runs its statements on: the connection (onConn).
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -437,48 +437,85 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 	return nil
 }
 
-// run holds the connection (gate) for one transaction of fn. A panic in
-// fn rolls back before it goes on, so the connection goes back: a
-// transaction left open by a panic (net/http recovers a handler's) kept
-// the sandbox's one connection for good, and every request after it
-// waited.
+// run holds the connection (gate) for one transaction of fn.
 //
-// Measured, not kept: BEGIN and COMMIT prepared once and run on the
-// connection, without database/sql's transaction, cut an in-process
-// creation from 142 to 132 µs, but served at 32 connections on one core
-// creations' p99 went from 11 to 100–116 ms and their max from 19 to
-// 200–240 (pixbench, PUTs alone, alternating builds). The likely cause,
-// not proven: without the goroutine database/sql starts for each
-// transaction, the requests' goroutines hand the processor to one
-// another and those the network wakes wait (see httpx.Admission).
-func (db *DB) run(ctx context.Context, fn func(tx *Tx) error) (*Tx, error) {
-	if err := db.enter(ctx); err != nil {
-		return nil, err
-	}
-	defer db.leave()
-	sqltx, err := db.begin(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("begin transaction: %w", err)
-	}
-	ended := false
-	defer func() {
-		if !ended {
-			sqltx.Rollback()
+// The transaction is BEGIN and COMMIT run on the connection by
+// statements prepared once (txControl), not a database/sql transaction:
+// its bookkeeping (a goroutine watching the context, a lock per
+// statement) and mattn's BEGIN and COMMIT, parsed again for every
+// transaction, were 3–7% of a creation in process (BenchmarkPixHandler
+// PUT), 7% of pixbench's creations a second. The connection is fn's alone
+// meanwhile (the gate). A panic in fn rolls back before it goes on, so
+// the connection goes back clean (a database/sql transaction left open
+// by a panic kept the sandbox's one connection for good: every request
+// after it waited).
+//
+// The goroutine started at BEGIN does nothing, and is needed: without it
+// (database/sql's transaction started one, its awaitDone) creations
+// served on one core at 32 connections had a p99 of 100–116 ms instead
+// of 11, and a max of 200–240 ms (pixbench, alternating builds). A new
+// goroutine takes the scheduler's next slot and sends the goroutine that
+// sat there to the back of the run queue; it seems that breaks the chains
+// of request goroutines waking one another ahead of those the network
+// woke (the starvation httpx.Admission describes). Measured, not proven.
+//
+// The end of ctx does not abort the transaction: database/sql rolled a
+// transaction back by discarding its connection, and closing the one
+// connection of an in-memory database throws the whole database away (a
+// client hanging up during a request did that). Statements inside still
+// take ctx, and a cancelled statement fails without harming the
+// connection.
+func (db *DB) run(ctx context.Context, fn func(tx *Tx) error) (tx *Tx, err error) {
+	err = db.onConn(ctx, func(conn *sql.Conn, t *Tx) error {
+		go func() {}() // see above
+		if err := db.txControl(conn, txBegin); err != nil {
+			return fmt.Errorf("begin transaction: %w", err)
 		}
-	}()
-	tx := &Tx{q: sqltx, db: db}
-	err = fn(tx)
-	ended = true
-	if err != nil {
-		if rerr := sqltx.Rollback(); rerr != nil && !errors.Is(rerr, sql.ErrTxDone) {
-			return nil, errors.Join(err, fmt.Errorf("rollback: %w", rerr))
+		committed := false
+		defer func() {
+			if !committed {
+				t.closeRows()
+				if rerr := db.txControl(conn, txRollback); rerr != nil {
+					err = errors.Join(err, fmt.Errorf("rollback: %w", rerr))
+				}
+			}
+		}()
+		if err := fn(t); err != nil {
+			return err
 		}
+		t.closeRows()
+		if err := db.txControl(conn, txCommit); err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+		committed = true
+		tx = t
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	if err := sqltx.Commit(); err != nil {
-		return nil, fmt.Errorf("commit: %w", err)
 	}
 	return tx, nil
+}
+
+// onConn runs fn with the connection, in its turn (enter), and a Tx on
+// it whose result sets are closed when fn ends: a connection waits for
+// its open rows before it goes back, and rows left open by fn would
+// hold the sandbox's one connection for good.
+func (db *DB) onConn(ctx context.Context, fn func(conn *sql.Conn, tx *Tx) error) error {
+	if err := db.enter(ctx); err != nil {
+		return err
+	}
+	defer db.leave()
+	conn, err := db.db.Conn(context.WithoutCancel(ctx))
+	if err != nil {
+		return fmt.Errorf("take the connection: %w", err)
+	}
+	tx := &Tx{q: conn, db: db, open: make([]*sql.Rows, 0, 2)}
+	defer func() {
+		tx.closeRows()
+		conn.Close()
+	}()
+	return fn(conn, tx)
 }
 
 // enter waits its turn for the connection, in arrival order, or until
@@ -497,14 +534,66 @@ func (db *DB) enter(ctx context.Context) error {
 
 func (db *DB) leave() { <-db.gate }
 
-// begin starts a transaction that the end of ctx does not abort: when a
-// transaction's context ends, database/sql rolls it back by discarding
-// its connection, and closing the one connection of an in-memory
-// database throws the whole database away (a client hanging up during
-// a request did that). Statements inside still take ctx, and a
-// cancelled statement fails without harming the connection.
-func (db *DB) begin(ctx context.Context) (*sql.Tx, error) {
-	return db.db.BeginTx(context.WithoutCancel(ctx), nil)
+func (tx *Tx) closeRows() {
+	for _, rows := range tx.open {
+		rows.Close()
+	}
+	tx.open = tx.open[:0]
+}
+
+// What txControl runs.
+const (
+	txBegin = iota
+	txCommit
+	txRollback
+)
+
+var txSQL = [...]string{txBegin: "BEGIN", txCommit: "COMMIT", txRollback: "ROLLBACK"}
+
+// txStatements are BEGIN, COMMIT and ROLLBACK prepared on the connection
+// they were prepared on. Only the holder of the gate touches them.
+type txStatements struct {
+	conn  *sqlite3.SQLiteConn
+	stmts [len(txSQL)]driver.Stmt
+}
+
+// txControl runs BEGIN, COMMIT or ROLLBACK (which) on conn. A ROLLBACK
+// after an error that already rolled the transaction back (SQLite does,
+// on a full disk or memory) is nothing to do.
+func (db *DB) txControl(conn *sql.Conn, which int) error {
+	return conn.Raw(func(dc any) error {
+		c := dc.(*sqlite3.SQLiteConn)
+		if which == txRollback && c.AutoCommit() {
+			return nil
+		}
+		if db.ctl.conn != c {
+			db.ctl.close() // a connection database/sql replaced
+			for i, q := range txSQL {
+				st, err := c.Prepare(q)
+				if err != nil {
+					db.ctl.close()
+					return fmt.Errorf("prepare %s: %w", q, err)
+				}
+				db.ctl.stmts[i] = st
+			}
+			db.ctl.conn = c
+		}
+		_, err := db.ctl.stmts[which].(driver.StmtExecContext).ExecContext(context.Background(), nil)
+		return err
+	})
+}
+
+// close finalizes the statements: a connection closed with statements
+// of its own left is kept by SQLite, its in-memory database with it,
+// until they are.
+func (t *txStatements) close() {
+	for i, st := range t.stmts {
+		if st != nil {
+			st.Close()
+		}
+		t.stmts[i] = nil
+	}
+	t.conn = nil
 }
 
 // Read runs fn, which only reads. It does not take the writers' mutex
@@ -517,22 +606,7 @@ func (db *DB) begin(ctx context.Context) (*sql.Tx, error) {
 // database/sql transaction's bookkeeping was a sixth of a GET (53 → 44 µs
 // BenchmarkPixHandler). fn must not write: nothing would roll it back.
 func (db *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
-	if err := db.enter(ctx); err != nil {
-		return err
-	}
-	defer db.leave()
-	conn, err := db.db.Conn(context.WithoutCancel(ctx))
-	if err != nil {
-		return fmt.Errorf("begin read: %w", err)
-	}
-	tx := &Tx{q: conn, db: db, open: make([]*sql.Rows, 0, 2)}
-	defer func() {
-		for _, rows := range tx.open {
-			rows.Close()
-		}
-		conn.Close()
-	}()
-	return fn(tx)
+	return db.onConn(ctx, func(_ *sql.Conn, tx *Tx) error { return fn(tx) })
 }
 
 // IDSource makes identifiers; tests inject a deterministic one.
