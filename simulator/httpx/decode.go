@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"homologa/simulator/errs"
+	"homologa/simulator/jsondoc"
 	"homologa/simulator/schema"
 )
 
@@ -157,17 +158,11 @@ func schemaError(name string) func([]schema.Violation, error) error {
 // the schema validates the document decoded with json.Number (its
 // numbers exact), whose numbers then become the float64 json.Unmarshal
 // gives. The body used to be parsed twice, by the schema's loader and
-// by json.Unmarshal: a twelfth of a creation's CPU (pixbench).
+// by json.Unmarshal: a twelfth of a creation's CPU (pixbench). It is
+// decoded by jsondoc.Decode, which makes what encoding/json's Decoder
+// does in half the time.
 func decodeObject(body []byte, schemas *schema.Registry, name string, m *map[string]any) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var doc any
-	err := dec.Decode(&doc)
-	if err == nil {
-		if _, terr := dec.Token(); terr != io.EOF {
-			err = errors.New("data after the document")
-		}
-	}
+	doc, err := jsondoc.Decode(body)
 	if err != nil {
 		// Broken, or more after the document: CheckSyntax says where.
 		if serr := CheckSyntax(body); serr != nil {
