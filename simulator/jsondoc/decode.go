@@ -120,19 +120,8 @@ func (d *decoder) object(depth int) (any, error) {
 			return nil, err
 		}
 		m[k] = v
-		d.space()
-		if d.i >= len(d.data) {
-			return nil, errSyntax
-		}
-		switch d.data[d.i] {
-		case ',':
-			d.i++
-			d.space()
-		case '}':
-			d.i++
-			return m, nil
-		default:
-			return nil, errSyntax
+		if done, err := d.after('}'); done || err != nil {
+			return m, err
 		}
 	}
 }
@@ -154,21 +143,29 @@ func (d *decoder) array(depth int) (any, error) {
 			return nil, err
 		}
 		l = append(l, v)
-		d.space()
-		if d.i >= len(d.data) {
-			return nil, errSyntax
-		}
-		switch d.data[d.i] {
-		case ',':
-			d.i++
-			d.space()
-		case ']':
-			d.i++
-			return l, nil
-		default:
-			return nil, errSyntax
+		if done, err := d.after(']'); done || err != nil {
+			return l, err
 		}
 	}
+}
+
+// after reads what follows a member or an element: a comma, more to
+// come, or the closing bracket (done).
+func (d *decoder) after(closing byte) (done bool, err error) {
+	d.space()
+	if d.i >= len(d.data) {
+		return false, errSyntax
+	}
+	switch d.data[d.i] {
+	case ',':
+		d.i++
+		d.space()
+		return false, nil
+	case closing:
+		d.i++
+		return true, nil
+	}
+	return false, errSyntax
 }
 
 // number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
