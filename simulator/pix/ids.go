@@ -8,18 +8,35 @@ package pix
 
 import (
 	"encoding/hex"
-	"regexp"
 	"time"
 
 	"homologa/simulator/store"
 )
 
-// The identifier patterns of the spec, anchored (the published ones are not).
+// The identifier patterns of the spec, anchored (the published ones are
+// not): [a-zA-Z0-9]{min,max}. Checked by a loop (alnumID); the regexp
+// is the definition the test compares it with: matching it was a
+// hundredth of a creation.
+type idPattern struct{ min, max int }
+
 var (
-	txidCreate  = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
-	txidAny     = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
-	devolucaoID = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
+	txidCreate  = idPattern{26, 35}
+	txidAny     = idPattern{1, 35}
+	devolucaoID = idPattern{1, 35}
 )
+
+// MatchString reports whether s is min to max ASCII letters and digits.
+func (p idPattern) MatchString(s string) bool {
+	if len(s) < p.min || len(s) > p.max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // ISPB is the sandbox's ISPB as a receiving PSP; PayerISPB the default one of
 // the simulated payer's PSP. Both are outside the range of real institutions

@@ -3,7 +3,8 @@ package pix
 import (
 	"context"
 	"database/sql"
-	"fmt"
+	"encoding/binary"
+	"encoding/hex"
 	"strconv"
 	"time"
 
@@ -54,7 +55,9 @@ func makeLoc(ids store.IDSource, id int64, host, companyID, appID, tipoCob strin
 // dirtied in every creation's commit; in time order new entries gather
 // at the end of the index.
 func locToken(ids store.IDSource, now time.Time) string {
-	return fmt.Sprintf("%012x", uint64(now.UnixMilli())&(1<<48-1)) + ids.Token(10)
+	var ms [8]byte
+	binary.BigEndian.PutUint64(ms[:], uint64(now.UnixMilli()))
+	return hex.EncodeToString(ms[2:]) + ids.Token(10) // 12 hex digits: fmt.Sprintf's %012x of the low 48 bits
 }
 
 // createLoc makes a location that serves no charge yet.

@@ -2,6 +2,7 @@ package pix
 
 import (
 	"database/sql"
+	"fmt"
 	"regexp"
 	"testing"
 	"time"
@@ -57,5 +58,11 @@ func TestLocTokenOrdersByCreation(t *testing.T) {
 	}
 	if first[:12] != same[:12] || !(later > first && later > same) {
 		t.Errorf("tokens %s, %s (same millisecond) and %s (a millisecond later) are not in creation order", first, same, later)
+	}
+	for _, at := range []time.Time{at, time.UnixMilli(0), time.UnixMilli(1<<48 - 1), time.UnixMilli(1 << 48), time.UnixMilli(-1), time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)} {
+		want := fmt.Sprintf("%012x", uint64(at.UnixMilli())&(1<<48-1))
+		if got := locToken(ids, at)[:12]; got != want {
+			t.Errorf("token of %v starts %s, want its millisecond's low 48 bits %s", at, got, want)
+		}
 	}
 }
