@@ -14,6 +14,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -70,23 +71,28 @@ func marshal(b []byte, v any) ([]byte, error) {
 }
 
 // appendObject writes a map's entries in the order of their keys' bytes,
-// as encoding/json sorts them.
+// as encoding/json sorts them. The entries are sorted, not the keys, so
+// no key is looked up again.
 func appendObject[V any](b []byte, m map[string]V) ([]byte, error) {
-	var buf [32]string
-	keys := buf[:0]
-	for k := range m {
-		keys = append(keys, k)
+	type entry struct {
+		k string
+		v V
 	}
-	slices.Sort(keys)
+	var buf [32]entry
+	entries := buf[:0]
+	for k, v := range m {
+		entries = append(entries, entry{k, v})
+	}
+	slices.SortFunc(entries, func(x, y entry) int { return strings.Compare(x.k, y.k) })
 	b = append(b, '{')
-	for i, k := range keys {
+	for i, e := range entries {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = appendString(b, e.k)
 		b = append(b, ':')
 		var err error
-		if b, err = Append(b, m[k]); err != nil {
+		if b, err = Append(b, e.v); err != nil {
 			return b, err
 		}
 	}
@@ -132,6 +138,15 @@ func appendFloat(b []byte, f float64) []byte {
 
 const hex = "0123456789abcdef"
 
+// htmlSafe are the ASCII bytes a string holds as they are: not control
+// characters, quotes, backslashes, < > or &.
+var htmlSafe = func() (safe [utf8.RuneSelf]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		safe[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return safe
+}()
+
 // appendString is encoding/json's string encoder with HTML escaping (what
 // Marshal does): quotes and backslashes escaped, \b \f \n \r \t by name,
 // other control characters and < > & as \u00XX, U+2028 and U+2029 as
@@ -141,7 +156,7 @@ func appendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if htmlSafe[c] {
 				i++
 				continue
 			}

@@ -60,6 +60,8 @@ func (r *Rule) Match(body map[string]any) bool {
 
 func text(v any) string {
 	switch x := v.(type) {
+	case string: // fmt.Sprint's answer, without its allocation: every creation asks
+		return x
 	case float64:
 		return fmt.Sprint(x)
 	case int:
