@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -110,5 +111,34 @@ func TestAdmissionSlowBodyHoldsNoTurn(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // its turn began
 	if d := get(t, srv.URL+"/api/next"); d > wait/2 {
 		t.Fatalf("a request behind a slow body took %v, want well under the wait of %v", d, wait)
+	}
+}
+
+// A connection whose answer is written lets the runnable goroutines go
+// first; in any other state it goes on. On one processor a goroutine
+// started just before runs only if the caller yields.
+func TestYieldWhenIdleLetsOthersRunFirst(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, tc := range []struct {
+		state  http.ConnState
+		yields bool
+	}{
+		{http.StateIdle, true},
+		{http.StateNew, false},
+		{http.StateActive, false},
+		{http.StateHijacked, false},
+		{http.StateClosed, false},
+	} {
+		var ran atomic.Bool
+		done := make(chan struct{})
+		go func() {
+			ran.Store(true)
+			close(done)
+		}()
+		httpx.YieldWhenIdle(nil, tc.state)
+		if got := ran.Load(); got != tc.yields {
+			t.Errorf("%s: the other goroutine ran first: %v, want %v", tc.state, got, tc.yields)
+		}
+		<-done
 	}
 }
