@@ -450,14 +450,10 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 // by a panic kept the sandbox's one connection for good: every request
 // after it waited).
 //
-// The goroutine started at BEGIN does nothing, and is needed: without it
-// (database/sql's transaction started one, its awaitDone) creations
-// served on one core at 32 connections had a p99 of 100–116 ms instead
-// of 11, and a max of 200–240 ms (pixbench, alternating builds). A new
-// goroutine takes the scheduler's next slot and sends the goroutine that
-// sat there to the back of the run queue; it seems that breaks the chains
-// of request goroutines waking one another ahead of those the network
-// woke (the starvation httpx.Admission describes). Measured, not proven.
+// (The ninth session started a goroutine doing nothing at BEGIN here:
+// without it creations' p99 was 100–116 ms. What it hid was the
+// starvation httpx.YieldWhenIdle now prevents; with that, removed,
+// pixbench's creations were the same: p99 8.9–9.2 ms in three runs.)
 //
 // The end of ctx does not abort the transaction: database/sql rolled a
 // transaction back by discarding its connection, and closing the one
@@ -467,7 +463,6 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 // connection.
 func (db *DB) run(ctx context.Context, fn func(tx *Tx) error) (tx *Tx, err error) {
 	err = db.onConn(ctx, func(conn *sql.Conn, t *Tx) error {
-		go func() {}() // see above
 		if err := db.txControl(conn, txBegin); err != nil {
 			return fmt.Errorf("begin transaction: %w", err)
 		}
