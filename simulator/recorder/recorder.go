@@ -1,8 +1,10 @@
 // Package recorder keeps the interaction log: every request a partner makes
 // and what the sandbox answered, the evidence the homologation harness
-// asserts on. Requests hand their record to a channel; one goroutine writes
-// them in batches, so recording adds no database write to a request. The
-// log is bounded per company by the retention pruner (retention.go).
+// asserts on. An in-memory sandbox keeps it in memory (memlog.go); a
+// sandbox on a file keeps it in a database of its own, where requests
+// hand their record to a channel and one goroutine writes them in
+// batches, so recording adds no database write to a request. The log is
+// bounded per company by the retention pruner (retention.go).
 package recorder
 
 import (
@@ -55,6 +57,7 @@ type Interaction struct {
 
 // Recorder records interactions.
 type Recorder struct {
+	// DB is the log's database; nil keeps the log in memory (memLog).
 	DB     *store.DB
 	Clocks *clock.Clocks
 	Log    *slog.Logger
@@ -65,6 +68,7 @@ type Recorder struct {
 	// writes (capAt).
 	Keep int
 
+	mem     *memLog
 	ch      chan *Interaction
 	flush   chan chan struct{}
 	stop    chan struct{}
@@ -85,6 +89,10 @@ func (r *Recorder) Start() {
 	if r.BodyLimit <= 0 {
 		r.BodyLimit = 64 << 10
 	}
+	if r.DB == nil {
+		r.mem = newMemLog()
+		return
+	}
 	// Pointers: a buffer of 4,096 interactions by value was 1.2 MB of an
 	// idle sandbox's memory.
 	r.ch = make(chan *Interaction, 4096)
@@ -97,6 +105,10 @@ func (r *Recorder) Start() {
 // Close writes what is pending and stops the writer.
 func (r *Recorder) Close() {
 	r.once.Do(func() {
+		if r.mem != nil {
+			r.mem.close()
+			return
+		}
 		close(r.stop)
 		<-r.stopped
 	})
@@ -105,6 +117,9 @@ func (r *Recorder) Close() {
 // Flush returns once every interaction recorded before the call is in the
 // database, so a reader sees the request it just made.
 func (r *Recorder) Flush() {
+	if r.mem != nil { // written by the request itself
+		return
+	}
 	done := make(chan struct{})
 	select {
 	case r.flush <- done:
@@ -285,11 +300,7 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 		if it.Status == 0 && it.Injected == "" { // an injected reset answers nothing: 0 stays
 			it.Status = http.StatusOK
 		}
-		select {
-		case r.ch <- &it:
-		default:
-			r.dropped.Add(1)
-		}
+		r.record(&it)
 		if it.Injected != "" {
 			// What the fault still has to do (close the connection) waits
 			// until the record is safely written, so a client that sees
@@ -298,6 +309,22 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 		}
 		info.RunFinally()
 	})
+}
+
+// record keeps it: in memory at once, or handed to the writer; counted
+// as dropped when it cannot be (the writer fell behind, no memory).
+func (r *Recorder) record(it *Interaction) {
+	if r.mem != nil {
+		if !r.mem.add(it, r.Keep) {
+			r.dropped.Add(1)
+		}
+		return
+	}
+	select {
+	case r.ch <- it:
+	default:
+		r.dropped.Add(1)
+	}
 }
 
 type teeBody struct {
@@ -334,6 +361,9 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 	r.Flush()
 	if f.Limit <= 0 || f.Limit > 1000 {
 		f.Limit = 100
+	}
+	if r.mem != nil {
+		return r.mem.list(f), nil
 	}
 	path, prefix := strings.CutSuffix(f.Path, "*")
 	var since int64
@@ -393,6 +423,10 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 
 // ResetCompany deletes a company's interactions (a reset of its sandbox).
 func (r *Recorder) ResetCompany(ctx context.Context, companyID string) error {
+	if r.mem != nil {
+		r.mem.reset(companyID)
+		return nil
+	}
 	r.Flush()
 	return r.DB.Tx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE company_id = ?`, companyID)

@@ -300,8 +300,9 @@ type Pruner struct {
 	once   sync.Once
 }
 
-// Add registers a table, named in the log, whose rows live in db; keep is
-// its cap per company (0: none).
+// Add registers a table, named in the log, whose rows live in db (nil:
+// in memory, pruned without a transaction); keep is its cap per company
+// (0: none).
 func (p *Pruner) Add(name string, db *store.DB, keep int, t Table) {
 	p.tables = append(p.tables, entry{name: name, db: db, keep: keep, table: t})
 }
@@ -434,11 +435,16 @@ func (p *Pruner) prune(ctx context.Context, e entry, c Cut) (int, error) {
 	for {
 		var n int
 		*c.more = false
-		err := e.db.Tx(ctx, func(tx *store.Tx) error {
-			var err error
-			n, err = e.table.Prune(ctx, tx, c)
-			return err
-		})
+		var err error
+		if e.db == nil {
+			n, err = e.table.Prune(ctx, nil, c)
+		} else {
+			err = e.db.Tx(ctx, func(tx *store.Tx) error {
+				var err error
+				n, err = e.table.Prune(ctx, tx, c)
+				return err
+			})
+		}
 		if err != nil {
 			return total, err
 		}

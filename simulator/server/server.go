@@ -315,14 +315,15 @@ func (s *Server) openStores(ctx context.Context) error {
 		s.DB.Close()
 		return err
 	}
-	// The interaction log has a database of its own: its batched writes
-	// would otherwise hold the one connection while requests wait behind
-	// them (p99 of 20 ms and more under load, pixbench).
-	logPath := ""
-	if s.Config.DBPath != "" {
-		logPath = s.Config.DBPath + ".interactions"
+	// The interaction log of a sandbox on a file has a database of its
+	// own: its batched writes would otherwise hold the one connection
+	// while requests wait behind them (p99 of 20 ms and more under load,
+	// pixbench). An in-memory sandbox keeps its log in memory
+	// (recorder.memLog): no database.
+	if s.Config.DBPath == "" {
+		return nil
 	}
-	if s.logDB, err = store.Open(ctx, logPath); err != nil {
+	if s.logDB, err = store.Open(ctx, s.Config.DBPath+".interactions"); err != nil {
 		s.DB.Close()
 		return err
 	}
@@ -335,7 +336,9 @@ func (s *Server) closeStores() {
 	if s.Recorder != nil {
 		s.Recorder.Close()
 	}
-	s.logDB.Close()
+	if s.logDB != nil {
+		s.logDB.Close()
+	}
 	s.DB.Close()
 }
 
@@ -701,8 +704,10 @@ func (s *Server) Close(ctx context.Context) error {
 		close(s.streamEnd)
 		s.wg.Wait()
 		s.Recorder.Close()
-		if err := s.logDB.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("close interaction log: %w", err))
+		if s.logDB != nil {
+			if err := s.logDB.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("close interaction log: %w", err))
+			}
 		}
 		if err := saveClocks(context.WithoutCancel(ctx), s.DB, s.Clocks); err != nil {
 			errs = append(errs, err)

@@ -1,0 +1,87 @@
+package recorder
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"homologa/simulator/retention"
+)
+
+func interaction(company string, i int, body string) *Interaction {
+	return &Interaction{
+		At: time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC), WallAt: time.Now(), CompanyID: company, AppID: "app-" + company,
+		API: "pix", Method: "PUT", Path: fmt.Sprintf("/pix/v2/cob/%d", i), RequestBody: body, Status: 201,
+		RequestHeaders: map[string]string{"Content-Type": "application/json"}, ResponseHeader: map[string]string{},
+	}
+}
+
+// A log at its cap reuses the segments its oldest records leave: 5,000
+// requests of 4 KB under a cap of 100 (400 KB) map two segments, not the
+// twenty 20 MB would take. Without the reuse every segment freed would be
+// unmapped and a new one mapped, each of its pages a fault again.
+func TestMemoryLogAtItsCapReusesItsSegments(t *testing.T) {
+	m := newMemLog()
+	defer m.close()
+	body := strings.Repeat("x", 4000)
+	for i := range 5000 {
+		if !m.add(interaction("A", i, body), 100) {
+			t.Fatal("not recorded")
+		}
+	}
+	if m.maps > 2 || m.mapped > 2 {
+		t.Errorf("mapped %d segments (%d now), want at most 2", m.maps, m.mapped)
+	}
+	list := m.list(Filter{CompanyID: "A", Limit: 1000})
+	if len(list) != 100 || list[0].Path != "/pix/v2/cob/4900" || list[99].RequestBody != body {
+		t.Fatalf("kept %d, the first %q", len(list), list[0].Path)
+	}
+}
+
+// A reset gives back what the reset company held beyond the few
+// segments kept for reuse; a record larger than a segment gets one of its
+// own, listed whole.
+func TestMemoryLogGivesBackWhatAResetFrees(t *testing.T) {
+	m := newMemLog()
+	defer m.close()
+	body := strings.Repeat("y", 64<<10)
+	for i := range 1000 { // ~64 MB: 67 segments
+		m.add(interaction("A", i, body), 0)
+	}
+	big := strings.Repeat("z", 3<<20)
+	m.add(interaction("B", 0, big), 0)
+	before := m.mapped
+	m.reset("A")
+	if want := 1 + freeSegments; m.mapped != want || len(m.free) != freeSegments { // B's, and the free kept
+		t.Errorf("after the reset %d segments mapped (%d before), %d free; want %d mapped, %d free", m.mapped, before, len(m.free), want, freeSegments)
+	}
+	if list := m.list(Filter{CompanyID: "A", Limit: 100}); len(list) != 0 {
+		t.Errorf("company A still lists %d requests", len(list))
+	}
+	if list := m.list(Filter{CompanyID: "B", Limit: 100}); len(list) != 1 || list[0].RequestBody != big {
+		t.Errorf("company B's large request listed %d times, whole: %v", len(list), len(list) == 1 && list[0].RequestBody == big)
+	}
+	m.reset("B")
+	m.add(interaction("C", 0, "after"), 0) // from the free segments
+	if got := m.list(Filter{EveryCompany: true, Limit: 100}); len(got) != 1 || got[0].RequestBody != "after" {
+		t.Errorf("after both resets the log lists %+v", got)
+	}
+}
+
+// Once closed (the sandbox stopping), the log records and lists nothing
+// and touches none of the memory it gave back.
+func TestClosedMemoryLog(t *testing.T) {
+	m := newMemLog()
+	m.add(interaction("A", 0, "a"), 0)
+	m.close()
+	if m.add(interaction("A", 1, "b"), 0) {
+		t.Error("recorded after close")
+	}
+	if list := m.list(Filter{CompanyID: "A", Limit: 100}); len(list) != 0 {
+		t.Errorf("listed %d after close", len(list))
+	}
+	if n := m.prune(retention.Cut{Company: "A", Keep: 1, Limit: 10}); n != 0 {
+		t.Errorf("pruned %d after close", n)
+	}
+}
