@@ -51,8 +51,9 @@ profile:
 ## soak: homologa with a database file and small retention under a steady load for SOAK_TIME (100 charges/s, as many reads, 10 payments/s,
 ## three companies): RSS and database size every 10 s, a verdict of flat (within 10% after the first third) with no errors
 SOAK_TIME ?= 10m
+## (SOAK_MEMORY=1: an in-memory sandbox, judged by RSS alone, where its database and interaction log are)
 soak: build
-	$(GO) run ./simulator/cmd/pixbench -soak $(SOAK_TIME) -homologa $(BIN)
+	$(GO) run ./simulator/cmd/pixbench -soak $(SOAK_TIME) -homologa $(BIN) $(if $(SOAK_MEMORY),-soak-memory)
 
 ## steps: regenerate the step reference in harness/README.md and the scenario catalogue
 steps:

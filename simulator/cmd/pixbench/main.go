@@ -64,6 +64,7 @@ func main() {
 	flag.StringVar(&cfg.only, "only", "", `run one part alone: "webhooks" (webhook latency, alone and beside a slow receiver), "start" (homologa's start and idle RSS), "table" (the GET and create table)`)
 	flag.StringVar(&cfg.client, "client", "sleep", `how the load generator waits for an answer: "sleep" (in epoll, as wrk does) or "poll" (never sleeping, poll.go)`)
 	flag.DurationVar(&cfg.soak, "soak", 0, "soak homologa instead, at a steady load for this long: flat RSS and database, no errors (soak.go)")
+	flag.BoolVar(&cfg.soakMemory, "soak-memory", false, "soak an in-memory sandbox (no --db): its database and interaction log are in its RSS")
 	flag.Parse()
 	run := bench
 	switch {
@@ -96,14 +97,15 @@ var (
 )
 
 type config struct {
-	dur, warm time.Duration
-	homologa  string
-	bare      string
-	profile   string
-	starts    int
-	only      string
-	soak      time.Duration
-	client    string
+	dur, warm  time.Duration
+	homologa   string
+	bare       string
+	profile    string
+	starts     int
+	only       string
+	soak       time.Duration
+	soakMemory bool
+	client     string
 }
 
 // target is a server under load: its address and the requests the bench

@@ -89,7 +89,11 @@ func soak(cfg config) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	p, logPath, err := startSoakSandbox(cfg.homologa, dir)
+	db := filepath.Join(dir, "soak.db")
+	if cfg.soakMemory {
+		db = "" // in RSS: sampled as nothing, judged by RSS
+	}
+	p, logPath, err := startSoakSandbox(cfg.homologa, dir, db)
 	if err != nil {
 		return err
 	}
@@ -99,20 +103,24 @@ func soak(cfg config) error {
 	if err := load.prepare(); err != nil {
 		return err
 	}
-	fmt.Printf("pixbench soak: %s; %d charges/s (a minute to live), %d reads/s and %d payments/s over %d companies; homologa %s\n",
-		cfg.soak, soakCreates, soakReads, soakPays, soakCompanies, strings.Join(soakRetention, " "))
+	where := "a database file"
+	if db == "" {
+		where = "in memory (the database and the interaction log in RSS)"
+	}
+	fmt.Printf("pixbench soak: %s; %d charges/s (a minute to live), %d reads/s and %d payments/s over %d companies; homologa %s, %s\n",
+		cfg.soak, soakCreates, soakReads, soakPays, soakCompanies, strings.Join(soakRetention, " "), where)
 	fmt.Printf("%8s %10s %7s %9s %9s\n", "t", "requests", "errors", "RSS MiB", "DB MiB")
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.soak)
 	defer cancel()
 	done := load.run(ctx)
-	rows := sampleSoak(ctx, p, filepath.Join(dir, "soak.db"), load)
+	rows := sampleSoak(ctx, p, db, load)
 	<-done
 	return soakVerdict(rows, load, logPath)
 }
 
-// startSoakSandbox starts homologa with a database file in dir and the
-// soak's retention, its log in dir too.
-func startSoakSandbox(homologa, dir string) (*proc, string, error) {
+// startSoakSandbox starts homologa with the database file db (in memory
+// when "") and the soak's retention, its log in dir.
+func startSoakSandbox(homologa, dir, db string) (*proc, string, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, "", err
@@ -122,7 +130,11 @@ func startSoakSandbox(homologa, dir string) (*proc, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	args := append([]string{"serve", "--addr", addr, "--db", filepath.Join(dir, "soak.db")}, soakRetention...)
+	args := []string{"serve", "--addr", addr}
+	if db != "" {
+		args = append(args, "--db", db)
+	}
+	args = append(args, soakRetention...)
 	cmd := serverCmd(nil, homologa, args...)
 	cmd.Stderr = logf
 	p, err := startServer(cmd, addr, "/")
@@ -342,6 +354,9 @@ func sampleSoak(ctx context.Context, p *proc, db string, l *soakLoad) []soakRow 
 // dbSize is the size of the sandbox's database files in MiB: the
 // database, the interaction log's, and their write-ahead logs.
 func dbSize(db string) float64 {
+	if db == "" {
+		return 0
+	}
 	var total int64
 	for _, f := range []string{db, db + "-wal", db + ".interactions", db + ".interactions-wal"} {
 		if st, err := os.Stat(f); err == nil {
@@ -366,7 +381,10 @@ func soakVerdict(rows []soakRow, l *soakLoad, logPath string) error {
 		}
 	}
 	growth := func(a, b float64) float64 { return (b - a) / a }
-	rssG, dbG := growth(warm.rss, last.rss), growth(warm.db, last.db)
+	rssG, dbG := growth(warm.rss, last.rss), 0.0
+	if warm.db > 0 { // 0: in memory, in RSS
+		dbG = growth(warm.db, last.db)
+	}
 	flat := rssG <= soakFlat && dbG <= soakFlat
 	fmt.Printf("\nafter the warm-up (%s → %s): RSS %.1f → %.1f MiB (%+.1f%%), database %.1f → %.1f MiB (%+.1f%%); %d requests, %d errors, %d ticks behind the rate\n",
 		warm.at, last.at, warm.rss, last.rss, 100*rssG, warm.db, last.db, 100*dbG, last.requests, l.fails.Load(), l.behind.Load())
