@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"testing"
 
+	"homologa/simulator/browsertest"
 	"homologa/simulator/server"
 	"homologa/simulator/store"
 )
@@ -16,7 +17,7 @@ import (
 // refresh.
 func BenchmarkResources(b *testing.B) {
 	ctx := context.Background()
-	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard})
+	s, err := server.New(ctx, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard, OperatorToken: browsertest.OperatorToken})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -40,7 +41,9 @@ func BenchmarkResources(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		resp, err := http.Get(s.URL() + "/sandbox/resources?limit=50")
+		req, _ := http.NewRequest(http.MethodGet, s.URL()+"/sandbox/resources?limit=50", nil)
+		req.Header.Set("Authorization", "Bearer "+browsertest.OperatorToken) // the control API is the operator's (issue 15)
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			b.Fatal(err)
 		}
