@@ -3,6 +3,7 @@ package recorder
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -83,5 +84,55 @@ func TestClosedMemoryLog(t *testing.T) {
 	}
 	if n := m.prune(retention.Cut{Company: "A", Keep: 1, Limit: 10}); n != 0 {
 		t.Errorf("pruned %d after close", n)
+	}
+}
+
+// Requests recorded from many goroutines while others list: each company
+// keeps exactly its newest cap, ids strictly rising, every record whole
+// (run under -race by make test).
+func TestMemoryLogUnderConcurrentRequests(t *testing.T) {
+	m := newMemLog()
+	defer m.close()
+	const writers, each, keep = 8, 300, 50
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	go func() { // a reader throughout
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				m.list(Filter{EveryCompany: true, Limit: 1000})
+			}
+		}
+	}()
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				company := []string{"A", "B", "C"}[(w+i)%3]
+				m.add(interaction(company, w*each+i, fmt.Sprintf(`{"w":%d,"i":%d}`, w, i)+strings.Repeat(" ", i*7)), keep)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	for _, company := range []string{"A", "B", "C"} {
+		list := m.list(Filter{CompanyID: company, Limit: 1000})
+		if len(list) != keep {
+			t.Errorf("company %s keeps %d, want %d", company, len(list), keep)
+		}
+		for i, it := range list {
+			if i > 0 && it.ID <= list[i-1].ID {
+				t.Errorf("company %s: id %d after %d", company, it.ID, list[i-1].ID)
+			}
+			if it.CompanyID != "" || it.AppID != "app-"+company || !strings.HasPrefix(it.RequestBody, `{"w":`) {
+				t.Errorf("company %s: record %d came back as %+v", company, it.ID, it)
+			}
+		}
+	}
+	if total := len(m.list(Filter{EveryCompany: true, Limit: 1000})); total != 3*keep {
+		t.Errorf("every company: %d records, want %d", total, 3*keep)
 	}
 }
