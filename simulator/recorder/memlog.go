@@ -37,7 +37,16 @@ type memLog struct {
 	closed bool
 	// maps counts the segments ever mapped, mapped those mapped now.
 	maps, mapped int
+	// maxBytes bounds each company's records (companyBytes).
+	maxBytes int
 }
+
+// companyBytes is the most a company's log holds in memory, whatever its
+// cap in requests: the cap counts requests, and a request's bodies are
+// recorded up to 64 KiB each, so 50,000 large requests would be ~6 GB of
+// a hosted sandbox's memory. Typical requests (~2 KB) reach the cap of
+// 50,000 at ~100 MB, well under it.
+const companyBytes = 256 << 20
 
 // A record is one interaction encoded (encodeRecord); a rowRef finds it.
 // Neither holds a Go pointer, so a company's index of 50,000 is one
@@ -53,6 +62,7 @@ type companyLog struct {
 	head  int
 	segs  []*segment // oldest first; segs[0] is number first
 	first int64
+	bytes int // the kept records' size
 }
 
 type segment struct {
@@ -70,7 +80,7 @@ const segmentSize = 1 << 20
 // memory given back.
 const freeSegments = 16
 
-func newMemLog() *memLog { return &memLog{logs: map[string]*companyLog{}} }
+func newMemLog() *memLog { return &memLog{logs: map[string]*companyLog{}, maxBytes: companyBytes} }
 
 // add records it and keeps the company's newest keep (0: all); false
 // when it could not (no memory to map, the log closed).
@@ -95,10 +105,28 @@ func (m *memLog) add(it *Interaction, keep int) bool {
 	encodeRecord(seg.buf[seg.used:seg.used+size], it)
 	cl.rows = append(cl.rows, rowRef{id: it.ID, at: it.At.UnixNano(), seg: cl.first + int64(len(cl.segs)-1), off: int32(seg.used), n: int32(size)})
 	seg.used += size
+	cl.bytes += size
+	over := 0
 	if keep > 0 && cl.len() > keep {
-		cl.drop(m, cl.len()-keep)
+		over = cl.len() - keep
+	}
+	rows := cl.kept()
+	for bytes := cl.bytes - cl.sizeOf(rows[:over]); bytes > m.maxBytes && over < len(rows)-1; over++ { // the newest stays
+		bytes -= int(rows[over].n)
+	}
+	if over > 0 {
+		cl.drop(m, over)
 	}
 	return true
+}
+
+// sizeOf is the size of records rows.
+func (cl *companyLog) sizeOf(rows []rowRef) int {
+	n := 0
+	for _, r := range rows {
+		n += int(r.n)
+	}
+	return n
 }
 
 // room is the segment the next record of size bytes goes in, the newest
@@ -126,6 +154,7 @@ func (cl *companyLog) record(r rowRef) []byte {
 // drop forgets the company's n oldest records and frees the segments
 // left without one.
 func (cl *companyLog) drop(m *memLog, n int) {
+	cl.bytes -= cl.sizeOf(cl.rows[cl.head : cl.head+n])
 	cl.head += n
 	if cl.head == len(cl.rows) {
 		cl.rows, cl.head = cl.rows[:0], 0

@@ -136,3 +136,35 @@ func TestMemoryLogUnderConcurrentRequests(t *testing.T) {
 		t.Errorf("every company: %d records, want %d", total, 3*keep)
 	}
 }
+
+// A company's log holds at most maxBytes whatever its cap in requests:
+// large requests push out its oldest (never its newest), and another
+// company's stay.
+func TestMemoryLogBoundsACompanyInBytes(t *testing.T) {
+	m := newMemLog()
+	defer m.close()
+	m.maxBytes = 4 << 20
+	m.add(interaction("B", 0, "small"), 0)
+	big := strings.Repeat("b", 1<<20)
+	for i := range 40 {
+		m.add(interaction("A", i, big), 50_000)
+	}
+	list := m.list(Filter{CompanyID: "A", Limit: 1000})
+	if len(list) != 3 || list[2].Path != "/pix/v2/cob/39" || list[2].RequestBody != big {
+		t.Errorf("company A keeps %d requests (want its newest 3, under 4 MiB)", len(list))
+	}
+	if cl := m.logs["A"]; cl.bytes > m.maxBytes || cl.bytes != cl.sizeOf(cl.kept()) {
+		t.Errorf("company A's log counts %d bytes (its records %d), want at most %d", cl.bytes, cl.sizeOf(cl.kept()), m.maxBytes)
+	}
+	if m.mapped > 6 {
+		t.Errorf("%d segments mapped for ~4 MiB", m.mapped)
+	}
+	huge := strings.Repeat("h", 5<<20) // larger than the bound alone: kept, the newest
+	m.add(interaction("A", 40, huge), 50_000)
+	if list := m.list(Filter{CompanyID: "A", Limit: 1000}); len(list) != 1 || list[0].RequestBody != huge {
+		t.Errorf("after one request larger than the bound, company A keeps %d", len(list))
+	}
+	if list := m.list(Filter{CompanyID: "B", Limit: 1000}); len(list) != 1 {
+		t.Errorf("company B keeps %d requests, want its 1", len(list))
+	}
+}
