@@ -385,3 +385,52 @@ func TestHomologationOnAnAdvancedClock(t *testing.T) {
 		}
 	}
 }
+
+// A scenario that needs a setting the sandbox lacks is not applicable:
+// counted and named, never failed, its remaining steps skipped; on a
+// sandbox that has the setting it runs (and here fails, as written).
+func TestScenarioNeedingASettingIsNotApplicableWithoutIt(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "qa.feature"), []byte(`Feature: QA settings
+  Scenario: Needs a pinned name
+    Given the sandbox was started with --webhook-resolve "metadata.homologa.test"
+    When I obtain a token
+    Then the response status is 299
+
+  Scenario: Needs nothing
+    When I obtain a token
+    Then the response status is 200
+`), 0o644)
+	run := func(sandbox string) *harness.Report {
+		t.Helper()
+		rep, err := harness.RunHomologation(context.Background(), harness.HomologationOptions{
+			Partner: &harness.Partner{Name: "QA"}, SandboxURL: sandbox, FeaturesDir: dir, Concurrency: 1,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	// homologa test's own sandbox pins no name.
+	rep := run("")
+	if rep.Failed != 0 || rep.Passed != 1 || rep.NotApplicable != 1 || !rep.AllPassed {
+		t.Fatalf("without the setting: passed %d, failed %d, not applicable %d: %s", rep.Passed, rep.Failed, rep.NotApplicable, rep.Summary)
+	}
+	na := rep.Checks[len(rep.Checks)-1]
+	if na.Scenario != "Needs a pinned name" || na.NotApplicable != "needs a sandbox started with --webhook-resolve metadata.homologa.test" || na.Failure != "" {
+		t.Errorf("the check that did not apply: %+v", na)
+	}
+	if !strings.Contains(rep.Summary, "1 cenário não se aplica") {
+		t.Errorf("the summary does not count it: %s", rep.Summary)
+	}
+	// go test's sandbox pins it: the scenario runs, and fails as written.
+	s, err := harness.StartSandbox(context.Background(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	rep = run(s.URL())
+	if rep.Failed != 1 || rep.NotApplicable != 0 {
+		t.Fatalf("with the setting: passed %d, failed %d, not applicable %d: %s", rep.Passed, rep.Failed, rep.NotApplicable, rep.Summary)
+	}
+}

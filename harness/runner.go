@@ -52,16 +52,19 @@ type HomologationOptions struct {
 // Check is one scenario of the report: a usage rule or onboarding step
 // proved, or not, with the evidence.
 type Check struct {
-	Scenario    string        `json:"scenario"`
-	Feature     string        `json:"feature"`
-	Rules       []string      `json:"regras"`
-	Onboarding  []string      `json:"onboarding"`
-	Passed      bool          `json:"passed"`
-	Failure     string        `json:"failure,omitempty"`
-	ClientID    string        `json:"clientId,omitempty"`
-	Evidence    []interaction `json:"interactions"`
-	Deliveries  []delivery    `json:"deliveries"`
-	DurationSec float64       `json:"durationSeconds"`
+	Scenario   string   `json:"scenario"`
+	Feature    string   `json:"feature"`
+	Rules      []string `json:"regras"`
+	Onboarding []string `json:"onboarding"`
+	Passed     bool     `json:"passed"`
+	Failure    string   `json:"failure,omitempty"`
+	// NotApplicable is why the check did not apply to this partner or
+	// sandbox ("" when it did): neither passed nor failed.
+	NotApplicable string        `json:"notApplicable,omitempty"`
+	ClientID      string        `json:"clientId,omitempty"`
+	Evidence      []interaction `json:"interactions"`
+	Deliveries    []delivery    `json:"deliveries"`
+	DurationSec   float64       `json:"durationSeconds"`
 }
 
 // Report is the homologation report.
@@ -72,14 +75,16 @@ type Report struct {
 	Ready bool `json:"readyForProduction"`
 	// AllPassed is every scenario that ran passing (and at least one
 	// ran): the exit code's 0, for a partial run too.
-	AllPassed  bool      `json:"allPassed"`
-	Summary    string    `json:"summary"`
-	Started    time.Time `json:"started"`
-	Duration   float64   `json:"durationSeconds"`
-	Checks     []Check   `json:"checks"`
-	Passed     int       `json:"passed"`
-	Failed     int       `json:"failed"`
-	SandboxURL string    `json:"sandbox"`
+	AllPassed bool      `json:"allPassed"`
+	Summary   string    `json:"summary"`
+	Started   time.Time `json:"started"`
+	Duration  float64   `json:"durationSeconds"`
+	Checks    []Check   `json:"checks"`
+	Passed    int       `json:"passed"`
+	Failed    int       `json:"failed"`
+	// NotApplicable counts the checks that did not apply (each says why).
+	NotApplicable int    `json:"notApplicable"`
+	SandboxURL    string `json:"sandbox"`
 	// Partial names the filter of a run that is not the whole embedded
 	// suite (--tags, --features): it is reported, but it does not open the
 	// publish gate.
@@ -236,7 +241,10 @@ func homologationSuite(opts HomologationOptions, base, partnerBase string, reg *
 // deliveries as evidence.
 func (w *World) check(s *godog.Scenario, err error, took time.Duration) Check {
 	c := Check{Scenario: s.Name, Feature: s.Uri, Passed: err == nil, ClientID: w.app.ClientID, DurationSec: took.Seconds()}
-	if err != nil {
+	switch {
+	case w.na != "":
+		c.Passed, c.NotApplicable = false, w.na
+	case err != nil:
 		c.Failure = err.Error()
 	}
 	for _, t := range s.Tags {
@@ -264,17 +272,48 @@ func (r *Report) tally() {
 		return r.Checks[i].Scenario < r.Checks[j].Scenario
 	})
 	for _, c := range r.Checks {
-		if c.Passed {
+		switch {
+		case c.NotApplicable != "":
+			r.NotApplicable++
+		case c.Passed:
 			r.Passed++
-		} else {
+		default:
 			r.Failed++
 		}
 	}
 	r.Duration = time.Since(r.Started).Seconds()
 	r.AllPassed = r.Failed == 0 && r.Passed > 0
 	r.Ready = r.AllPassed && r.Partial == ""
-	r.Summary = summary(r)
-	sort.SliceStable(r.Checks, func(i, j int) bool { return !r.Checks[i].Passed && r.Checks[j].Passed })
+	r.Summary = summary(r) + notApplicableSummary(r.NotApplicable, r.NoPartner)
+	// Failures first, they are what the reader came for; what did not
+	// apply last.
+	rank := func(c Check) int {
+		switch {
+		case c.NotApplicable != "":
+			return 2
+		case c.Passed:
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(r.Checks, func(i, j int) bool { return rank(r.Checks[i]) < rank(r.Checks[j]) })
+}
+
+// notApplicableSummary is what the summary adds for the checks (or,
+// without a partner, the scenarios) that did not apply; the report names
+// each with its reason.
+func notApplicableSummary(n int, noPartner bool) string {
+	one, many := "verificação não se aplica", "verificações não se aplicam"
+	if noPartner {
+		one, many = "cenário não se aplica", "cenários não se aplicam"
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " 1 " + one + " (o relatório diz por quê)."
+	}
+	return fmt.Sprintf(" %d %s (o relatório diz por quê).", n, many)
 }
 
 // summary is the report's first line, in Portuguese like the report. Only
@@ -353,13 +392,13 @@ var reportHTML = template.Must(template.New("report").Funcs(template.FuncMap{
 }).Parse(`<!doctype html>
 <html lang="pt-BR"><head><meta charset="utf-8"><title>Relatório de homologação — {{.Partner}}</title>
 <style>body{font:15px system-ui,sans-serif;margin:2em;max-width:70em}h1{font-size:1.4em}
-.ok{color:#116611}.fail{color:#aa1111}table{border-collapse:collapse;width:100%;table-layout:fixed}td,th{border:1px solid #ccc;padding:.4em;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+.ok{color:#116611}.fail{color:#aa1111}.na{color:#666}table{border-collapse:collapse;width:100%;table-layout:fixed}td,th{border:1px solid #ccc;padding:.4em;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 details pre{font-size:12px;overflow:auto;max-height:30em;background:#f6f6f6;padding:.5em}</style></head><body>
 <h1 class="{{if .AllPassed}}ok{{else}}fail{{end}}">{{.Summary}}</h1>
 <p>Parceiro: <b>{{.Partner}}</b> · sandbox {{.SandboxURL}} · {{.Started.Format "2006-01-02 15:04:05"}} UTC · {{printf "%.1f" .Duration}} s</p>
 <table><tr><th>Verificação</th><th>Regra de uso</th><th>Onboarding</th><th>Resultado</th></tr>
 {{range .Checks}}<tr><td>{{.Scenario}}<br><small>{{.Feature}}</small></td><td>{{join .Rules}}</td><td>{{join .Onboarding}}</td>
-<td class="{{if .Passed}}ok{{else}}fail{{end}}">{{if .Passed}}passou{{else}}falhou: {{.Failure}}{{end}}
+<td class="{{if .Passed}}ok{{else if .NotApplicable}}na{{else}}fail{{end}}">{{if .Passed}}passou{{else if .NotApplicable}}não se aplica: {{.NotApplicable}}{{else}}falhou: {{.Failure}}{{end}}
 <details><summary>evidência ({{len .Evidence}} requisições, {{len .Deliveries}} entregas; app {{.ClientID}})</summary><pre>{{json .Evidence}}</pre><pre>{{json .Deliveries}}</pre></details></td></tr>
 {{end}}</table></body></html>
 `))

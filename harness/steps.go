@@ -49,6 +49,18 @@ var Steps = []Step{
 			return func(tok string) (err error) { w.token, err = w.expand(tok); return err }
 		}},
 
+	// The sandbox's settings.
+	{Group: "Sandbox settings", Pattern: `^the sandbox was started with (--webhook-allow|--webhook-resolve) "([^"]*)"$`,
+		Doc:     "Go on only if the sandbox's index (GET /, its settings) shows the flag with that host: --webhook-allow lists it, or --webhook-resolve pins that name. On a sandbox without it, the scenario is not applicable (counted and named in the report, never failed) and its remaining steps are skipped.",
+		Example: `Given the sandbox was started with --webhook-resolve "metadata.homologa.test"`,
+		Func:    func(w *World) any { return w.sandboxStartedWith }},
+	{Group: "Sandbox settings", Pattern: `^the sandbox was started with (--tls|--mtls)$`,
+		Doc: "Go on only if the sandbox serves TLS (or mutual TLS); otherwise the scenario is not applicable.", Example: `Given the sandbox was started with --mtls`,
+		Func: func(w *World) any { return func(flag string) error { return w.sandboxStartedWith(flag, "") } }},
+	{Group: "Sandbox settings", Pattern: `^the sandbox does not admit webhooks to "([^"]*)"$`,
+		Doc: "Go on only if the sandbox's --webhook-allow admits neither the host nor every name (*); otherwise the scenario is not applicable.", Example: `Given the sandbox does not admit webhooks to "partner.example"`,
+		Func: func(w *World) any { return w.sandboxRefusesWebhooksTo }},
+
 	// Requests.
 	{Group: "Requests", Pattern: `^I set the header "([^"]*)" to "([^"]*)"$`,
 		Doc: "Add a header to the next request only (Host too: the request then names that host).", Example: `Given I set the header "Idempotency-Key" to "k-1"`,
@@ -221,6 +233,12 @@ var Steps = []Step{
 			return func(d string) error {
 				return w.control(http.MethodPost, "/sandbox/clock/advance", fmt.Sprintf(`{"by":%q}`, d))
 			}
+		}},
+
+	{Group: "Clock", Pattern: `^the access tokens of my company expire$`,
+		Doc: "End every access token of the scenario's company now (POST /sandbox/tokens/expire): the next call with one answers 401 invalid_token \"token de acesso expirado\". Tokens live on the wall clock, as in production, so advancing the clock never ends them; this step is how a feature tests renewal.", Example: `When the access tokens of my company expire`,
+		Func: func(w *World) any {
+			return func() error { return w.control(http.MethodPost, "/sandbox/tokens/expire", "") }
 		}},
 
 	// Webhooks.

@@ -63,6 +63,8 @@ type World struct {
 
 	partnerAnswer []byte
 	partnerStatus int
+	// na is why the scenario does not apply here ("" when it does).
+	na string
 
 	client *http.Client
 	ctl    controlAuth

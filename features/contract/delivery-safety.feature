@@ -4,11 +4,14 @@ Feature: Webhook deliveries cannot be turned against the sandbox's network
   targets are checked when registered and again at every connection,
   after name resolution; a redirect is never followed.
 
-  This sandbox (harness/sandbox.go) is started as with
+  The scenarios about names need a sandbox started as go test's is
+  (harness/sandbox.go) with
   --webhook-allow metadata.homologa.test,internal.homologa.test and
   --webhook-resolve metadata.homologa.test=169.254.169.254,internal.homologa.test=10.0.0.1:
-  two allowed names that resolve to addresses no name may admit. It
-  dials nothing but loopback: if its guard let something through, the
+  two allowed names that resolve to addresses no name may admit. They
+  ask the sandbox for those settings first, and are not applicable on a
+  sandbox without them (a default homologa serve). That sandbox dials
+  nothing but loopback: if its guard let something through, the
   harness's own hook would refuse it with another message, and these
   scenarios would fail.
 
@@ -17,6 +20,8 @@ Feature: Webhook deliveries cannot be turned against the sandbox's network
     And I obtain a token
 
   Scenario: An allowed name that resolves to cloud metadata is refused at connect time, with no answer shown
+    Given the sandbox was started with --webhook-allow "metadata.homologa.test"
+    And the sandbox was started with --webhook-resolve "metadata.homologa.test"
     When I send "PUT" to "/portal/apps/${app.id}/webhook" with JSON:
       """
       {"webhookUrl": "http://metadata.homologa.test/latest/meta-data"}
@@ -44,6 +49,8 @@ Feature: Webhook deliveries cannot be turned against the sandbox's network
     And the response field "status" is "pending"
 
   Scenario: An allowed name that resolves to a private address is refused, for Pix callbacks too
+    Given the sandbox was started with --webhook-allow "internal.homologa.test"
+    And the sandbox was started with --webhook-resolve "internal.homologa.test"
     When I send "PUT" to "/pix/v2/webhook/52998224725" with JSON:
       """
       {"webhookUrl": "http://internal.homologa.test:8080/hooks"}
@@ -102,7 +109,16 @@ Feature: Webhook deliveries cannot be turned against the sandbox's network
       | /portal/apps/${app.id}/webhook | http://10.0.0.1:8080/hooks               | privado    |
       | /pix/v2/webhook/52998224725    | http://169.254.169.254/latest/meta-data  | link-local |
       | /pix/v2/webhookrec             | http://100.100.100.200/hooks             | CGNAT      |
-      | /pix/v2/webhookcobr            | http://partner.example/hooks             | não está na lista |
+
+  Scenario: Registration refuses a name the allow-list does not admit
+    Given the sandbox does not admit webhooks to "partner.example"
+    When I send "PUT" to "/pix/v2/webhookcobr" with JSON:
+      """
+      {"webhookUrl": "http://partner.example/hooks"}
+      """
+    Then the response status is 400
+    And the response body contains "webhookUrl"
+    And the response body contains "não está na lista"
 
   Scenario: The allow-list adds to loopback: the demo inbox and a loopback receiver still work
     When I send "GET" to "/portal/apps/${app.id}"

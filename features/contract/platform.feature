@@ -203,15 +203,22 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
     And the response field "error" is "invalid_client"
     And the response field "error_description" matches "credenciais de production; este sandbox aceita só credenciais de sandbox"
 
-  Scenario: Tokens expire on the sandbox clock
+  Scenario: Tokens live on the wall clock: a clock moved ahead keeps them, an expiry ends them
     Given I obtain a token
+    Then the response field "expires_in" is "3600"
     When I send "POST" to "/sandbox/events/ping"
     Then the response status is 202
-    When I advance the clock by "61m"
+    When I advance the clock by "30d"
+    And I send "POST" to "/sandbox/events/ping"
+    Then the response status is 202
+    When the access tokens of my company expire
     And I send "POST" to "/sandbox/events/ping"
     Then the response status is 401
     And the response header "WWW-Authenticate" contains "invalid_token"
     And the response body contains "expirado"
+    When I obtain a token
+    And I send "POST" to "/sandbox/events/ping"
+    Then the response status is 202
 
   Scenario: An unknown bearer token is a 401
     Given I use the token "not-a-real-token"

@@ -104,8 +104,12 @@ Feature: A proposal with a health-declaration pending is answered and moves on o
     And the event field "subject.numeroProposta" is "${numero}"
     And the event field "data.statusAtualCodigo" is "8"
 
-    # The old token expired two hours ago on the sandbox clock
+    # Tokens live on the wall clock, as in production: two sandbox hours
+    # later the token still works, until it expires
     When I send "GET" to "/insurer/v1/proposta/${numero}"
+    Then the response status is 200
+    When the access tokens of my company expire
+    And I send "GET" to "/insurer/v1/proposta/${numero}"
     Then the response status is 401
     And the response header "WWW-Authenticate" contains "Bearer"
     When I obtain a token

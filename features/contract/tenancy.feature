@@ -4,7 +4,7 @@ Feature: Every company its own world
   a second company (B) beside it. A freezes its clock and moves a year
   ahead; B stays on the sandbox's real clock.
 
-  Scenario: A moves a year: its proposal implants, its charges bill, its tokens expire; B does not move, and neither sees the other's
+  Scenario: A moves a year: its proposal implants, its charges bill; B does not move, and neither sees the other's
     # Company B: an app of its own, a Pix key, a charge, on the real clock.
     Given a company "Corretora Sul" with CNPJ "11444777000161" and an app "backend"
     And I send "POST" to "/portal/apps/${app.id}/pix-keys" with JSON:
@@ -37,8 +37,12 @@ Feature: Every company its own world
     When I advance the clock by "365d"
     Then the receiver gets a "cobranca.emitida" event whose "data.parcela" is "12" within 10 seconds
     And the receiver gets a "inscricao.valor_pago_alterado" event within 10 seconds
-    # The token A held before the year is long expired on A's clock.
+    # The token A held before the year still works: credentials live on
+    # the wall clock. A's tokens end when A ends them, B's stay.
     When I use the token "${tokenA}"
+    And I send "GET" to "/insurer/v1/proposta/${numero}"
+    Then the response status is 200
+    When the access tokens of my company expire
     And I send "GET" to "/insurer/v1/proposta/${numero}"
     Then the response status is 401
     When I obtain a token

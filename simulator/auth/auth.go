@@ -86,10 +86,17 @@ func (a App) Listed() App {
 // Service keeps companies, apps and tokens.
 type Service struct {
 	DB *store.DB
-	// Clocks gives each company its time: a token expires on its app's
-	// company's clock.
+	// Clocks gives each company its time (what its apps' records say
+	// they were made at). Credentials do not live by it: see WallClock.
 	Clocks   *clock.Clocks
 	TokenTTL time.Duration
+	// WallClock is the time credentials live by (nil: time.Now). An
+	// access token expires expires_in real seconds after it was issued,
+	// as in production, whatever its company's sandbox clock says: a
+	// feature that advances its company ten days still holds a valid
+	// token, and a partner's token cache, which counts real seconds,
+	// agrees with the sandbox. ExpireTokens ends them on purpose.
+	WallClock func() time.Time
 	Webhooks WebhookPolicy
 	// OperatorToken is the operator's credential: sandbox-wide control
 	// (the default clock, shared scenarios, a reset of everything).
@@ -148,6 +155,45 @@ func (s *Service) forgetApp(appID string) {
 			delete(s.tokens, h)
 		}
 	}
+}
+
+// wallNow is the instant credentials are judged at.
+func (s *Service) wallNow() time.Time {
+	if s.WallClock != nil {
+		return s.WallClock()
+	}
+	return time.Now()
+}
+
+// ExpireTokens ends every access token of a company's apps now, as if
+// their expires_in had run out: the next call with one is refused as
+// expired (401 invalid_token), so a feature can prove a partner renews
+// its token. It answers how many tokens it ended.
+func (s *Service) ExpireTokens(ctx context.Context, companyID string) (int, error) {
+	if companyID == "" {
+		return 0, errs.Errorf(errs.Invalid, "expirar tokens é uma ação de uma empresa: use o token de um app dela")
+	}
+	apps, err := s.AppsOf(ctx, companyID)
+	if err != nil {
+		return 0, err
+	}
+	now := s.wallNow().UnixNano()
+	var n int64
+	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE tokens SET expires_at = ? WHERE expires_at > ? AND app_id IN (SELECT id FROM apps WHERE company_id = ?)`, now, now, companyID)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("expire tokens: %w", err)
+	}
+	for _, a := range apps {
+		s.forgetApp(a.ID)
+	}
+	return int(n), nil
 }
 
 func hashSecret(s string) string {
@@ -529,11 +575,10 @@ func (s *Service) grant(ctx context.Context, a App, scope, cnf string) (Token, e
 		ttl = time.Hour
 	}
 	raw := s.DB.IDs.Token(32)
-	now := s.Clocks.NowOf(a.CompanyID)
+	now := s.wallNow()
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
 		// Expired tokens are useless; dropping the app's here keeps the
-		// table small. Only the app's: another company's clock may say
-		// its tokens are still young.
+		// table small.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE app_id = ? AND expires_at <= ?`, a.ID, now.UnixNano()); err != nil {
 			return err
 		}
@@ -625,7 +670,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	c, ok := s.tokens[hash]
 	s.mu.Unlock()
 	if ok {
-		if !s.Clocks.NowOf(c.p.CompanyID).Before(c.exp) {
+		if !s.wallNow().Before(c.exp) {
 			return Principal{}, bearerError("invalid_token", "token de acesso expirado; peça um novo em /oauth/token")
 		}
 		return c.p, nil
@@ -644,7 +689,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	if err != nil {
 		return Principal{}, fmt.Errorf("authenticate: %w", err)
 	}
-	if !s.Clocks.NowOf(p.CompanyID).Before(time.Unix(0, exp)) {
+	if !s.wallNow().Before(time.Unix(0, exp)) {
 		return Principal{}, bearerError("invalid_token", "token de acesso expirado; peça um novo em /oauth/token")
 	}
 	p.Scopes = strings.Fields(scopes)

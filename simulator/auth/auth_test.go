@@ -85,12 +85,66 @@ func TestRequire(t *testing.T) {
 			}
 		})
 	}
+	// Tokens are credentials, not domain time: a company's clock a year
+	// ahead leaves them valid; the wall clock an hour ahead ends them.
+	t.Run("OKCompanyClockAdvanced", func(t *testing.T) {
+		svc.Clocks.Default.Advance(365 * 24 * time.Hour)
+		if status, _, _ := call(tokB.AccessToken); status != 200 {
+			t.Fatalf("a token a sandbox year old but minutes old on the wall clock: %d", status)
+		}
+	})
 	t.Run("ErrExpired", func(t *testing.T) {
-		svc.Clocks.Default.Advance(time.Hour)
+		svc.WallClock = func() time.Time { return time.Now().Add(time.Hour) }
+		defer func() { svc.WallClock = nil }()
 		if status, www, _ := call(tokA.AccessToken); status != 401 || !strings.Contains(www, "expirado") {
 			t.Fatalf("a token an hour old: %d %q", status, www)
 		}
 	})
+}
+
+// ExpireTokens ends a company's tokens on purpose, and only its.
+func TestExpireTokens(t *testing.T) {
+	ctx := context.Background()
+	svc := newService(t)
+	var companies []string
+	for _, c := range []struct{ cnpj, client string }{{"11222333000181", "a"}, {"11444777000161", "b"}} {
+		co, err := svc.CreateCompany(ctx, c.cnpj, "Co "+c.client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		companies = append(companies, co.ID)
+		if _, err := svc.CreateApp(ctx, auth.NewApp{Company: c.cnpj, Name: c.client, ClientID: c.client, ClientSecret: c.client + "-secret-secret"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tokA, _ := svc.IssueToken(ctx, "a", "a-secret-secret", "")
+	tokB, _ := svc.IssueToken(ctx, "b", "b-secret-secret", "")
+	// Resolved once, so that the cache holds them too.
+	for _, tok := range []string{tokA.AccessToken, tokB.AccessToken} {
+		if _, err := svc.Authenticate(ctx, tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := svc.ExpireTokens(ctx, companies[0])
+	if err != nil || n != 1 {
+		t.Fatalf("ExpireTokens(A) = %d, %v; want 1", n, err)
+	}
+	if _, err := svc.Authenticate(ctx, tokA.AccessToken); err == nil || !strings.Contains(err.Error(), "expirado") {
+		t.Errorf("A's token after ExpireTokens: %v, want expired", err)
+	}
+	if _, err := svc.Authenticate(ctx, tokB.AccessToken); err != nil {
+		t.Errorf("B's token after A's ExpireTokens: %v", err)
+	}
+	renewed, err := svc.IssueToken(ctx, "a", "a-secret-secret", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, renewed.AccessToken); err != nil {
+		t.Errorf("A's new token: %v", err)
+	}
+	if _, err := svc.ExpireTokens(ctx, ""); err == nil {
+		t.Error("ExpireTokens without a company ended something")
+	}
 }
 
 func TestWebhookPolicy(t *testing.T) {

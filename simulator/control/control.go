@@ -130,6 +130,7 @@ func (h *Handlers) Routes() []httpx.Route {
 			Doc: "the built-in webhook receiver"},
 		route(http.MethodGet, "/inbox/{name}", "", h.Inbox.list, "what the inbox received for the company"),
 		route(http.MethodPost, "/reset", "", h.reset, "empty the company's sandbox (the operator: every company's)"),
+		route(http.MethodPost, "/tokens/expire", "", h.expireTokens, "end every access token of the company now (they live on the wall clock; this tests renewal)"),
 	}
 }
 

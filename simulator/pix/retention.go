@@ -26,21 +26,36 @@ var devolucaoIdle = scenario.Idle("'devolucao'", "r.e2eid || '/' || r.id")
 var refundsSettled = `NOT EXISTS (SELECT 1 FROM pix_refunds r WHERE r.e2eid = p.e2eid
 	AND (r.status = '` + EmProcessamento + `' OR NOT ` + devolucaoIdle + `))`
 
+// refundClosed is true of a Pix (p) whose refund window (devolucaoWindow,
+// 90 days on its company's clock) closed before :refundable: a partner
+// may refund a Pix until then, so retention keeps it, and the charge it
+// paid, that long whatever the retention age. The callers set
+// :refundable to the cut minus the window: an aged Pix is one whose
+// window closed before the age cut, so a refund asked on day 91 still
+// finds its Pix and is refused for its date, not as unknown.
+const refundClosed = `p.horario < :refundable`
+
 // chargeDone is true of a charge (c) nothing can happen to any more, at
 // :now on its company's clock:
 //   - it is CONCLUIDA or removed, or it is ATIVA past done_at, when it
 //     can no longer be paid (doneAt);
 //   - it is in no batch (a batch lists its charges);
-//   - no running scenario drives it (a step would pay or remove it), and
-//     none of its Pix has a refund still processing.
+//   - no running scenario drives it (a step would pay or remove it);
+//   - none of its Pix has a refund still processing, and every one of
+//     them is past its refund window (refundClosed).
 //
 // A recurrence of journeys 3 and 4 names a charge, but acts on it only
 // when the charge is paid, which a charge that is done cannot be.
 var chargeDone = fmt.Sprintf(`c.lote_id IS NULL AND (c.status IN ('%s', '%s', '%s') OR (c.status = '%s' AND c.done_at <= :now))
 	AND %s
-	AND NOT EXISTS (SELECT 1 FROM pix_received p WHERE p.cob_id = c.id AND NOT (%s))`,
+	AND NOT EXISTS (SELECT 1 FROM pix_received p WHERE p.cob_id = c.id AND NOT (%s AND %s))`,
 	Concluida, RemovidaUsuario, RemovidaPeloPSP, Ativa,
-	scenario.Idle("c.kind", "c.company_id || '/' || c.txid"), refundsSettled)
+	scenario.Idle("c.kind", "c.company_id || '/' || c.txid"), refundsSettled, refundClosed)
+
+// refundableBefore is the :refundable of a cut at the instant cut.
+func refundableBefore(cut time.Time) sql.NamedArg {
+	return sql.Named("refundable", cut.Add(-devolucaoWindow).UnixNano())
+}
 
 // doneAt is when an active charge can no longer be paid, as retention
 // reads it (the done_at column, written with every body): a cob a
@@ -67,8 +82,8 @@ func doneAt(kind string, created time.Time, body doc) sql.NullInt64 {
 }
 
 // pixDone is true of a Pix received without a charge (p) whose refunds
-// are settled.
-var pixDone = `p.cob_id IS NULL AND ` + refundsSettled
+// are settled and whose refund window is closed.
+var pixDone = `p.cob_id IS NULL AND ` + refundsSettled + ` AND ` + refundClosed
 
 // Prune implements retention.Table for the Pix of a company: charges and
 // Pix without a charge that are done with, those last changed (a Pix:
@@ -82,7 +97,7 @@ func (s *Service) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int
 		func(limit int) (int, error) { return pruneAgedPix(ctx, tx, c.Company, c.Before, limit) },
 		func(limit int) (int, error) { return pruneChargesBeyond(ctx, tx, c, "cob", now, limit) },
 		func(limit int) (int, error) { return pruneChargesBeyond(ctx, tx, c, "cobv", now, limit) },
-		func(limit int) (int, error) { return prunePixBeyond(ctx, tx, c, limit) },
+		func(limit int) (int, error) { return prunePixBeyond(ctx, tx, c, now, limit) },
 	}
 	n := 0
 	for _, step := range steps {
@@ -106,7 +121,7 @@ func pruneAgedCharges(ctx context.Context, tx *store.Tx, c retention.Cut, now ti
 	}
 	ids, err := retention.Scan(ctx, tx, c, "pix_cobs/aged", limit, `SELECT c.id, c.updated_at, `+chargeDone+` FROM pix_cobs c
 		WHERE c.company_id = :company AND c.updated_at < :before`, "c.updated_at", "c.id",
-		sql.Named("company", c.Company), sql.Named("before", c.Before.UnixNano()), sql.Named("now", now.UnixNano()))
+		sql.Named("company", c.Company), sql.Named("before", c.Before.UnixNano()), sql.Named("now", now.UnixNano()), refundableBefore(c.Before))
 	if err != nil {
 		return 0, err
 	}
@@ -128,7 +143,7 @@ func pruneChargesBeyond(ctx context.Context, tx *store.Tx, c retention.Cut, kind
 		func(boundary int64, limit int) (int, error) {
 			ids, err := retention.Scan(ctx, tx, c, "pix_cobs/"+kind, limit, `SELECT c.id, c.created_at, `+chargeDone+` FROM pix_cobs c
 				WHERE c.company_id = :company AND c.kind = :kind AND c.created_at < :boundary`, "c.created_at", "c.id",
-				sql.Named("company", c.Company), sql.Named("kind", kind), sql.Named("boundary", boundary), sql.Named("now", now.UnixNano()))
+				sql.Named("company", c.Company), sql.Named("kind", kind), sql.Named("boundary", boundary), sql.Named("now", now.UnixNano()), refundableBefore(now))
 			if err != nil {
 				return 0, err
 			}
@@ -136,13 +151,14 @@ func pruneChargesBeyond(ctx context.Context, tx *store.Tx, c retention.Cut, kind
 		})
 }
 
-// pruneAgedPix deletes Pix without a charge received before before.
+// pruneAgedPix deletes Pix without a charge whose refund window closed
+// before before.
 func pruneAgedPix(ctx context.Context, tx *store.Tx, company string, before time.Time, limit int) (int, error) {
 	if before.IsZero() {
 		return 0, nil
 	}
-	e2eids, err := store.All(ctx, tx, scanString, `SELECT p.e2eid FROM pix_received p WHERE p.company_id = ? AND p.horario < ? AND `+pixDone+`
-		ORDER BY p.horario LIMIT ?`, company, before.UnixNano(), limit)
+	e2eids, err := store.All(ctx, tx, scanString, `SELECT p.e2eid FROM pix_received p WHERE p.company_id = :company AND `+pixDone+`
+		ORDER BY p.horario LIMIT :limit`, sql.Named("company", company), refundableBefore(before), sql.Named("limit", limit))
 	if err != nil {
 		return 0, err
 	}
@@ -151,7 +167,7 @@ func pruneAgedPix(ctx context.Context, tx *store.Tx, company string, before time
 
 // prunePixBeyond deletes Pix without a charge older than the company's
 // newest c.Keep Pix (those that paid a charge count, and go with it).
-func prunePixBeyond(ctx context.Context, tx *store.Tx, c retention.Cut, limit int) (int, error) {
+func prunePixBeyond(ctx context.Context, tx *store.Tx, c retention.Cut, now time.Time, limit int) (int, error) {
 	if c.Keep <= 0 {
 		return 0, nil
 	}
@@ -160,8 +176,9 @@ func prunePixBeyond(ctx context.Context, tx *store.Tx, c retention.Cut, limit in
 			return retention.Bound(ctx, tx, `SELECT horario FROM pix_received WHERE company_id = ? ORDER BY horario DESC LIMIT 1 OFFSET ?`, c.Company, c.Keep-1)
 		},
 		func(boundary int64, limit int) (int, error) {
-			e2eids, err := store.All(ctx, tx, scanString, `SELECT p.e2eid FROM pix_received p WHERE p.company_id = ?
-				AND p.horario < ? AND `+pixDone+` ORDER BY p.horario LIMIT ?`, c.Company, boundary, limit)
+			e2eids, err := store.All(ctx, tx, scanString, `SELECT p.e2eid FROM pix_received p WHERE p.company_id = :company
+				AND p.horario < :boundary AND `+pixDone+` ORDER BY p.horario LIMIT :limit`,
+				sql.Named("company", c.Company), sql.Named("boundary", boundary), refundableBefore(now), sql.Named("limit", limit))
 			if err != nil {
 				return 0, err
 			}

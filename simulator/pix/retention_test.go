@@ -90,12 +90,6 @@ func (rs *retentionSandbox) pay(txid string) string {
 func (rs *retentionSandbox) advance(by string) {
 	rs.t.Helper()
 	rs.must(http.StatusOK, http.MethodPost, "/sandbox/clock/advance", `{"by":"`+by+`"}`, "")
-	// Tokens expire on the company's clock too.
-	tok, err := rs.s.Auth.IssueToken(context.Background(), server.DemoClientID, server.DemoClientSecret, "")
-	if err != nil {
-		rs.t.Fatal(err)
-	}
-	rs.tok = tok.AccessToken
 }
 
 // prune runs the Pix retention of the demo company with cut, its Before
@@ -123,9 +117,11 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 func txid(name string) string { return (name + strings.Repeat("x", 30))[:30] }
 
-// Ten days after they were made, with a retention of seven, the charges
-// nothing can happen to go with their Pix; the active ones, one with a
-// refund processing and one a scenario still drives stay.
+// With a retention of seven days, the charges nothing can happen to go
+// with their Pix, but a Pix, and the charge it paid, stays for its 90 days
+// of refunds: ten days on, only the charges without a Pix go; 98 days on
+// (its window closed more than seven days ago), the paid ones go too,
+// while an active charge, and one a scenario still drives, stay.
 func TestPruneFinishedCharges(t *testing.T) {
 	rs := newRetentionSandbox(t)
 	rs.cob(txid("paid"), 3600, "")
@@ -133,34 +129,62 @@ func TestPruneFinishedCharges(t *testing.T) {
 	rs.cob(txid("removed"), 3600, "")
 	rs.must(http.StatusOK, http.MethodPatch, "/pix/v2/cob/"+txid("removed"), `{"status":"REMOVIDA_PELO_USUARIO_RECEBEDOR"}`, "")
 	rs.cob(txid("expired"), 3600, "")
-	rs.cob(txid("active"), 30*24*3600, "")
-	rs.cob(txid("refunding"), 3600, "")
-	refunding := rs.pay(txid("refunding"))
+	rs.cob(txid("active"), 120*24*3600, "")
+	rs.cob(txid("refunded"), 3600, "")
+	refunded := rs.pay(txid("refunded"))
 	rs.cob(txid("driven"), 3600, "cob-paga-e-devolvida") // paid after 30 s, then waits for a refund request
 	freePix := rs.pay("")
 	rs.advance("10d")
-	rs.must(http.StatusCreated, http.MethodPut, "/pix/v2/pix/"+refunding+"/devolucao/d1", `{"valor":"1.00"}`, "")
+	rs.must(http.StatusCreated, http.MethodPut, "/pix/v2/pix/"+refunded+"/devolucao/d1", `{"valor":"1.00"}`, "")
 
-	if n := rs.prune(7*24*time.Hour, 0, 100); n != 4 {
-		t.Errorf("deleted %d, want 4 (three charges and a Pix without one)", n)
+	if n := rs.prune(7*24*time.Hour, 0, 100); n != 2 {
+		t.Errorf("day 10: deleted %d, want 2 (the removed and the expired charge)", n)
 	}
-	for name, want := range map[string]int{"paid": 404, "removed": 404, "expired": 404, "active": 200, "refunding": 200, "driven": 200} {
-		if code, out := rs.do(http.MethodGet, "/pix/v2/cob/"+txid(name), "", ""); code != want {
-			t.Errorf("GET the %s charge: %d %v, want %d", name, code, out["status"], want)
-		}
+	rs.wantCharges(map[string]int{"paid": 200, "removed": 404, "expired": 404, "active": 200, "refunded": 200, "driven": 200})
+	rs.wantPix(map[string]int{paidPix: 200, freePix: 200, refunded: 200})
+	// Refundable on day 89, refused for its date (not unknown) on day 91.
+	rs.advance("79d")
+	rs.prune(7*24*time.Hour, 0, 100)
+	rs.must(http.StatusCreated, http.MethodPut, "/pix/v2/pix/"+paidPix+"/devolucao/d89", `{"valor":"1.00"}`, "")
+	rs.advance("2d")
+	rs.prune(7*24*time.Hour, 0, 100)
+	if code, out := rs.do(http.MethodPut, "/pix/v2/pix/"+freePix+"/devolucao/d91", `{"valor":"1.00"}`, ""); code != http.StatusBadRequest {
+		t.Errorf("a refund on day 91: %d %v, want 400 (the window closed)", code, out)
 	}
-	for name, want := range map[string]int{paidPix: 404, freePix: 404, refunding: 200} {
-		if code, _ := rs.do(http.MethodGet, "/pix/v2/pix/"+name, "", ""); code != want {
-			t.Errorf("GET the Pix %s: %d, want %d", name, code, want)
-		}
+
+	rs.advance("7d")
+	if n := rs.prune(7*24*time.Hour, 0, 100); n != 3 {
+		t.Errorf("day 98: deleted %d, want 3 (the paid and refunded charges, the Pix without one)", n)
 	}
-	// Nothing left over: the paid charge's location and Pix went with it.
+	rs.wantCharges(map[string]int{"paid": 404, "active": 200, "refunded": 404, "driven": 200})
+	rs.wantPix(map[string]int{paidPix: 404, freePix: 404, refunded: 404})
+	// Nothing left over: the paid charges' locations and Pix went with them.
 	var locs, received int
 	rs.s.DB.Read(context.Background(), func(tx *store.Tx) error {
 		return tx.QueryRowContext(context.Background(), `SELECT (SELECT COUNT(*) FROM pix_locs), (SELECT COUNT(*) FROM pix_received)`).Scan(&locs, &received)
 	})
-	if locs != 3 || received != 2 {
-		t.Errorf("left %d locations and %d Pix, want 3 (the kept charges') and 2 (refunding, driven)", locs, received)
+	if locs != 2 || received != 1 {
+		t.Errorf("left %d locations and %d Pix, want 2 (the kept charges') and 1 (driven)", locs, received)
+	}
+}
+
+// wantCharges checks the status GET /cob/{txid} answers for each charge.
+func (rs *retentionSandbox) wantCharges(want map[string]int) {
+	rs.t.Helper()
+	for name, code := range want {
+		if got, out := rs.do(http.MethodGet, "/pix/v2/cob/"+txid(name), "", ""); got != code {
+			rs.t.Errorf("GET the %s charge: %d %v, want %d", name, got, out["status"], code)
+		}
+	}
+}
+
+// wantPix checks the status GET /pix/{e2eid} answers for each Pix.
+func (rs *retentionSandbox) wantPix(want map[string]int) {
+	rs.t.Helper()
+	for e2eid, code := range want {
+		if got, _ := rs.do(http.MethodGet, "/pix/v2/pix/"+e2eid, "", ""); got != code {
+			rs.t.Errorf("GET the Pix %s: %d, want %d", e2eid, got, code)
+		}
 	}
 }
 

@@ -286,7 +286,32 @@ func (s *Server) indexJSON(r *http.Request) (*httpx.Reply, error) {
 	}
 	apis["events"] = ws + "://" + r.Host + "/events/ws"
 	return httpx.OK(map[string]any{"name": "Homologa sandbox", "environment": "sandbox", "apis": apis,
-		"dashboard": base + "/dashboard/", "widgets": base + "/widgets/"}), nil
+		"dashboard": base + "/dashboard/", "widgets": base + "/widgets/", "settings": s.settings()}), nil
+}
+
+// Settings are what the sandbox was started with that a test may need:
+// a feature asks the index whether the sandbox has a setting, and is
+// reported as not applicable, naming the flag, when it lacks it (the
+// harness's "the sandbox was started with" steps). Nothing here is a
+// secret: a refused webhook registration names the same allow-list.
+type Settings struct {
+	// WebhookAllow is --webhook-allow, the operator's additions to the
+	// loopback default; WebhookResolve the names --webhook-resolve pins
+	// (their addresses left out).
+	WebhookAllow   []string `json:"webhookAllow"`
+	WebhookResolve []string `json:"webhookResolve"`
+	TLS            bool     `json:"tls"`
+	MTLS           bool     `json:"mtls"`
+}
+
+func (s *Server) settings() Settings {
+	out := Settings{WebhookAllow: []string{}, WebhookResolve: []string{}, TLS: s.Config.TLS || s.Config.MTLS || s.Config.TLSCert != "", MTLS: s.Config.MTLS}
+	out.WebhookAllow = append(out.WebhookAllow, s.Config.WebhookAllow...)
+	for _, pin := range s.Config.WebhookResolve {
+		name, _, _ := strings.Cut(pin, "=")
+		out.WebhookResolve = append(out.WebhookResolve, strings.TrimSpace(name))
+	}
+	return out
 }
 
 // RouteKeys lists "METHOD /full/path" of every route, sorted.

@@ -192,7 +192,7 @@ func TestPendenciaBeneficio(t *testing.T) {
 	f.waitText(fr, "#atual", "Em regulação")
 	f.advance("2h")
 	f.waitText(fr, "#atual", "Pendente")
-	// Three hours on, the host's token has expired; it posts a new one.
+	// The host posts a new token, as it does when its token expires.
 	tok = f.postToken()
 	if err := chromedp.Run(f.ctx, chromedp.WaitVisible(`section.pendencia`, f.in(fr))); err != nil {
 		t.Fatalf("the raised pending: %v", err)

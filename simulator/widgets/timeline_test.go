@@ -36,8 +36,9 @@ func TestTimelinePropostaLive(t *testing.T) {
 	if got := f.text(fr, "#status"); !strings.Contains(got, "Em análise") {
 		t.Errorf("live region says %q, want the new status", got)
 	}
-	// An hour later the host's token has expired: the widget still shows
-	// what the events say, and says the host must post a new token.
+	// The host's token expires: the widget still shows what the events
+	// say, and says the host must post a new token.
+	f.expireTokens()
 	f.advance("1h6m")
 	if err := chromedp.Run(f.ctx, chromedp.WaitVisible(`li[data-status="IMPLANTADA"]`, f.in(fr))); err != nil {
 		t.Fatalf("implantation: %v", err)

@@ -314,6 +314,13 @@ func (f *followUp) advance(by string) {
 	f.must("", http.MethodPost, "/sandbox/clock/advance", map[string]any{"by": by}, http.StatusOK)
 }
 
+// expireTokens ends the demo company's access tokens now: they live on
+// the wall clock, so advancing the sandbox clock never ends them.
+func (f *followUp) expireTokens() {
+	f.t.Helper()
+	f.must(f.token(), http.MethodPost, "/sandbox/tokens/expire", nil, http.StatusOK)
+}
+
 // sell sells offer to cpf through the public APIs, as the harness's "an
 // implanted enrollment" step does: simulation, signature code from the
 // outbox, proposal with the mandatory coverages. The magic CPFs of
@@ -352,8 +359,7 @@ func (f *followUp) sell(token, offer, cpf string) int64 {
 // implant sells offer YZ to cpf, advances the clock through the default
 // analysis (1h07m, and a minute more: on the real clock each step counts
 // from when the previous one ran, a few milliseconds late) and returns the
-// proposal, its enrollment and a fresh token (the first expired on the
-// way).
+// proposal, its enrollment and a token with the follow-up's scopes.
 func (f *followUp) implant(cpf string) (numero, inscricao int64, token string) {
 	f.t.Helper()
 	numero = f.sell(demoToken(f.t, f.s, followUpScopes+" apicontroleacesso"), "YZ", cpf)

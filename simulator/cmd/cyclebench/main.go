@@ -157,7 +157,7 @@ func seed(ctx context.Context, s *server.Server, c *client, n int) (time.Duratio
 	if _, err := c.call("POST", "/sandbox/clock/advance", map[string]any{"by": "1h7m"}, 200); err != nil {
 		return 0, err
 	}
-	// The token expired on the way: the company's clock is past its hour.
+	// A token of its own for the year's reads.
 	tok, err := s.Auth.IssueToken(ctx, server.DemoClientID, server.DemoClientSecret, "")
 	if err != nil {
 		return 0, err
