@@ -97,7 +97,7 @@ type Service struct {
 	// token, and a partner's token cache, which counts real seconds,
 	// agrees with the sandbox. ExpireTokens ends them on purpose.
 	WallClock func() time.Time
-	Webhooks WebhookPolicy
+	Webhooks  WebhookPolicy
 	// OperatorToken is the operator's credential: sandbox-wide control
 	// (the default clock, shared scenarios, a reset of everything).
 	OperatorToken string
