@@ -94,7 +94,7 @@ func (w *World) waitedBeforeRecreating(ms int) error {
 		// Wall-clock times: the sandbox clock may be frozen.
 		end := f.WallAt.Add(time.Duration(f.DurationMS * float64(time.Millisecond)))
 		if gap := next.WallAt.Sub(end); gap < time.Duration(ms)*time.Millisecond {
-			return fmt.Errorf("the partner retried its charge creation %d ms after the failure, want at least %d ms: back off between attempts and honour Retry-After", gap.Milliseconds(), ms)
+			return fmt.Errorf("the partner retried its charge creation %d ms after %s, want at least %d ms: back off between attempts, never sooner than Retry-After asks", gap.Milliseconds(), faultSeen(f), ms)
 		}
 		return nil
 	})

@@ -68,7 +68,7 @@ func (w *World) partnerApp() error {
 	}
 	if w.Partner.App.Mode == Fixed {
 		w.vars["chave"], w.vars["clientId"] = w.Partner.App.Chave, w.app.ClientID
-		return nil
+		return w.fixedApp()
 	}
 	cnpj, err := w.registerPartnerApp()
 	if err != nil {
@@ -94,6 +94,46 @@ func (w *World) partnerApp() error {
 		w.vars["partner.webhook"] = hook
 	}
 	w.vars["chave"], w.vars["clientId"] = cnpj, w.app.ClientID
+	return nil
+}
+
+// fixedApp reads the partner's own app (GET /sandbox/app, with its
+// token: the suite holds no portal login for it) for ${company.id} and
+// ${app.id}, and points the app's webhook at the partner's receiver when
+// the partner file names one, as the per-scenario mode does through the
+// portal.
+func (w *World) fixedApp() error {
+	code, body, err := w.asHarness(http.MethodGet, "/sandbox/app", nil)
+	if err != nil {
+		return err
+	}
+	var a struct {
+		ID         string `json:"id"`
+		CompanyID  string `json:"companyId"`
+		CNPJ       string `json:"cnpj"`
+		WebhookURL string `json:"webhookUrl"`
+	}
+	if code != http.StatusOK || json.Unmarshal(body, &a) != nil || a.CompanyID == "" {
+		return fmt.Errorf("the suite could not read the partner's app (GET /sandbox/app answered %d: %.300s)", code, body)
+	}
+	w.vars["company.id"], w.vars["app.id"] = a.CompanyID, a.ID
+	w.app.ID, w.app.CNPJ = a.ID, a.CNPJ
+	hook := w.partnerWebhook()
+	if hook == "" {
+		return nil
+	}
+	req, _ := json.Marshal(map[string]string{"webhookUrl": hook})
+	if code, body, err = w.asHarness(http.MethodPut, "/sandbox/app/webhook", req); err != nil {
+		return err
+	}
+	if code != http.StatusOK {
+		return fmt.Errorf("the suite could not point the app's webhook at the partner (%s): PUT /sandbox/app/webhook answered %d: %.300s", hook, code, body)
+	}
+	w.vars["partner.webhook"] = hook
+	// The app is the partner's own: its webhook goes back to where it
+	// pointed when the scenario ends.
+	restore, _ := json.Marshal(map[string]string{"webhookUrl": a.WebhookURL})
+	w.cleanup = append(w.cleanup, func() { w.asHarness(http.MethodPut, "/sandbox/app/webhook", restore) })
 	return nil
 }
 
@@ -225,9 +265,12 @@ type interaction struct {
 	Status         int               `json:"status"`
 	RequestBody    string            `json:"requestBody"`
 	RequestHeaders map[string]string `json:"requestHeaders"`
-	IdempotencyKey string            `json:"idempotencyKey"`
-	Injected       string            `json:"injected"`
-	DurationMS     float64           `json:"durationMs"`
+	ResponseBody   string            `json:"responseBody"`
+	// ResponseHeaders are the answer's headers as the log keeps them.
+	ResponseHeaders map[string]string `json:"responseHeaders"`
+	IdempotencyKey  string            `json:"idempotencyKey"`
+	Injected        string            `json:"injected"`
+	DurationMS      float64           `json:"durationMs"`
 }
 
 // interactions lists the scenario app's requests whose method and path
@@ -335,6 +378,8 @@ func callAdvice(op string) string {
 		return "reuse the access token for its lifetime (expires_in) and ask for a new one only when it expires or is refused"
 	case strings.HasPrefix(op, "GET /pix/v2/cob"):
 		return "wait for the charge's notification (your Pix webhook) instead of reading the charge in a loop; read it once after the notification to reconcile"
+	case strings.HasPrefix(op, "GET /insurer/v1/proposta"):
+		return "wait for the proposal's events (your webhook) instead of reading the proposal in a loop; read it once after an event that changes it"
 	}
 	return "call it as the step says: once per what it does, retrying only failures"
 }
@@ -406,8 +451,11 @@ func (w *World) retriedSame(op, what string) error {
 					return fmt.Errorf("the partner retried with another txid (%s, then %s): a retry must reuse the txid, or it creates a second charge", it.Path, next.Path)
 				}
 			case "Idempotency-Key":
-				if it.IdempotencyKey == "" || next.IdempotencyKey != it.IdempotencyKey {
-					return fmt.Errorf("the partner retried without the same Idempotency-Key (%q, then %q): send one on every creating POST and repeat it on retries", it.IdempotencyKey, next.IdempotencyKey)
+				switch {
+				case it.IdempotencyKey == "":
+					return fmt.Errorf("the partner sent %s without an Idempotency-Key, so its retry after the injected fault (%s) cannot be told from a new one: send a key on every creating POST and repeat it on retries", op, faultSeen(it))
+				case next.IdempotencyKey != it.IdempotencyKey:
+					return fmt.Errorf("the partner retried without the same Idempotency-Key: the key changed between attempts %d and %d of %s (%q, then %q) after the injected fault (%s): repeat the first attempt's key on every retry", i+1, i+2, op, it.IdempotencyKey, next.IdempotencyKey, faultSeen(it))
 				}
 			}
 			return nil
@@ -439,9 +487,11 @@ func (w *World) webhookBeforeCharges() error {
 // delivery is what the assertions read from the delivery log.
 type delivery struct {
 	ID        string `json:"id"`
+	EventID   string `json:"eventId"`
 	EventType string `json:"eventType"`
 	URL       string `json:"url"`
 	Status    string `json:"status"`
+	Injected  string `json:"injected"`
 	Attempts  []struct {
 		StatusCode int     `json:"statusCode"`
 		LatencyMS  float64 `json:"latencyMs"`
@@ -592,7 +642,7 @@ func (w *World) postNotification(target, secret string, at time.Time) (int, erro
 	}
 	resp, err := w.partnerClient().Do(req)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err) {
+		if isTimeout(err) {
 			return 0, nil
 		}
 		return 0, fmt.Errorf("post a notification to the partner's webhook %s: %w", target, err)
@@ -600,6 +650,21 @@ func (w *World) postNotification(target, secret string, at time.Time) (int, erro
 	resp.Body.Close()
 	return resp.StatusCode, nil
 }
+
+// faultSeen says what an injected fault answered: its status and the
+// Retry-After it asked, or that the connection ended without an answer.
+func faultSeen(it interaction) string {
+	if it.Status == 0 {
+		return "a connection that ended without an answer"
+	}
+	if ra := it.ResponseHeaders["Retry-After"]; ra != "" {
+		return fmt.Sprintf("the %d answer that asked Retry-After: %s", it.Status, ra)
+	}
+	return fmt.Sprintf("the %d answer", it.Status)
+}
+
+// isTimeout reports an error of a request that ran out of time.
+func isTimeout(err error) bool { return errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err) }
 
 // bookedOnce checks the partner booked the payment of txid exactly once.
 func (w *World) bookedOnce(txid string, secs int) error {
@@ -612,10 +677,18 @@ func (w *World) bookedOnce(txid string, secs int) error {
 		if err != nil {
 			return err
 		}
-		switch n := l.booked[txid]; {
-		case n == 0:
+		n := l.booked[txid]
+		if n == 0 {
 			return fmt.Errorf("the partner did not book the payment of %s", txid)
-		case n > 1:
+		}
+		// A ledger of payments tells its bookings apart: two Pix may pay
+		// one charge, but one Pix is booked once.
+		for e2eid, times := range l.bookedE2E[txid] {
+			if times > 1 {
+				return fmt.Errorf("the partner booked the Pix %s of %s %d times: a notification can arrive twice; book each endToEndId once", e2eid, txid, times)
+			}
+		}
+		if len(l.bookedE2E[txid]) == 0 && n > 1 {
 			return fmt.Errorf("the partner booked the payment of %s %d times: a notification can arrive twice; book each endToEndId once", txid, n)
 		}
 		return nil
@@ -865,12 +938,12 @@ func (w *World) waitedBeforeRetry(ms int, op string) error {
 				continue
 			}
 			if i+1 >= len(list) {
-				return fmt.Errorf("the partner did not retry %s after the injected fault", op)
+				return fmt.Errorf("the partner did not retry %s after the injected fault (%s): retry 5xx, 429, timeouts and lost answers with backoff, never sooner than Retry-After asks", op, faultSeen(it))
 			}
 			// Wall-clock times: the sandbox clock may be frozen.
 			end := it.WallAt.Add(time.Duration(it.DurationMS * float64(time.Millisecond)))
 			if gap := list[i+1].WallAt.Sub(end); gap < time.Duration(ms)*time.Millisecond {
-				return fmt.Errorf("the partner retried %s %d ms after the failure, want at least %d ms: back off between attempts and honour Retry-After", op, gap.Milliseconds(), ms)
+				return fmt.Errorf("the partner retried %s %d ms after %s, want at least %d ms: back off between attempts, never sooner than Retry-After asks", op, gap.Milliseconds(), faultSeen(it), ms)
 			}
 			return nil
 		}

@@ -145,6 +145,11 @@ var causes = map[string]string{
 	partner.NewTxidOnRetry:       "retried with another txid",
 	partner.ReuseIdempotencyKey:  "with two different proposals",
 	partner.NoRereadAfterPending: "never read the proposal again",
+	partner.NewKeyOnRetry:        "the key changed between attempts 1 and 2",
+	partner.AcceptStale:          "applied a stale insurer event",
+	partner.StatusRegression:     "an event delivered late carries an older status",
+	partner.EveryScope:           "which neither its flows",
+	partner.NoTokenRenewal:       "asked for no new token",
 }
 
 // Each defect of the reference partner is caught by the scenario that
@@ -380,7 +385,7 @@ func TestHomologationOnAnAdvancedClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range rep.Checks {
-		if !c.Passed {
+		if !c.Passed && c.NotApplicable == "" {
 			t.Errorf("%s: %s", c.Scenario, c.Failure)
 		}
 	}

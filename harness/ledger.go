@@ -3,28 +3,85 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
 
-// ledger is what the partner says it recorded, in the suite's terms. The
-// partner's "state" action answers it in its own format: a version 1
-// partner as {"payments": [{"txid", "times"}], "reconciled": [txid]}; a
-// version 2 one maps its answer with returns, each name to a list:
+// ledger is what the partner says it recorded, in the suite's terms: the
+// state contract. The partner's "state" action answers it in its own
+// format: a version 1 partner as {"payments": [{"txid", "times"}],
+// "reconciled": [txid]}; any other maps its answer with returns. Lists
+// (a path to one value or a list; filters read a ledger as it is):
 //
-//	booked:     every booking's txid, once per booking ($.payments[*].txid)
+//	booked:     every booking's txid, once per booking
 //	paid:       the txids of the charges it considers paid
 //	reconciled: the txids it reconciled
 //	refunded:   the refunds it considers done (their ids)
+//	unknown:    payments it set aside, not matched to a charge of its own
+//	applied:    the id of every event it applied, once per application
+//
+// Records (each: and a path per field, see ReturnSpec):
+//
+//	payments:    txid, e2eid, valor   (several for one charge may be)
+//	charges:     txid, status         (the service's status words)
+//	proposals:   numero, status
+//	enrollments: id, status
+//	benefits:    id, status
+//	pendings:    id, status
+//	events:      id, times            (how many times it applied each)
 //
 // A name the file does not map is unknown, and a check that needs it says
 // so.
 type ledger struct {
 	booked     map[string]int
+	bookedE2E  map[string]map[string]int // txid → endToEndId → times
 	paid       map[string]bool
 	reconciled map[string]bool
 	refunded   map[string]bool
+	unknown    map[string]bool
+	applied    map[string]int
+	status     map[string]map[string]string // record name → id → status
 	known      map[string]bool
+}
+
+// ledgerLists are the names of the state contract that are lists; the
+// keys of ledgerRecords are those that are records, with the field that
+// identifies each.
+var (
+	ledgerLists   = []string{"booked", "paid", "reconciled", "refunded", "unknown", "applied"}
+	ledgerRecords = map[string]string{"payments": "e2eid", "charges": "txid", "proposals": "numero", "enrollments": "id", "benefits": "id", "pendings": "id", "events": "id"}
+)
+
+// checkReturn checks a name of an action's returns: the state action's
+// must be names of the state contract, records where it has records.
+func checkReturn(action, name string, r ReturnSpec) error {
+	if action != "state" {
+		if r.Each != "" {
+			return fmt.Errorf("a record (each:) is read only from the state action; map a path here")
+		}
+		return nil
+	}
+	if slices.Contains(ledgerLists, name) {
+		if r.Each != "" {
+			return fmt.Errorf("%s is a list: map a path such as $.items[*].id", name)
+		}
+		return nil
+	}
+	id, ok := ledgerRecords[name]
+	if !ok {
+		records := slices.Sorted(maps.Keys(ledgerRecords))
+		return fmt.Errorf("the state contract has no %s: its lists are %s, its records %s (harness/README.md, the state contract)", name, strings.Join(ledgerLists, ", "), strings.Join(records, ", "))
+	}
+	if r.Each == "" {
+		return fmt.Errorf("%s is a record: map each: (its items) and its fields, at least %s", name, id)
+	}
+	if _, ok := r.Fields[id]; !ok {
+		return fmt.Errorf("%s: map the field %s (what identifies each)", name, id)
+	}
+	return nil
 }
 
 // partnerLedger asks the partner for its state.
@@ -44,8 +101,14 @@ func (w *World) partnerLedger() (ledger, error) {
 		return legacyLedger(doc), nil
 	}
 	l := newLedger()
-	for name, path := range a.Returns {
-		v, ok := pick(doc, path)
+	for name, r := range a.Returns {
+		if r.Each != "" {
+			if recs, ok := r.records(doc); ok {
+				l.addRecords(name, recs)
+			}
+			continue
+		}
+		v, ok := r.path.pick(doc)
 		if !ok {
 			continue
 		}
@@ -62,7 +125,8 @@ func (w *World) partnerLedger() (ledger, error) {
 }
 
 func newLedger() ledger {
-	return ledger{booked: map[string]int{}, paid: map[string]bool{}, reconciled: map[string]bool{}, refunded: map[string]bool{}, known: map[string]bool{}}
+	return ledger{booked: map[string]int{}, bookedE2E: map[string]map[string]int{}, paid: map[string]bool{}, reconciled: map[string]bool{},
+		refunded: map[string]bool{}, unknown: map[string]bool{}, applied: map[string]int{}, status: map[string]map[string]string{}, known: map[string]bool{}}
 }
 
 func (l ledger) add(name, id string) {
@@ -76,6 +140,52 @@ func (l ledger) add(name, id string) {
 		l.reconciled[id] = true
 	case "refunded":
 		l.refunded[id] = true
+	case "unknown":
+		l.unknown[id] = true
+	case "applied":
+		l.applied[id]++
+	}
+}
+
+// addRecords reads a record list into the ledger: statuses by id, and
+// what payments and events say of the lists.
+func (l ledger) addRecords(name string, recs []map[string]string) {
+	l.known[name] = true
+	idField := ledgerRecords[name]
+	if l.status[name] == nil {
+		l.status[name] = map[string]string{}
+	}
+	for _, r := range recs {
+		id := r[idField]
+		if id == "" {
+			continue
+		}
+		if st, ok := r["status"]; ok {
+			l.status[name][id] = st
+		}
+		switch name {
+		case "payments":
+			txid := r["txid"]
+			l.booked[txid]++
+			l.paid[txid] = true
+			if l.bookedE2E[txid] == nil {
+				l.bookedE2E[txid] = map[string]int{}
+			}
+			l.bookedE2E[txid][id]++
+			l.known["booked"] = true
+		case "charges":
+			if r["status"] == "CONCLUIDA" {
+				l.paid[id] = true
+			}
+			l.known["paid"] = true
+		case "events":
+			n, err := strconv.Atoi(r["times"])
+			if err != nil || n < 1 {
+				n = 1
+			}
+			l.applied[id] += n
+			l.known["applied"] = true
+		}
 	}
 }
 
@@ -95,14 +205,25 @@ func legacyLedger(doc any) ledger {
 		l.booked[txid] += times
 		l.paid[txid] = true
 	}
-	for _, name := range []string{"reconciled", "refunded"} {
+	for _, name := range []string{"reconciled", "refunded", "applied"} {
 		list, _ := m[name].([]any)
 		for _, e := range list {
 			l.add(name, text(e))
 		}
 	}
-	for _, name := range []string{"booked", "paid", "reconciled", "refunded"} {
+	for _, name := range []string{"booked", "paid", "reconciled", "refunded", "applied"} {
 		l.known[name] = true
+	}
+	// What it holds of the insurer's resources: proposals by numero,
+	// benefits by id.
+	for name, id := range map[string]string{"proposals": "numero", "benefits": "id"} {
+		list, _ := m[name].([]any)
+		var recs []map[string]string
+		for _, e := range list {
+			em, _ := e.(map[string]any)
+			recs = append(recs, map[string]string{ledgerRecords[name]: text(em[id]), "status": text(em["status"])})
+		}
+		l.addRecords(name, recs)
 	}
 	return l
 }

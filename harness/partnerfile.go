@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -59,6 +58,18 @@ type Partner struct {
 	Webhook string `yaml:"webhook"`
 	// Actions are what the suite may ask the partner to do.
 	Actions map[string]Action `yaml:"actions"`
+	// Flows are what the integration does, operation by operation (cob,
+	// cobv, venda, beneficio, …: Flows lists them by product); the suite
+	// homologates each declared flow and no other. Left out, a product's
+	// default flows (DefaultFlows).
+	Flows []string `yaml:"flows"`
+	// Widgets are what the partner leaves to its customer in the
+	// service's widgets, as the specification allows (the customer sends
+	// a benefit's pending documents in the benefit-pending widget, types
+	// the card into the credit-card widget): the checks of the partner
+	// doing it itself do not apply, those of the widget's way do.
+	// WidgetCatalogue lists them. Left out, a product's default widgets.
+	Widgets []string `yaml:"widgets"`
 
 	// dir is the partner file's folder: where a start command runs.
 	dir string
@@ -82,9 +93,10 @@ type PartnerApp struct {
 type StartConfig struct {
 	Command []string          `yaml:"command"`
 	Env     map[string]string `yaml:"env"`
-	// Ready is a path under URL answered 2xx once the partner serves.
-	Ready   string   `yaml:"ready"`
-	Timeout Duration `yaml:"timeout"`
+	// Ready is the readiness probe: a path under URL answered 2xx once
+	// the partner serves, and optionally a condition on its answer.
+	Ready   ReadyProbe `yaml:"ready"`
+	Timeout Duration   `yaml:"timeout"`
 	// Dir is the command's working folder, relative to the partner
 	// file's (default: the partner file's folder).
 	Dir string `yaml:"dir"`
@@ -114,8 +126,180 @@ type Action struct {
 	Body any `yaml:"body"`
 	// Returns maps names the steps read (${partner.<name>}) to paths in
 	// the answer: "$.charge.id", "$.items[0].txid", "$.payments[*].txid"
-	// (a list). Without it, every top-level field is read under its name.
-	Returns map[string]string `yaml:"returns"`
+	// (a list), "$.charges[?(@.status == 'PAID')].txid" (a list filtered
+	// by value). The state action maps the names of the state contract
+	// (ledger.go), some of them records. Without it, every top-level
+	// field is read under its name.
+	Returns map[string]ReturnSpec `yaml:"returns"`
+}
+
+// ReturnSpec is one name of an action's returns: a path, or (in the state
+// action) a record list:
+//
+//	proposals:
+//	  each: $.proposals[*]          # the items
+//	  numero: $.number              # each field, a path in the item
+//	  status: $.state
+//	  values: {status: {implanted: IMPLANTADA}}  # its words to the service's
+type ReturnSpec struct {
+	Path   string
+	Each   string
+	Fields map[string]string
+	Values map[string]map[string]string
+
+	path   jsonPath
+	each   jsonPath
+	fields map[string]jsonPath
+}
+
+// UnmarshalYAML reads a path (a string) or a record (a mapping).
+func (r *ReturnSpec) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		r.Path = n.Value
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: write a path such as $.charge.id, or a record with each: and its fields", n.Line)
+	}
+	var m map[string]yaml.Node
+	if err := n.Decode(&m); err != nil {
+		return err
+	}
+	r.Fields = map[string]string{}
+	for k, v := range m {
+		switch k {
+		case "each":
+			r.Each = v.Value
+		case "values":
+			if err := v.Decode(&r.Values); err != nil {
+				return fmt.Errorf("line %d: values: write {field: {its word: the service's word}}: %w", v.Line, err)
+			}
+		default:
+			if v.Kind != yaml.ScalarNode {
+				return fmt.Errorf("line %d: %s: a path in the item, such as $.status", v.Line, k)
+			}
+			r.Fields[k] = v.Value
+		}
+	}
+	if r.Each == "" {
+		return fmt.Errorf("line %d: a record needs each: (the path of its items, such as $.proposals[*])", n.Line)
+	}
+	return nil
+}
+
+// compile parses the spec's paths.
+func (r *ReturnSpec) compile() (err error) {
+	if r.Each == "" {
+		r.path, err = parsePath(r.Path)
+		return err
+	}
+	if r.each, err = parsePath(r.Each); err != nil {
+		return fmt.Errorf("each: %w", err)
+	}
+	r.fields = map[string]jsonPath{}
+	for k, v := range r.Fields {
+		if r.fields[k], err = parsePath(v); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+	}
+	for k := range r.Values {
+		if _, ok := r.Fields[k]; !ok {
+			return fmt.Errorf("values.%s: the record maps no field %s", k, k)
+		}
+	}
+	return nil
+}
+
+// records reads a record list from an answer: each item's fields, as
+// text in the service's words.
+func (r *ReturnSpec) records(doc any) ([]map[string]string, bool) {
+	v, ok := r.each.pick(doc)
+	if !ok {
+		return nil, false
+	}
+	items, isList := v.([]any)
+	if !isList {
+		items = []any{v}
+	}
+	var out []map[string]string
+	for _, it := range items {
+		rec := map[string]string{}
+		for k, p := range r.fields {
+			if fv, ok := p.walk(it, doc); ok && fv != nil {
+				rec[k] = text(fv)
+				if word, ok := r.Values[k][rec[k]]; ok {
+					rec[k] = word
+				}
+			}
+		}
+		out = append(out, rec)
+	}
+	return out, true
+}
+
+// ReadyProbe is a start's readiness probe: a path answered 2xx, and, when
+// When is set, an answer for which the condition holds ("$.ready ==
+// true"): a partner may answer 200 before it is ready.
+type ReadyProbe struct {
+	Path string
+	When string
+	when *condition
+}
+
+// UnmarshalYAML reads a path, or {path, when}.
+func (r *ReadyProbe) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		r.Path = n.Value
+		return nil
+	}
+	var v struct {
+		Path string `yaml:"path"`
+		When string `yaml:"when"`
+	}
+	if err := n.Decode(&v); err != nil {
+		return fmt.Errorf("line %d: ready: write a path, or {path: /health, when: \"$.ready == true\"}", n.Line)
+	}
+	r.Path, r.When = v.Path, v.When
+	return nil
+}
+
+// check parses the condition.
+func (r *ReadyProbe) check() error {
+	if r.When == "" {
+		return nil
+	}
+	if r.Path == "" {
+		return fmt.Errorf("a condition needs the path it reads")
+	}
+	c, err := parseCondition(r.When)
+	if err != nil {
+		return err
+	}
+	r.when = c
+	return nil
+}
+
+// whenText names the condition in a message.
+func (r *ReadyProbe) whenText() string {
+	if r.When == "" {
+		return ""
+	}
+	return " (" + r.When + ")"
+}
+
+// accepts reports whether an answer of the probe says ready.
+func (r *ReadyProbe) accepts(status int, body []byte) bool {
+	if status/100 != 2 {
+		return false
+	}
+	if r.when == nil {
+		return true
+	}
+	var doc any
+	if json.Unmarshal(body, &doc) != nil {
+		return false
+	}
+	return r.when.holds(doc, doc)
 }
 
 // LoadPartner reads and checks a partner file.
@@ -188,6 +372,14 @@ func (p *Partner) check(lookup func(string) (string, bool)) error {
 	if p.Start != nil && len(p.Start.Command) == 0 {
 		return fmt.Errorf("start.command: the command (a list, e.g. [python3, partner.py]) is required")
 	}
+	if p.Start != nil {
+		if err := p.Start.Ready.check(); err != nil {
+			return fmt.Errorf("start.ready.when: %w", err)
+		}
+	}
+	if err := p.checkFlows(); err != nil {
+		return err
+	}
 	for name, a := range p.Actions {
 		if a.Path == "" {
 			return fmt.Errorf("actions.%s.path is required", name)
@@ -195,10 +387,14 @@ func (p *Partner) check(lookup func(string) (string, bool)) error {
 		if a.Method == "" {
 			a.Method = http.MethodPost
 		}
-		for field, jp := range a.Returns {
-			if _, err := parsePath(jp); err != nil {
+		for field, r := range a.Returns {
+			if err := r.compile(); err != nil {
 				return fmt.Errorf("actions.%s.returns.%s: %w", name, field, err)
 			}
+			if err := checkReturn(name, field, r); err != nil {
+				return fmt.Errorf("actions.%s.returns.%s: %w", name, field, err)
+			}
+			a.Returns[field] = r
 		}
 		p.Actions[name] = a
 	}
@@ -224,7 +420,10 @@ func (p *Partner) checkApp(lookup func(string) (string, bool)) error {
 			return fmt.Errorf("app.%s: %w", f.name, err)
 		}
 		*f.v = v
-		if a.Mode == Fixed && v == "" && f.name != "webhookSecret" {
+		// The key is the Pix products' only: a partner of the insurer's
+		// cycles alone has none to give.
+		needed := f.name != "webhookSecret" && (f.name != "chave" || p.Does("pix") || p.Does("pix-automatico"))
+		if a.Mode == Fixed && v == "" && needed {
 			return fmt.Errorf("app.%s is required with app.mode: fixed", f.name)
 		}
 	}
@@ -325,89 +524,6 @@ func param(params map[string]any, name string) (any, bool) {
 	return param(inner, rest)
 }
 
-// step is one step of a path into a JSON answer: a field, an index, or
-// every element ("[*]").
-type step struct {
-	field string
-	index int
-	all   bool
-}
-
-var pathStep = regexp.MustCompile(`^(?:\.([A-Za-z0-9_\-]+)|\[(\d+|\*)\])`)
-
-// parsePath reads "$.a.b[0].c" or "$.items[*].txid".
-func parsePath(p string) ([]step, error) {
-	if !strings.HasPrefix(p, "$") {
-		return nil, fmt.Errorf("%q: a path starts with $, e.g. $.charge.txid", p)
-	}
-	rest := p[1:]
-	var out []step
-	for rest != "" {
-		m := pathStep.FindStringSubmatch(rest)
-		if m == nil {
-			return nil, fmt.Errorf("%q: cannot read %q (write .field, [0] or [*])", p, rest)
-		}
-		switch {
-		case m[1] != "":
-			out = append(out, step{field: m[1], index: -1})
-		case m[2] == "*":
-			out = append(out, step{all: true, index: -1})
-		default:
-			n, _ := strconv.Atoi(m[2])
-			out = append(out, step{index: n})
-		}
-		rest = rest[len(m[0]):]
-	}
-	return out, nil
-}
-
-// pick reads a path from a decoded JSON answer: one value, or a list
-// where the path has [*]. ok is false when the path leads nowhere.
-func pick(doc any, path string) (any, bool) {
-	steps, err := parsePath(path)
-	if err != nil {
-		return nil, false
-	}
-	return walk(doc, steps)
-}
-
-func walk(v any, steps []step) (any, bool) {
-	if len(steps) == 0 {
-		return v, true
-	}
-	s := steps[0]
-	switch {
-	case s.field != "":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		e, ok := m[s.field]
-		if !ok {
-			return nil, false
-		}
-		return walk(e, steps[1:])
-	case s.all:
-		list, ok := v.([]any)
-		if !ok {
-			return nil, false
-		}
-		out := []any{}
-		for _, e := range list {
-			if got, ok := walk(e, steps[1:]); ok {
-				out = append(out, got)
-			}
-		}
-		return out, true
-	default:
-		list, ok := v.([]any)
-		if !ok || s.index >= len(list) {
-			return nil, false
-		}
-		return walk(list[s.index], steps[1:])
-	}
-}
-
 // answerFields are the fields of an action's answer the steps read: those
 // Returns maps, or every top-level field.
 func (a Action) answerFields(answer []byte) map[string]any {
@@ -423,8 +539,11 @@ func (a Action) answerFields(answer []byte) map[string]any {
 		}
 		return out
 	}
-	for name, p := range a.Returns {
-		if v, ok := pick(doc, p); ok {
+	for name, r := range a.Returns {
+		if r.Each != "" {
+			continue // a record of the state contract, not a value
+		}
+		if v, ok := r.path.pick(doc); ok {
 			out[name] = v
 		}
 	}

@@ -26,6 +26,21 @@ func TestParsePartner(t *testing.T) {
 		{"a start without a command", "version: 2\nname: P\nurl: http://x\nstart: {ready: /h}\n", "start.command"},
 		{"a bad returns path", "version: 2\nname: P\nurl: http://x\nactions:\n  create-cob: {path: /c, returns: {txid: id}}\n", "actions.create-cob.returns.txid"},
 		{"no url", "version: 2\nname: P\n", "url: the base URL"},
+		{"a filter", "version: 2\nname: P\nurl: http://x\nactions:\n  state: {path: /s, returns: {paid: \"$.charges[?(@.status == 'PAID')].txid\"}}\n", ""},
+		{"a filter not closed", "version: 2\nname: P\nurl: http://x\nactions:\n  state: {path: /s, returns: {paid: \"$.charges[?(@.status == 'PAID').txid\"}}\n", "actions.state.returns.paid"},
+		{"a record", "version: 2\nname: P\nurl: http://x\nactions:\n  state: {path: /s, returns: {proposals: {each: \"$.p[*]\", numero: $.n, status: $.s, values: {status: {ok: IMPLANTADA}}}}}\n", ""},
+		{"a record without its id", "version: 2\nname: P\nurl: http://x\nactions:\n  state: {path: /s, returns: {proposals: {each: \"$.p[*]\", status: $.s}}}\n", "map the field numero"},
+		{"a record without each", "version: 2\nname: P\nurl: http://x\nactions:\n  state: {path: /s, returns: {proposals: {numero: $.n}}}\n", "needs each:"},
+		{"a name the state contract lacks", "version: 2\nname: P\nurl: http://x\nactions:\n  state: {path: /s, returns: {bookd: $.b}}\n", "the state contract has no bookd"},
+		{"a record outside the state", "version: 2\nname: P\nurl: http://x\nactions:\n  sell: {path: /s, returns: {x: {each: \"$.p[*]\", id: $.n}}}\n", "read only from the state action"},
+		{"values of a field not mapped", "version: 2\nname: P\nurl: http://x\nactions:\n  state: {path: /s, returns: {benefits: {each: \"$.b[*]\", id: $.i, values: {status: {a: PAGO}}}}}\n", "values.status"},
+		{"a body-judged readiness", "version: 2\nname: P\nproducts: [pix]\nurl: http://127.0.0.1:{{port}}\nstart: {command: [x], ready: {path: /healthz, when: \"$.ready == true\"}}\n", ""},
+		{"a readiness condition that does not parse", "version: 2\nname: P\nurl: http://127.0.0.1:{{port}}\nstart: {command: [x], ready: {path: /healthz, when: \"$.ready ==\"}}\n", "start.ready.when"},
+		{"flows and widgets", "version: 2\nname: P\nurl: http://x\nproducts: [pix, seguros]\nflows: [cob, cobv, venda, beneficio]\nwidgets: [cartao, pendencia-beneficio]\n", ""},
+		{"an unknown flow", "version: 2\nname: P\nurl: http://x\nflows: [boleto]\n", "flows: \"boleto\" is not a flow"},
+		{"a flow of a product not named", "version: 2\nname: P\nurl: http://x\nproducts: [pix]\nflows: [venda]\n", "a flow of seguros"},
+		{"a flow left to a widget too", "version: 2\nname: P\nurl: http://x\nproducts: [seguros]\nflows: [venda, pendencia-beneficio]\nwidgets: [pendencia-beneficio]\n", "not both"},
+		{"an unknown widget", "version: 2\nname: P\nurl: http://x\nproducts: [seguros]\nflows: [venda]\nwidgets: [cheque]\n", "widgets: \"cheque\""},
 		{"an unknown field", "version: 2\nname: P\nurl: http://x\nspeed: 3\n", "field speed not found"},
 	}
 	for _, tt := range tests {
@@ -114,8 +129,181 @@ func TestReturnsPaths(t *testing.T) {
 			t.Errorf("%s: got %v (%v), want %v", path, got, ok, want)
 		}
 	}
-	a := Action{Returns: map[string]string{"txid": "$.charge.id", "booked": "$.items[*].txid"}}
+	a := Action{Returns: map[string]ReturnSpec{"txid": {Path: "$.charge.id"}, "booked": {Path: "$.items[*].txid"}}}
+	for k, r := range a.Returns {
+		if err := r.compile(); err != nil {
+			t.Fatal(err)
+		}
+		a.Returns[k] = r
+	}
 	if f := a.answerFields([]byte(`{"charge": {"id": "tx1"}, "items": [{"txid": "a"}]}`)); f["txid"] != "tx1" || !reflect.DeepEqual(f["booked"], []any{"a"}) {
 		t.Fatalf("answer fields: %v", f)
+	}
+}
+
+// Filters read a ledger as it is: by value, combined, negated, against
+// numbers, strings and booleans, with missing fields never equal.
+func TestReturnsFilters(t *testing.T) {
+	var doc any
+	json.Unmarshal([]byte(`{"charges": [
+		{"txid": "a", "status": "PAID", "amount": 10, "paidAt": "2026-01-05"},
+		{"txid": "b", "status": "UNDERPAID", "amount": 9.99},
+		{"txid": "c", "status": "PAID", "amount": 12.5, "flags": {"refunded": true}},
+		{"txid": "d", "status": "OPEN"}],
+		"refunds": [{"id": "r1", "status": "PENDING"}, {"id": "r2", "status": "DONE"}],
+		"ready": false, "mode": "live"}`), &doc)
+	for path, want := range map[string]any{
+		"$.charges[?(@.status == 'PAID')].txid":                                     []any{"a", "c"},
+		`$.charges[?(@.status == "PAID" && @.amount > 10)].txid`:                    []any{"c"},
+		"$.charges[?(@.status != 'PAID')].txid":                                     []any{"b", "d"},
+		"$.charges[?(@.amount < 10 || @.status == 'OPEN')].txid":                    []any{"b", "d"},
+		"$.charges[?(@.amount >= 10)].txid":                                         []any{"a", "c"},
+		"$.charges[?(@.amount <= 10)].txid":                                         []any{"a", "b"},
+		"$.charges[?(@.paidAt)].txid":                                               []any{"a"},
+		"$.charges[?(!@.paidAt)].txid":                                              []any{"b", "c", "d"},
+		"$.charges[?(@.flags.refunded == true)].txid":                               []any{"c"},
+		"$.charges[?((@.status == 'PAID' || @.status == 'OPEN') && !@.flags)].txid": []any{"a", "d"},
+		"$.charges[?(@.status == $.mode)].txid":                                     []any{},
+		"$.refunds[?(@.status == 'DONE')].id":                                       []any{"r2"},
+		"$.refunds[?(@.nothing != 'x')].id":                                         []any{"r1", "r2"},
+		"$.refunds[?(@.nothing == 'x')].id":                                         []any{},
+	} {
+		got, ok := pick(doc, path)
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %v (%v), want %v", path, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"$.charges[?(@.status == )]", "$.charges[?(@.status = 'a')]", "$.charges[?(@.status == 'a)]", "$.c[?(@.a == 1]"} {
+		if _, err := parsePath(bad); err == nil {
+			t.Errorf("%s parsed", bad)
+		}
+	}
+}
+
+// A readiness condition judges the probe's answer.
+func TestReadyProbe(t *testing.T) {
+	tests := []struct {
+		when   string
+		status int
+		body   string
+		ready  bool
+	}{
+		{"", 200, `{"ready": false}`, true},
+		{"", 503, `{}`, false},
+		{"$.ready == true", 200, `{"ready": false}`, false},
+		{"$.ready == true", 200, `{"ready": true}`, true},
+		{"$.ready", 200, `{"ready": true}`, true},
+		{"$.ready", 200, `{}`, false},
+		{"$.status == 'UP' && $.checks.sandbox == 'UP'", 200, `{"status": "UP", "checks": {"sandbox": "UP"}}`, true},
+		{"$.ready == true", 200, `not json`, false},
+		{"$.ready == true", 500, `{"ready": true}`, false},
+	}
+	for _, tt := range tests {
+		r := ReadyProbe{Path: "/h", When: tt.when}
+		if err := r.check(); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.accepts(tt.status, []byte(tt.body)); got != tt.ready {
+			t.Errorf("when %q, %d %s: ready %v, want %v", tt.when, tt.status, tt.body, got, tt.ready)
+		}
+	}
+}
+
+// A ledger of records is read in the suite's terms: statuses in the
+// service's words, payments per charge, events applied and how often.
+func TestStateRecords(t *testing.T) {
+	src := `version: 2
+name: Ledger
+url: http://x
+products: [pix, seguros]
+actions:
+  state:
+    path: /ledger
+    returns:
+      payments: {each: "$.entries[?(@.kind == 'pix')]", txid: $.charge, e2eid: $.ref, valor: $.amount}
+      proposals: {each: "$.proposals[*]", numero: $.number, status: $.state, values: {status: {implanted: IMPLANTADA, review: EM_ANALISE}}}
+      events: {each: "$.processed[*]", id: $.eventId, times: $.count}
+      applied: "$.log[*].event"
+      unknown: "$.entries[?(@.kind == 'unmatched')].ref"
+`
+	p, err := ParsePartner("p.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	json.Unmarshal([]byte(`{"entries": [{"kind": "pix", "charge": "t1", "ref": "E1", "amount": "10.00"}, {"kind": "pix", "charge": "t1", "ref": "E2", "amount": "5.00"},
+		{"kind": "unmatched", "ref": "E3"}],
+		"proposals": [{"number": 100001, "state": "implanted"}, {"number": 100002, "state": "review"}, {"number": 100003, "state": "CANCELADA"}],
+		"processed": [{"eventId": "ev1", "count": 2}, {"eventId": "ev2"}], "log": [{"event": "ev2"}]}`), &doc)
+	l := newLedger()
+	for name, r := range p.Actions["state"].Returns {
+		if r.Each != "" {
+			recs, _ := r.records(doc)
+			l.addRecords(name, recs)
+			continue
+		}
+		v, _ := r.path.pick(doc)
+		l.known[name] = true
+		for _, e := range v.([]any) {
+			l.add(name, text(e))
+		}
+	}
+	if l.booked["t1"] != 2 || len(l.bookedE2E["t1"]) != 2 || !l.paid["t1"] {
+		t.Errorf("payments: booked %v, by e2e %v", l.booked, l.bookedE2E)
+	}
+	if got := l.status["proposals"]; got["100001"] != "IMPLANTADA" || got["100002"] != "EM_ANALISE" || got["100003"] != "CANCELADA" {
+		t.Errorf("proposals' statuses: %v", got)
+	}
+	if l.applied["ev1"] != 2 || l.applied["ev2"] != 2 || !l.known["applied"] {
+		t.Errorf("events applied: %v", l.applied)
+	}
+	if !l.unknown["E3"] || len(l.unknown) != 1 {
+		t.Errorf("unknown: %v", l.unknown)
+	}
+}
+
+// A scenario applies to a partner by its declared flows and widgets;
+// defaults keep older files homologated as before.
+func TestFlowsApply(t *testing.T) {
+	parse := func(src string) *Partner {
+		t.Helper()
+		p, err := ParsePartner("p.yaml", []byte("version: 2\nname: P\nurl: http://x\n"+src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	all := parse("")
+	widget := parse("products: [seguros]\nflows: [venda, pendencia-proposta, beneficio]\nwidgets: [cartao, pendencia-beneficio]\n")
+	boleto := parse("products: [seguros]\nflows: [venda]\n")
+	cobv := parse("products: [pix]\nflows: [cobv]\n")
+	tests := []struct {
+		p    *Partner
+		tags []string
+		want string
+	}{
+		{all, []string{"@flow:cob"}, ""},
+		{all, []string{"@flow:pendencia-beneficio"}, ""},
+		{all, []string{"@flow:venda", "@widget:cartao"}, ""},
+		{all, []string{"@flow:cobv"}, "does not declare the flow cobv"},
+		{widget, []string{"@flow:pendencia-beneficio"}, "leaves pendencia-beneficio to its customer"},
+		{widget, []string{"@widget:pendencia-beneficio"}, ""},
+		{boleto, []string{"@flow:venda", "@widget:cartao"}, "does not leave cartao to the widget"},
+		{cobv, []string{"@flow:cobv", "@regra:x"}, ""},
+		{cobv, []string{"@flow:cob"}, "does not declare the flow cob"},
+	}
+	for _, tt := range tests {
+		if got := tt.p.applies(tt.tags); (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("%v on %v/%v: %q, want %q", tt.tags, tt.p.Flows, tt.p.Widgets, got, tt.want)
+		}
+	}
+	// Least privilege follows the flows: cobv may ask cobv.read, not
+	// cob.write nor the insurer's scopes.
+	sc := cobv.scopesAllowed()
+	if !sc["cobv.read"] || !sc["cobv.write"] || !sc["webhook.write"] || sc["cob.write"] || sc["apiseguradora"] {
+		t.Errorf("scopes of cobv: %v", sc)
+	}
+	if sc := boleto.scopesAllowed(); !sc["apiseguradora"] || !sc["apicontroleacesso"] || sc["apibeneficio"] || sc["cob.read"] {
+		t.Errorf("scopes of venda: %v", sc)
 	}
 }

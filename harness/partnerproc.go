@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -25,7 +26,7 @@ import (
 type partnerProcess struct {
 	cmd   *exec.Cmd
 	url   string
-	ready string // the readiness probe's path under url
+	ready ReadyProbe // the readiness probe under url
 	out   *tailBuffer
 	done  chan struct{}
 }
@@ -83,14 +84,15 @@ func (pp *partnerProcess) waitReady(ctx context.Context, timeout time.Duration) 
 		case <-time.After(100 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the partner did not answer its readiness probe at %s within %s; its output:\n%s", pp.url, timeout, pp.out)
+			return fmt.Errorf("the partner did not say it was ready at %s%s%s within %s; its output:\n%s", pp.url, pp.ready.Path, pp.ready.whenText(), timeout, pp.out)
 		}
 	}
 }
 
-// answers reports whether the readiness probe answers 2xx.
+// answers reports whether the readiness probe says ready: a 2xx, and its
+// condition on the answer when it has one.
 func (pp *partnerProcess) answers(ctx context.Context, client *http.Client) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(pp.url, "/")+pp.ready, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(pp.url, "/")+pp.ready.Path, nil)
 	if err != nil {
 		return false
 	}
@@ -98,8 +100,9 @@ func (pp *partnerProcess) answers(ctx context.Context, client *http.Client) bool
 	if err != nil {
 		return false
 	}
-	resp.Body.Close()
-	return resp.StatusCode/100 == 2
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	return pp.ready.accepts(resp.StatusCode, body)
 }
 
 // stop ends the process: SIGTERM, then a kill after three seconds.

@@ -211,8 +211,17 @@ func homologationSuite(opts HomologationOptions, base, partnerBase string, reg *
 			// and scenarios never collide on names, data or clocks. A
 			// partner with a fixed app runs its scenarios one after
 			// another on that app, its company reset before each.
-			sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+			sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
 				start = time.Now()
+				// A check of a flow the partner does not declare, or of
+				// a way it leaves to a widget, does not apply to it.
+				var tags []string
+				for _, t := range s.Tags {
+					tags = append(tags, t.Name)
+				}
+				if reason := opts.Partner.applies(tags); reason != "" {
+					return ctx, w.notApplicable(reason)
+				}
 				if opts.Partner.App.Mode == Fixed {
 					return ctx, w.BeginFixed()
 				}

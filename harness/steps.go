@@ -238,7 +238,10 @@ var Steps = []Step{
 	{Group: "Clock", Pattern: `^the access tokens of my company expire$`,
 		Doc: "End every access token of the scenario's company now (POST /sandbox/tokens/expire): the next call with one answers 401 invalid_token \"token de acesso expirado\". Tokens live on the wall clock, as in production, so advancing the clock never ends them; this step is how a feature tests renewal.", Example: `When the access tokens of my company expire`,
 		Func: func(w *World) any {
-			return func() error { return w.control(http.MethodPost, "/sandbox/tokens/expire", "") }
+			return func() error {
+				w.vars["tokens.expiredAt"] = time.Now().UTC().Format(time.RFC3339Nano)
+				return w.control(http.MethodPost, "/sandbox/tokens/expire", "")
+			}
 		}},
 
 	// Webhooks.
@@ -434,6 +437,46 @@ var Steps = []Step{
 	{Group: "Homologation", Pattern: `^the partner asked only for the scopes "([^"]*)"$`,
 		Doc: "Every token the partner asked for names scopes, all among the given ones.", Example: `Then the partner asked only for the scopes "cob.read cob.write pix.read pix.write webhook.read webhook.write"`,
 		Func: func(w *World) any { return w.onlyNeededScopes }},
+	{Group: "Homologation", Pattern: `^the partner asked only for the scopes of its flows$`,
+		Doc:     "Every token the partner asked for names scopes, each needed by a flow the partner file declares (flows, FlowCatalogue in harness/flows.go) or by an operation the partner called, as the interaction log shows: least privilege as the partner integrates, never a fixed list. A token without scope gets every scope of the app, and fails.",
+		Example: `Then the partner asked only for the scopes of its flows`,
+		Func:    func(w *World) any { return w.onlyScopesOfFlows }},
+	{Group: "Homologation", Pattern: `^the partner's company may sell the offer "([^"]*)"$`,
+		Doc:     "Grant the scenario's company an offer (PUT /sandbox/offers/{offer} with its app's token: in a company's own sandbox it plays the insurer's commercial area), whatever the app mode.",
+		Example: `Given the partner's company may sell the offer "EIS"`,
+		Func:    func(w *World) any { return w.offerGranted }},
+	{Group: "Homologation", Pattern: `^the partner sells the offer "([^"]*)" to the customer "([^"]*)"$`,
+		Doc:     "The partner sells as its users do: its request-signature action ({cpf}) has the insurer send the customer a signature code, the customer reads it (the sandbox's outbox) and the partner's sell action ({cpf, codigo, offer}) sells. The sell action's answer is the partner's last (${partner.<field>}, the partner answered …).",
+		Example: `When the partner sells the offer "EIS" to the customer "11144477735"`,
+		Func:    func(w *World) any { return w.partnerSells }},
+	{Group: "Homologation", Pattern: `^the partner got a new token after its token expired, and repeated the call within (\d+) seconds?$`,
+		Doc:     "In the interaction log, after the company's tokens were expired (the access tokens of my company expire, first), the partner asked for a new token (POST /oauth/token, 200) and a call of its own then went through (2xx); a failure names the call the sandbox refused with 401 \"token de acesso expirado\".",
+		Example: `Then the partner got a new token after its token expired, and repeated the call within 5 seconds`,
+		Func:    func(w *World) any { return w.renewedToken }},
+	{Group: "Homologation", Pattern: `^the insurer holds (\d+) proposals? of the partner$`,
+		Doc:     "The insurer holds that many proposals of the scenario's app (GET /sandbox/resources?kind=proposta): a retry that registered a proposal twice shows here, with the Idempotency-Keys the partner sent.",
+		Example: `Then the insurer holds 1 proposal of the partner`,
+		Func:    func(w *World) any { return w.insurerHolds }},
+	{Group: "Homologation", Pattern: `^the partner holds its (proposal|benefit)s? as the insurer does within (\d+) seconds?$`,
+		Doc:     "The partner's state (proposals or benefits: id and status, in the state action's returns) holds each of its proposals (benefits) in the status the insurer holds, within the window, and still two seconds later: an event delivered late (out of order) must not take a status back.",
+		Example: `Then the partner holds its proposal as the insurer does within 10 seconds`,
+		Func:    func(w *World) any { return w.partnerHoldsAsInsurer }},
+	{Group: "Homologation", Pattern: `^the partner holds its (proposal|benefit) as "([^"]*)" within (\d+) seconds?$`,
+		Doc:     "The partner's state holds its newest proposal (benefit) in the status given (the service's word; a partner file maps its own words with values), within the window.",
+		Example: `Then the partner holds its benefit as "PAGO" within 15 seconds`,
+		Func:    func(w *World) any { return w.partnerHoldsStatus }},
+	{Group: "Homologation", Pattern: `^the partner applied each event once within (\d+) seconds?$`,
+		Doc:     "Over the whole window, the partner's state (applied: the id of every event applied, once per application; or events: id and times) shows no event applied twice, and the event the sandbox delivered twice (the webhook-duplicado fault) applied exactly once.",
+		Example: `Then the partner applied each event once within 5 seconds`,
+		Func:    func(w *World) any { return w.appliedOnce }},
+	{Group: "Homologation", Pattern: `^the partner refuses an insurer event that is (forged|stale|unsigned)$`,
+		Doc:     "Post to the partner's insurer webhook a copy of its proposal's newest event, signed as the sandbox signs (it must be acknowledged 2xx), then a cancellation of the proposal signed with another secret, ten minutes ago, or not at all. The partner passes when it refuses it (4xx), or acknowledges it and does not apply it (its state: the proposal not CANCELADA, the event not applied).",
+		Example: `Then the partner refuses an insurer event that is forged`,
+		Func:    func(w *World) any { return w.refusesInsurerEvent }},
+	{Group: "Homologation", Pattern: `^the customer answers the pending of the partner's benefit in the widget within (\d+) seconds?$`,
+		Doc:     "Answer the open pending of the partner's newest benefit as the benefit-pending widget does for the customer (the documents it asks for, under the app's token), as the harness, not the partner: for a partner whose customers answer benefit pendings in the widget (widgets: [pendencia-beneficio]).",
+		Example: `When the customer answers the pending of the partner's benefit in the widget within 15 seconds`,
+		Func:    func(w *World) any { return w.customerAnswersBenefitPending }},
 
 	// Insurance.
 	{Group: "Insurance", Pattern: `^an implanted enrollment of offer "([^"]*)" for the CPF "([^"]*)"(?: paid by "(BOLETO|DEBITO)")?$`,

@@ -61,20 +61,23 @@ func (t sandboxTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	req.Header.Set("Authorization", "Bearer "+tok)
 	resp, err := t.base.RoundTrip(req)
-	if err != nil || resp.StatusCode != http.StatusUnauthorized || req.GetBody == nil {
+	replayable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+	if err != nil || resp.StatusCode != http.StatusUnauthorized || !replayable {
 		return resp, err
 	}
-	// The app's clock may have run past the token's hour: once more with a
-	// new one.
+	// The token ended (a feature expired the company's tokens, or its
+	// hour passed): once more with a new one.
 	resp.Body.Close()
 	if tok, err = w.controlToken(true); err != nil {
 		return nil, err
 	}
-	body, err := req.GetBody()
-	if err != nil {
-		return nil, err
+	if req.GetBody != nil {
+		body, err := req.GetBody()
+		if err != nil {
+			return nil, err
+		}
+		req.Body = body
 	}
-	req.Body = body
 	req.Header.Set("Authorization", "Bearer "+tok)
 	return t.base.RoundTrip(req)
 }

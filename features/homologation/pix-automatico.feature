@@ -8,7 +8,7 @@ Feature: Homologation of a Pix Automático integration: webhooks, recurring char
   Background:
     Given the partner has an app of its own
 
-  @onboarding:6 @regra:webhooks-desde-o-inicio @detects:late-webhook
+  @onboarding:6 @regra:webhooks-desde-o-inicio @detects:late-webhook @flow:rec @flow:solicrec @flow:cobr
   Scenario: The partner configures its Pix Automático webhooks before its first recurrence
     When the partner is asked to "onboard" with:
       """
@@ -23,7 +23,7 @@ Feature: Homologation of a Pix Automático integration: webhooks, recurring char
     And every "POST /pix/v2/rec" the partner sent is valid against schema "pix/rec.request"
     And every "POST /pix/v2/solicrec" the partner sent is valid against schema "pix/solicrec.request"
 
-  @onboarding:6 @regra:conciliacao @detects:never-reconcile
+  @onboarding:6 @regra:conciliacao @detects:never-reconcile @flow:rec @flow:solicrec @flow:cobr
   Scenario: The partner charges an approved recurrence and reconciles its settlement from the callbacks
     When I send "POST" to "/sandbox/scenarios/cobr-paga-rapida/bind" with JSON:
       """

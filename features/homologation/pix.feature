@@ -9,16 +9,16 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
   Background:
     Given the partner has an app of its own
 
-  @onboarding:4 @regra:escopos @detects:broad-scopes
+  @onboarding:4 @regra:escopos @detects:broad-scopes @flow:cob
   Scenario: The partner authenticates asking only for the scopes it uses
     When the partner is asked to "onboard" with:
       """
       {"chave": "${chave}"}
       """
     Then the partner answered 200
-    And the partner asked only for the scopes "cob.read cob.write pix.read pix.write webhook.read webhook.write rec.write solicrec.write cobr.read cobr.write webhookrec.write webhookcobr.write apiseguradora apicontroleacesso apibeneficio"
+    And the partner asked only for the scopes of its flows
 
-  @onboarding:6 @regra:webhooks-desde-o-inicio @detects:late-webhook
+  @onboarding:6 @regra:webhooks-desde-o-inicio @detects:late-webhook @flow:cob
   Scenario: The partner configures its Pix webhook before its first charge
     When the partner is asked to "onboard" with:
       """
@@ -31,7 +31,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     Then the partner answered 200
     And the partner configured its Pix webhook before its first charge
 
-  @regra:rastreabilidade-txid @detects:reuse-txid
+  @regra:rastreabilidade-txid @detects:reuse-txid @flow:cob
   Scenario: Every charge has a valid txid of its own
     When the partner is asked to "onboard" with:
       """
@@ -48,7 +48,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     Then the partner created 2 charges with txids of their own
     And every "charge creation" the partner sent is valid against schema "pix/cob.request"
 
-  @regra:retentativas @detects:no-retry @detects:no-backoff
+  @regra:retentativas @detects:no-retry @detects:no-backoff @flow:cob
   Scenario: After a 503 the partner retries with backoff, and creates the charge once
     When I send "POST" to "/sandbox/scenarios/pix-cobranca-indisponivel-uma-vez/activate" with JSON:
       """
@@ -72,7 +72,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
   # A partner may create by PUT /cob/{txid} (a retry reuses the txid) or by
   # POST /cob (a retry repeats its Idempotency-Key): the rule is the safe
   # retry, not the operation.
-  @regra:retentativas @regra:idempotencia @regra:rastreabilidade-txid @detects:new-txid-on-retry @detects:no-idempotency-key
+  @regra:retentativas @regra:idempotencia @regra:rastreabilidade-txid @detects:new-txid-on-retry @detects:no-idempotency-key @flow:cob
   Scenario: After a lost answer the partner retries safely, and no charge is duplicated
     When I send "POST" to "/sandbox/scenarios/pix-resposta-perdida/activate" with JSON:
       """
@@ -90,7 +90,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     And the partner answered 200
     And the partner called "POST /oauth/token" at most 1 time within 1 second
 
-  @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature
+  @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature @flow:cob
   Scenario: The partner refuses notifications it cannot trust
     When the partner is asked to "onboard" with:
       """
@@ -100,7 +100,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     And the partner refuses a notification that is stale
     And the partner refuses a notification that is unsigned
 
-  @onboarding:6 @regra:confirmar-notificacao @detects:slow-ack
+  @onboarding:6 @regra:confirmar-notificacao @detects:slow-ack @flow:cob
   Scenario: The partner acknowledges each notification quickly
     When the partner is asked to "onboard" with:
       """
@@ -116,7 +116,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
       """
     Then the partner acknowledged at least 1 notification, each within 1000 ms
 
-  @onboarding:6 @regra:conciliacao @detects:never-reconcile
+  @onboarding:6 @regra:conciliacao @detects:never-reconcile @flow:cob
   Scenario: After a payment notification the partner reconciles the charge
     When the partner is asked to "onboard" with:
       """
@@ -132,7 +132,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
       """
     Then the partner reconciled "${partner.txid}" within 5 seconds
 
-  @regra:notificacao-duplicada @detects:process-duplicates
+  @regra:notificacao-duplicada @detects:process-duplicates @flow:cob
   Scenario: A notification delivered twice is booked once
     When I send "POST" to "/sandbox/scenarios/webhook-duplicado/activate" with JSON:
       """
@@ -156,7 +156,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
   # The mistakes real Pix integrations make (issue 17): each scenario fails
   # the reference partner's matching defect.
 
-  @regra:webhooks-desde-o-inicio @detects:polls
+  @regra:webhooks-desde-o-inicio @detects:polls @flow:cob
   Scenario: The partner waits for the notification instead of reading the charge again and again
     When the partner is asked to "onboard" with:
       """
@@ -169,7 +169,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     Then the partner answered 200
     And the partner called "GET /pix/v2/cob/*" at most 1 time within 4 seconds
 
-  @onboarding:4 @detects:token-per-call
+  @onboarding:4 @detects:token-per-call @flow:cob
   Scenario: The partner reuses its access token for its lifetime
     When the partner is asked to "onboard" with:
       """
@@ -190,7 +190,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     Then the partner answered 200
     And the partner called "POST /oauth/token" at most 1 time within 2 seconds
 
-  @regra:conciliacao @detects:book-any-amount
+  @regra:conciliacao @detects:book-any-amount @flow:cob
   Scenario: A Pix of another amount than the charge asks is not booked as paid
     When the partner is asked to "onboard" with:
       """
@@ -207,7 +207,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     Then the response status is 201
     And the partner does not consider "${partner.txid}" paid within 4 seconds
 
-  @regra:conciliacao @detects:refund-optimistic
+  @regra:conciliacao @detects:refund-optimistic @flow:cob @flow:devolucao
   Scenario: A refund is done only when it ends DEVOLVIDO
     When the partner is asked to "onboard" with:
       """
@@ -234,7 +234,7 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     Then the response status is 200
     And the partner does not report the refund "${partner.id}" as done within 4 seconds
 
-  @regra:dados-validos @detects:punctuated-documents
+  @regra:dados-validos @detects:punctuated-documents @flow:cob
   Scenario: The payer's documents go as the API takes them, digits only
     When the partner is asked to "onboard" with:
       """

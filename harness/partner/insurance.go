@@ -1,6 +1,7 @@
 package partner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -84,11 +85,14 @@ func (p *Partner) sell(ctx context.Context, a *app, body []byte) (any, error) {
 		key = a.idemKey
 		a.mu.Unlock()
 	}
-	hdr := http.Header{"Idempotency-Key": {key}}
-	if p.defect == NoIdempotencyKey {
-		hdr = nil
-	}
-	ans, _, err := p.retry(ctx, a.id, "POST /insurer/v1/proposta", func(int) (answer, error) {
+	ans, _, err := p.retry(ctx, a.id, "POST /insurer/v1/proposta", func(attempt int) (answer, error) {
+		hdr := http.Header{"Idempotency-Key": {key}}
+		switch {
+		case p.defect == NoIdempotencyKey:
+			hdr = nil
+		case p.defect == NewKeyOnRetry && attempt > 1:
+			hdr.Set("Idempotency-Key", newUUID())
+		}
 		return p.send(ctx, a, http.MethodPost, "/insurer/v1/proposta?codigoModeloProposta="+in.Offer, prop, hdr)
 	})
 	if err != nil {
@@ -98,10 +102,23 @@ func (p *Partner) sell(ctx context.Context, a *app, body []byte) (any, error) {
 		return nil, fmt.Errorf("proposal answered %d: %s", ans.status, excerpt(ans.body))
 	}
 	var out struct {
-		Valor map[string]any `json:"Valor"`
+		Valor struct {
+			Numero int64  `json:"numeroProposta"`
+			Status string `json:"status"`
+		} `json:"Valor"`
 	}
 	json.Unmarshal(ans.body, &out)
-	return out.Valor, nil
+	a.mu.Lock()
+	a.insurer.sold(out.Valor.Numero, cmp.Or(out.Valor.Status, "RECEBIDA"))
+	a.mu.Unlock()
+	if p.defect == Polls {
+		p.poll(a, "/insurer/v1/proposta/"+strconv.FormatInt(out.Valor.Numero, 10), `"IMPLANTADA"`)
+	}
+	var valor map[string]any
+	json.Unmarshal(ans.body, &struct {
+		Valor *map[string]any `json:"Valor"`
+	}{&valor})
+	return valor, nil
 }
 
 // quotation is what the partner proposes from a simulation: the first
@@ -185,7 +202,21 @@ func (p *Partner) onEvent(ctx context.Context, a *app, body []byte) {
 		Subject map[string]any `json:"subject"`
 		Data    map[string]any `json:"data"`
 	}
-	if json.Unmarshal(body, &ev) != nil || p.defect == IgnorePendings {
+	if json.Unmarshal(body, &ev) != nil {
+		return
+	}
+	// Each event once, a status only from a newer event: unless a defect
+	// says otherwise.
+	if parsed, ok := parseInsurerEvent(body); ok {
+		a.mu.Lock()
+		fresh := a.insurer.apply(parsed, p.defect == ProcessDuplicates, p.defect == StatusRegression)
+		a.mu.Unlock()
+		if !fresh {
+			p.logf("client=%s event %s already applied: ignored", a.id, parsed.ID)
+			return
+		}
+	}
+	if p.defect == IgnorePendings {
 		return
 	}
 	id, _ := ev.Subject["pendenciaId"].(float64)
@@ -266,5 +297,10 @@ func (p *Partner) notifyBenefit(ctx context.Context, a *app, body []byte) (any, 
 		Valor map[string]any `json:"Valor"`
 	}
 	json.Unmarshal(ans.body, &out)
+	if id, ok := out.Valor["beneficioId"].(float64); ok {
+		a.mu.Lock()
+		a.insurer.notified(int64(id), "AVISADO")
+		a.mu.Unlock()
+	}
 	return out.Valor, nil
 }

@@ -21,6 +21,7 @@
 package partner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,6 +64,12 @@ const (
 	PunctuatedDocuments  = "punctuated-documents"
 	ReuseIdempotencyKey  = "reuse-idempotency-key"
 	NoRereadAfterPending = "no-reread-after-pending"
+	// The service-wide rules on the insurer's side (issue 34).
+	NewKeyOnRetry    = "new-key-on-retry"
+	AcceptStale      = "accept-stale"
+	StatusRegression = "status-regression"
+	EveryScope       = "every-scope"
+	NoTokenRenewal   = "no-token-renewal"
 )
 
 // Defects is every supported defect ("" is the correct partner).
@@ -74,19 +81,24 @@ var Defects = []string{
 	ReuseTxid,            // every create-cob of an app PUTs the same txid
 	IgnoreSignature,      // accepts any notification: no signature check, never 401
 	SlowAck,              // sleeps 3 s before acknowledging an accepted notification
-	ProcessDuplicates,    // books a Pix every time it is notified, not once per endToEndId
+	ProcessDuplicates,    // books a Pix every time it is notified, not once per endToEndId; applies an insurer event every time it is delivered
 	NeverReconcile,       // never GETs the charge after a notification
 	LateWebhook,          // onboard does not configure the webhook; create-cob configures it after creating the charge
 	BroadScopes,          // asks for a token without scope, so it gets every scope of the app
 	CardNumber,           // sends the card number in the proposal instead of the widget's pre-authorisation code
 	IgnorePendings,       // never answers a pending of a proposal or of a benefit
-	Polls,                // after create-cob, reads the charge again and again instead of waiting for its notification
+	Polls,                // after create-cob (sell), reads the charge (proposal) again and again instead of waiting for its notification
 	TokenPerCall,         // asks for a new token before every call
 	RefundOptimistic,     // counts a refund done as soon as it asked for it (EM_PROCESSAMENTO), whatever its end
 	BookAnyAmount,        // books a payment as paid whatever its amount
 	PunctuatedDocuments,  // sends the payer's CPF or CNPJ as given, punctuation and all
 	ReuseIdempotencyKey,  // sends every proposal of an app with the same Idempotency-Key
 	NoRereadAfterPending, // answers a proposal's pending and never reads the proposal again
+	NewKeyOnRetry,        // retries a proposal with a new Idempotency-Key each attempt
+	AcceptStale,          // checks the signature's HMAC but not its time: a signature of any age is accepted
+	StatusRegression,     // applies statuses in the order events arrive: a late one takes a status back
+	EveryScope,           // asks for every scope an app may hold, by name, whatever it uses
+	NoTokenRenewal,       // keeps its token until expires_in runs out: a 401 before that is a failure, never a new token
 }
 
 // DefectDoc describes each defect in one line.
@@ -97,20 +109,25 @@ var DefectDoc = map[string]string{
 	ReuseTxid:            "every create-cob of an app PUTs the same txid",
 	IgnoreSignature:      "accepts any notification: no signature check, never 401",
 	SlowAck:              "sleeps 3 s before acknowledging an accepted notification",
-	ProcessDuplicates:    "books a Pix every time it is notified, not once per endToEndId",
+	ProcessDuplicates:    "books a Pix every time it is notified, not once per endToEndId; applies an insurer event every time it is delivered",
 	NeverReconcile:       "never GETs the charge after a notification",
 	LateWebhook:          "onboard does not configure the webhook; create-cob configures it after creating the charge",
 	BroadScopes:          "asks for a token without scope, so it gets every scope of the app",
 	NoBackoff:            "retries at once, ignoring backoff and Retry-After",
 	CardNumber:           "sends the card number in the proposal instead of the widget's pre-authorisation code",
 	IgnorePendings:       "never answers a pending of a proposal or of a benefit",
-	Polls:                "after create-cob, reads the charge again and again instead of waiting for its notification",
+	Polls:                "after create-cob (sell), reads the charge (proposal) again and again instead of waiting for its notification",
 	TokenPerCall:         "asks for a new token before every call",
 	RefundOptimistic:     "counts a refund done as soon as it asked for it (EM_PROCESSAMENTO), whatever its end",
 	BookAnyAmount:        "books a payment as paid whatever its amount",
 	PunctuatedDocuments:  "sends the payer's CPF or CNPJ as given, punctuation and all",
 	ReuseIdempotencyKey:  "sends every proposal of an app with the same Idempotency-Key",
 	NoRereadAfterPending: "answers a proposal's pending and never reads the proposal again",
+	NewKeyOnRetry:        "retries a proposal with a new Idempotency-Key each attempt",
+	AcceptStale:          "checks the signature's HMAC but not its time: a signature of any age is accepted",
+	StatusRegression:     "applies statuses in the order events arrive: a late one takes a status back",
+	EveryScope:           "asks for every scope an app may hold, by name, whatever it uses",
+	NoTokenRenewal:       "keeps its token until expires_in runs out: a 401 before that is a failure, never a new token",
 }
 
 // SlowAckDelay is how long the slow-ack defect waits before answering.
@@ -130,12 +147,16 @@ type Config struct {
 	// an Idempotency-Key instead of PUT /cob/{txid}: the other way of
 	// meeting the same rules, which the checks must accept.
 	CreateByPOST bool
+	// Scopes are what it asks the token endpoint for (default: Scopes,
+	// what it uses of every product).
+	Scopes string
 }
 
 // Partner is a running reference partner.
 type Partner struct {
 	defect string
 	byPOST bool
+	scopes string
 	log    io.Writer
 	logMu  sync.Mutex
 	client *http.Client
@@ -188,6 +209,9 @@ type app struct {
 	refunds   map[string]string
 	// idemKey is the one key of the reuse-idempotency-key defect.
 	idemKey string
+	// insurer is what it holds of its proposals and benefits, from the
+	// insurer's answers and events.
+	insurer insurerState
 
 	tokMu    sync.Mutex // one token request at a time
 	token    string
@@ -222,6 +246,19 @@ type State struct {
 	Txids []string `json:"txids"`
 	// PendingsAnswered counts the proposal pendings it answered.
 	PendingsAnswered int `json:"pendingsAnswered"`
+	// Proposals and Benefits are what it holds of each, in the service's
+	// words; Applied the id of every insurer event it applied, once per
+	// application.
+	Proposals []Held   `json:"proposals"`
+	Benefits  []Held   `json:"benefits"`
+	Applied   []string `json:"applied"`
+}
+
+// Held is a proposal (numero) or a benefit (id) and its status.
+type Held struct {
+	Numero int64  `json:"numero,omitempty"`
+	ID     int64  `json:"id,omitempty"`
+	Status string `json:"status"`
 }
 
 // New builds a partner; Start runs it.
@@ -234,6 +271,7 @@ func New(cfg Config) *Partner {
 	return &Partner{
 		defect: cfg.Defect,
 		byPOST: cfg.CreateByPOST,
+		scopes: cmp.Or(cfg.Scopes, Scopes),
 		log:    log,
 		client: &http.Client{Timeout: CallTimeout},
 		ctx:    ctx,
@@ -332,7 +370,8 @@ func (p *Partner) app(id string) *app {
 	a := p.apps[id]
 	if a == nil {
 		a = &app{id: id, webhookSet: map[string]bool{}, byE2E: map[string]*Payment{}, isReconcile: map[string]bool{},
-			recValor: map[string]string{}, recCharged: map[string]string{}, charged: map[string]string{}, refunds: map[string]string{}}
+			recValor: map[string]string{}, recCharged: map[string]string{}, charged: map[string]string{}, refunds: map[string]string{},
+			insurer: newInsurerState()}
 		p.apps[id] = a
 	}
 	return a
@@ -348,6 +387,7 @@ func (p *Partner) State(clientID string) State {
 	for _, pm := range a.payments {
 		st.Payments = append(st.Payments, *pm)
 	}
+	st.Proposals, st.Benefits, st.Applied = a.insurer.held()
 	for id, status := range a.refunds {
 		if status == "DEVOLVIDO" || (p.defect == RefundOptimistic && status != "") {
 			st.Refunded = append(st.Refunded, id)

@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"homologa/simulator/auth"
 )
 
 // Scopes is what the partner asks the token endpoint for: only what it uses.
@@ -119,8 +121,12 @@ func (p *Partner) token(ctx context.Context, a *app, stale string) (string, erro
 		return a.token, nil
 	}
 	form := url.Values{"grant_type": {"client_credentials"}}
-	if p.defect != BroadScopes {
-		form.Set("scope", Scopes)
+	switch p.defect {
+	case BroadScopes:
+	case EveryScope:
+		form.Set("scope", strings.Join(auth.Scopes, " "))
+	default:
+		form.Set("scope", p.scopes)
 	}
 	body := []byte(form.Encode())
 	ans, _, err := p.retry(ctx, a.id, "POST /oauth/token", func(int) (answer, error) {
@@ -143,8 +149,9 @@ func (p *Partner) token(ctx context.Context, a *app, stale string) (string, erro
 	if err := json.Unmarshal(ans.body, &tok); err != nil || tok.AccessToken == "" {
 		return "", &permanentError{fmt.Errorf("token endpoint answered no access_token: %s", excerpt(ans.body))}
 	}
-	// expires_in counts sandbox seconds; the sandbox clock may jump, which
-	// is why a 401 also refreshes the token. Keep a margin of a minute.
+	// expires_in counts real seconds; a token may still end sooner (a
+	// revoked secret, the sandbox's expiry on purpose), which is why a
+	// 401 also refreshes it. Keep a margin of a minute.
 	life := time.Duration(tok.ExpiresIn) * time.Second
 	if life > 2*time.Minute {
 		life -= time.Minute
@@ -154,13 +161,18 @@ func (p *Partner) token(ctx context.Context, a *app, stale string) (string, erro
 }
 
 // send makes one attempt of an API call with the app's token: a 401 gets a
-// new token and is sent again once (the sandbox clock may have outrun it).
+// new token and is sent again once (the token may end before expires_in),
+// unless the no-token-renewal defect keeps it.
 func (p *Partner) send(ctx context.Context, a *app, method, path string, body []byte, extra http.Header) (answer, error) {
 	a.mu.Lock()
 	sandbox := a.sandbox
 	a.mu.Unlock()
+	tries := 2
+	if p.defect == NoTokenRenewal {
+		tries = 1
+	}
 	var tok string
-	for range 2 {
+	for range tries {
 		t, err := p.token(ctx, a, tok)
 		if err != nil {
 			// token already retried what was worth retrying.
@@ -180,7 +192,7 @@ func (p *Partner) send(ctx context.Context, a *app, method, path string, body []
 			h.Set("Content-Type", "application/json")
 		}
 		ans, err := p.once(ctx, method, sandbox+path, body, h)
-		if err != nil || ans.status != http.StatusUnauthorized {
+		if err != nil || ans.status != http.StatusUnauthorized || tries == 1 {
 			return ans, err
 		}
 	}

@@ -663,7 +663,10 @@ func (p Principal) HasAnyScope(scopes []string) bool {
 	return false
 }
 
-// Authenticate resolves a bearer token.
+// Authenticate resolves a bearer token. An expired token's error comes
+// with the principal it was issued to, so that the refused request is
+// logged as that app's (its interaction log shows the partner met an
+// expired token); a caller acts for the principal only when err is nil.
 func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
 	hash := hashSecret(token)
 	s.mu.Lock()
@@ -671,7 +674,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	s.mu.Unlock()
 	if ok {
 		if !s.wallNow().Before(c.exp) {
-			return Principal{}, bearerError("invalid_token", "token de acesso expirado; peça um novo em /oauth/token")
+			return c.p, bearerError("invalid_token", "token de acesso expirado; peça um novo em /oauth/token")
 		}
 		return c.p, nil
 	}
@@ -689,10 +692,10 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	if err != nil {
 		return Principal{}, fmt.Errorf("authenticate: %w", err)
 	}
-	if !s.wallNow().Before(time.Unix(0, exp)) {
-		return Principal{}, bearerError("invalid_token", "token de acesso expirado; peça um novo em /oauth/token")
-	}
 	p.Scopes = strings.Fields(scopes)
+	if !s.wallNow().Before(time.Unix(0, exp)) {
+		return p, bearerError("invalid_token", "token de acesso expirado; peça um novo em /oauth/token")
+	}
 	s.cacheToken(hash, p, time.Unix(0, exp))
 	return p, nil
 }

@@ -84,12 +84,16 @@ func (s *Service) authenticateRequest(r *http.Request) (Principal, error) {
 		return Principal{}, bearerError("invalid_request", "falta o cabeçalho Authorization: Bearer <token>; obtenha um token em POST /oauth/token")
 	}
 	p, err := s.Authenticate(r.Context(), tok)
+	if p.AppID != "" {
+		// An expired token still names its app: the refusal goes in
+		// that app's interaction log.
+		info := httpx.InfoOf(r.Context())
+		info.AppID, info.CNPJ, info.CompanyID = p.AppID, p.CNPJ, p.CompanyID
+		info.At = s.Clocks.NowOf(p.CompanyID)
+	}
 	if err != nil {
 		return Principal{}, err
 	}
-	info := httpx.InfoOf(r.Context())
-	info.AppID, info.CNPJ, info.CompanyID = p.AppID, p.CNPJ, p.CompanyID
-	info.At = s.Clocks.NowOf(p.CompanyID)
 	return p, nil
 }
 

@@ -131,6 +131,8 @@ func (h *Handlers) Routes() []httpx.Route {
 		route(http.MethodGet, "/inbox/{name}", "", h.Inbox.list, "what the inbox received for the company"),
 		route(http.MethodPost, "/reset", "", h.reset, "empty the company's sandbox (the operator: every company's)"),
 		route(http.MethodPost, "/tokens/expire", "", h.expireTokens, "end every access token of the company now (they live on the wall clock; this tests renewal)"),
+		route(http.MethodGet, "/app", "platform/app", h.app, "the app of the token: its company, CNPJ and webhook (no secret)"),
+		route(http.MethodPut, "/app/webhook", "platform/app", h.appWebhook, "set the webhook of the app of the token, as the portal does"),
 	}
 }
 
@@ -338,9 +340,9 @@ func (h *Handlers) deliveries(r *http.Request) (*httpx.Reply, error) {
 	q := r.URL.Query()
 	f := events.DeliveryFilter{CompanyID: tenant.Of(r.Context()), EveryCompany: auth.IsOperator(r.Context()), AppID: app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
 	switch f.Status {
-	case "", "queued", "pending", "delivered", "dead", "dropped":
+	case "", "queued", "pending", "held", "delivered", "dead", "dropped":
 	default:
-		return nil, errs.Invalidf("status", "deve ser queued, pending, delivered, dead ou dropped")
+		return nil, errs.Invalidf("status", "deve ser queued, pending, held, delivered, dead ou dropped")
 	}
 	if f.Limit, err = intParam(r, "limit", 100, 1, 1000); err != nil {
 		return nil, err

@@ -132,6 +132,59 @@ func TestDeliveriesOfASubjectKeepTheirOrderAcrossRetries(t *testing.T) {
 	}
 }
 
+// oneFault disturbs the first delivery it is asked about, once.
+type oneFault struct {
+	mu   sync.Mutex
+	f    *events.WebhookFault
+	used bool
+}
+
+func (o *oneFault) Webhook(companyID, appID, eventType string) *events.WebhookFault {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.used {
+		return nil
+	}
+	o.used = true
+	return o.f
+}
+
+// An out-of-order fault holds its delivery back a minute, and what its
+// subject emits meanwhile goes first: the events of one proposal arrive
+// out of order, as a delivery retried late does in production. Nothing
+// queues behind the held one, and it is delivered after the others.
+func TestOutOfOrderHoldsADeliveryBehindTheNextOfItsSubject(t *testing.T) {
+	ctx := context.Background()
+	tg := newTarget(t)
+	b, s := newBus(t, tg.srv.URL)
+	b.Faults = &oneFault{f: &events.WebhookFault{Name: "webhook-fora-de-ordem", OutOfOrder: true}}
+	emit(t, b, "A") // seq 1: held
+	if _, err := s.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	emit(t, b, "A") // seq 2: not queued behind the held one
+	emit(t, b, "A") // seq 3: behind seq 2, in order
+	if _, err := s.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := tg.sequences(); len(got) != 2 || got[0] != 2 || got[1] != 3 {
+		t.Fatalf("before the hold ends, delivered %v, want [2 3]", got)
+	}
+	held, err := b.Deliveries(ctx, events.DeliveryFilter{Status: "held"})
+	if err != nil || len(held) != 1 || held[0].EventSeq != 1 || held[0].NextAt == nil {
+		t.Fatalf("held deliveries: %+v, %v; want seq 1 with its next attempt", held, err)
+	}
+	if _, err := s.AdvanceTo(ctx, start.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got := tg.sequences(); len(got) != 3 || got[2] != 1 {
+		t.Fatalf("delivered %v, want [2 3 1]", got)
+	}
+	if ds, _ := b.Deliveries(ctx, events.DeliveryFilter{Status: "delivered"}); len(ds) != 3 {
+		t.Fatalf("delivered deliveries = %d, want 3", len(ds))
+	}
+}
+
 func TestSignatureUsesWallClockNotSandboxTime(t *testing.T) {
 	var header string
 	var body []byte

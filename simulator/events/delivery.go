@@ -71,11 +71,11 @@ func (b *Bus) deliverJob(ctx context.Context, j jobs.Job) error {
 	if err != nil {
 		return err
 	}
-	if d.Status != statusPending {
+	if d.Status != statusPending && d.Status != statusHeld {
 		return nil // replayed to success, or a duplicate job after a crash
 	}
 	var f *WebhookFault
-	if b.Faults != nil {
+	if b.Faults != nil && d.Status != statusHeld {
 		f = b.Faults.Webhook(d.CompanyID, d.AppID, d.EventType)
 	}
 	if f != nil && (f.Drop || f.Delay > 0 || f.OutOfOrder) {
@@ -110,8 +110,10 @@ func (b *Bus) deliverJob(ctx context.Context, j jobs.Job) error {
 		case a.N > len(b.backoff()):
 			return b.finish(ctx, tx, d, statusDead)
 		default:
+			// A held delivery that fails is retried as any other: pending,
+			// so what its subject emits next waits for it again.
 			next := now.Add(b.backoff()[a.N-1])
-			if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET next_at = ?, updated_at = ? WHERE id = ?`, next.UnixNano(), now.UnixNano(), d.ID); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET status = ?, next_at = ?, updated_at = ? WHERE id = ?`, statusPending, next.UnixNano(), now.UnixNano(), d.ID); err != nil {
 				return err
 			}
 			_, err := b.Jobs.Schedule(ctx, tx, JobDeliver, next, deliverPayload{DeliveryID: d.ID})
@@ -141,6 +143,12 @@ type WebhookFault struct {
 // delivery waits so that the one after it arrives first.
 const holdOutOfOrder = time.Minute
 
+// statusHeld is a delivery an out-of-order fault holds back: unlike a
+// pending one, it does not make what its subject emits next wait behind
+// it, so the next event of the same proposal or charge is delivered
+// first, as a retried delivery arrives late in production.
+const statusHeld = "held"
+
 // Dropped is the status of a delivery an injected fault lost: the sandbox
 // acts as if it had been sent, and the partner never hears of it.
 const statusDropped = "dropped"
@@ -157,16 +165,17 @@ func (b *Bus) disturb(ctx context.Context, tx *store.Tx, d Delivery, f *WebhookF
 		}
 		return b.finish(ctx, tx, d, statusDropped)
 	}
-	hold := f.Delay
+	hold, status := f.Delay, statusPending
 	if f.OutOfOrder {
-		hold = holdOutOfOrder
-		// What waits behind it on its subject goes first.
+		hold, status = holdOutOfOrder, statusHeld
+		// What waits behind it on its subject goes first, and so does
+		// what its subject emits while it is held.
 		if err := b.release(ctx, tx, d); err != nil {
 			return err
 		}
 	}
 	next := now.Add(hold)
-	if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET next_at = ?, updated_at = ? WHERE id = ?`, next.UnixNano(), now.UnixNano(), d.ID); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET status = ?, next_at = ?, updated_at = ? WHERE id = ?`, status, next.UnixNano(), now.UnixNano(), d.ID); err != nil {
 		return err
 	}
 	_, err := b.Jobs.Schedule(ctx, tx, JobDeliver, next, deliverPayload{DeliveryID: d.ID})
@@ -183,6 +192,9 @@ func (b *Bus) finish(ctx context.Context, tx *store.Tx, d Delivery, status strin
 	now := b.Clocks.Now(ctx)
 	if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET status = ?, next_at = NULL, updated_at = ? WHERE id = ?`, status, now.UnixNano(), d.ID); err != nil {
 		return err
+	}
+	if d.Status == statusHeld {
+		return nil // nothing waits behind a held delivery
 	}
 	return b.release(ctx, tx, d)
 }
@@ -282,7 +294,7 @@ func scanDelivery(row interface{ Scan(...any) error }) (Delivery, error) {
 	var next sql.NullInt64
 	var created, updated int64
 	err := row.Scan(&d.ID, &d.EventSeq, &d.EventID, &d.EventType, &d.CompanyID, &d.AppID, &d.URL, &d.SubjectKey, &d.Status, &next, &d.Injected, &created, &updated, &d.Body)
-	if next.Valid && (d.Status == statusPending) {
+	if next.Valid && (d.Status == statusPending || d.Status == statusHeld) {
 		t := time.Unix(0, next.Int64).UTC()
 		d.NextAt = &t
 	}
@@ -425,7 +437,7 @@ func (b *Bus) Replay(ctx context.Context, id string) (Delivery, error) {
 		if err := b.recordAttempt(ctx, tx, d.ID, a); err != nil {
 			return err
 		}
-		if a.ok() && (d.Status == statusDead || d.Status == statusPending) {
+		if a.ok() && (d.Status == statusDead || d.Status == statusPending || d.Status == statusHeld) {
 			return b.finish(ctx, tx, d, statusDelivered)
 		}
 		return nil

@@ -13,7 +13,7 @@ import (
 // eventDone is true of an event (e) none of whose deliveries is still on
 // its way: every one delivered, dead or dropped, or none at all. A queued
 // or pending delivery has a job, or waits for one, that reads its event.
-const eventDone = `NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = e.seq AND d.status IN ('queued', 'pending'))`
+const eventDone = `NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = e.seq AND d.status IN ('queued', 'pending', 'held'))`
 
 // Prune implements retention.Table for the event log: a company's events
 // whose deliveries are all finished go, their deliveries and the

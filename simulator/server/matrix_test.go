@@ -212,6 +212,9 @@ func (m *matrixWorld) cases() map[string]matrixCase {
 		// B ending its tokens must leave A's working (A's call comes after
 		// B's); run late, as it ends the callers' app tokens.
 		"POST /sandbox/tokens/expire":                                    {access: own, path: "/sandbox/tokens/expire", destructive: true, order: 8},
+		"PUT /sandbox/offers/{offer}":                                    {access: own, path: "/sandbox/offers/EIS"},
+		"GET /sandbox/app":                                               {access: own, path: "/sandbox/app"},
+		"PUT /sandbox/app/webhook":                                       {access: own, path: "/sandbox/app/webhook", body: `{"webhookUrl":"http://127.0.0.1:9/hooks"}`},
 		"GET /sandbox/scenarios":                                         {access: own, path: "/sandbox/scenarios"},
 		"POST /sandbox/scenarios":                                        {access: own, path: "/sandbox/scenarios", body: "id: matriz-x\ntitle: X\napplies_to: cob\nsteps:\n  - pay: true\n"},
 		"POST /sandbox/scenarios/reload":                                 {access: operatorOnly, path: "/sandbox/scenarios/reload"},

@@ -180,3 +180,32 @@ func TestResetEmptiesOnlyTheCallersCompany(t *testing.T) {
 		t.Errorf("B lost its delivery to A's reset: %s", body)
 	}
 }
+
+// A call with an expired token is refused, and logged as its app's: the
+// partner's interaction log shows it met an expired token (what the
+// homologation suite judges its renewal by). A forged token names no app
+// and is logged as nobody's.
+func TestAnExpiredTokenIsLoggedAsItsAppsCall(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, server.Config{Clock: "frozen"})
+	defer s.Close(context.Background())
+	tok, err := s.Auth.IssueToken(context.Background(), server.DemoClientID, server.DemoClientSecret, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, body := tenantCall(t, s, tok.AccessToken, "POST", "/sandbox/tokens/expire", ""); code != 200 || !strings.Contains(body, `"expired":1`) {
+		t.Fatalf("expire: %d %s", code, body)
+	}
+	if code, _ := tenantCall(t, s, tok.AccessToken, "GET", "/pix/v2/cob/expiradoexpiradoexpirado0001", ""); code != 401 {
+		t.Fatalf("a call with the expired token: %d, want 401", code)
+	}
+	tenantCall(t, s, "forjadoforjadoforjado", "GET", "/pix/v2/cob/forjadoforjadoforjadofor0001", "")
+	fresh, _ := s.Auth.IssueToken(context.Background(), server.DemoClientID, server.DemoClientSecret, "")
+	_, body := tenantCall(t, s, fresh.AccessToken, "GET", "/sandbox/interactions?app="+server.DemoClientID, "")
+	if !strings.Contains(body, "expiradoexpiradoexpirado0001") || !strings.Contains(body, "token de acesso expirado") {
+		t.Errorf("the app's log lacks its expired call: %.600s", body)
+	}
+	if strings.Contains(body, "forjadoforjadoforjadofor0001") {
+		t.Errorf("the app's log holds a call with a token that was never its: %.600s", body)
+	}
+}

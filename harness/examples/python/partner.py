@@ -373,8 +373,6 @@ class Ledger:
         self.discrepancies = []  # payments of another amount: not booked
         self.seen_e2e = set()  # endToEndIds booked or set aside
         self.in_flight = set()  # endToEndIds being reconciled
-        self.reconciled = []
-        self.settled = []
         self.refunds = {}  # refund id -> refund
         self.unmatched = []
         self.webhooks = {}  # pix key -> url registered
@@ -420,8 +418,6 @@ class Ledger:
             self.seen_e2e.add(e2e)
             self.bookings.append({"e2eId": e2e, "chargeId": txid, "amount": amount, "receivedAt": at})
             self._reconciled(txid, "SETTLED")
-            if txid not in self.settled:
-                self.settled.append(txid)
 
     def set_aside(self, e2e, txid, amount, expected, at, psp_status):
         """The Pix pays another amount (or the charge is not CONCLUIDA):
@@ -436,8 +432,6 @@ class Ledger:
             self._reconciled(txid, "DISCREPANCY")
 
     def _reconciled(self, txid, status):
-        if txid not in self.reconciled:
-            self.reconciled.append(txid)
         c = self.charges.get(txid)
         if c is not None:
             c["status"], c["reconciledAt"] = status, now_iso()
@@ -473,13 +467,6 @@ class Ledger:
                 "bookings": [dict(b) for b in self.bookings],
                 "discrepancies": [dict(d) for d in self.discrepancies],
                 "refunds": [dict(r) for r in self.refunds.values()],
-                "reports": {
-                    "settledChargeIds": list(self.settled),
-                    "reconciledChargeIds": list(self.reconciled),
-                    # A refund is done when the PSP says DEVOLVIDO, never
-                    # when it was asked (EM_PROCESSAMENTO may end NAO_REALIZADO).
-                    "refundedIds": [r["id"] for r in self.refunds.values() if r["status"] == "DEVOLVIDO"],
-                },
                 "unmatched": [dict(u) for u in self.unmatched],
                 "webhooks": dict(self.webhooks),
             }

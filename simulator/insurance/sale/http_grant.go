@@ -6,7 +6,9 @@ import (
 	"github.com/gorilla/mux"
 
 	"homologa/simulator/auth"
+	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
+	"homologa/simulator/tenant"
 )
 
 // companyOffers is GET /portal/companies/{id}/offers: what the company may
@@ -42,4 +44,24 @@ func (s *Service) answerGrant(r *http.Request, granted bool) (*httpx.Reply, erro
 		return nil, err
 	}
 	return s.companyOffers(r)
+}
+
+// grantOwnOffer is PUT /sandbox/offers/{offer}: the caller's company may
+// sell the offer. In production the insurer's commercial area grants
+// offers; in a company's own sandbox the company plays it, with its app's
+// token as much as its portal login, so that a harness holding only an
+// app's credentials (a partner's fixed app) can set up a sale.
+func (s *Service) grantOwnOffer(r *http.Request) (*httpx.Reply, error) {
+	company := tenant.Of(r.Context())
+	if company == "" {
+		return nil, errs.Errorf(errs.Invalid, "conceder um modelo de proposta é uma ação de uma empresa: use o token de um app dela")
+	}
+	if err := s.setGrant(r.Context(), company, mux.Vars(r)["offer"], true); err != nil {
+		return nil, err
+	}
+	c, err := s.offersOfCompany(r.Context(), company)
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(map[string]any{"companyId": c.Company.ID, "cnpj": c.Company.CNPJ, "offer": mux.Vars(r)["offer"], "vendavel": true}), nil
 }

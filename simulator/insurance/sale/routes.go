@@ -76,6 +76,7 @@ func (s *Service) Routes() []httpx.Route {
 
 		wire.Control(http.MethodGet, "/outbox", "insurance/outbox", s.outbox, "signature codes sent to the caller company's customers (the operator sees every company's)"),
 		wire.Control(http.MethodPost, "/cartao/preautorizacao", "insurance/preautorizacao", s.preauthorize, "the card widget's pre-authorisation"),
+		wire.Control(http.MethodPut, "/offers/{offer}", "", s.grantOwnOffer, "the company may sell an offer (its own sandbox: it plays the insurer's commercial area)"),
 
 		portal(http.MethodGet, "/companies/{id}/offers", s.companyOffers, "a company's offers"),
 		portal(http.MethodPut, "/companies/{id}/offers/{offer}", s.grantOffer, "grant an offer to a company"),
