@@ -551,18 +551,50 @@ func (w *World) acknowledgedWithin(n, ms int) error {
 // with a 4xx. The same receiver must first acknowledge a genuine
 // notification: a refusal means nothing from a URL that refuses
 // everything (a 404 for a route the partner never served).
-func (w *World) forgedNotification(kind string) error {
-	hook, err := w.registeredPixWebhook()
+func (w *World) forgedNotification(kind string) error { return w.forgedCallback("/pix", kind) }
+
+// callbackOf is what a callback of the Pix family needs: the webhook
+// registration it goes to (a key's, /webhookrec, /webhookcobr) and a
+// genuine body of something the partner never asked for.
+var callbackOf = map[string]struct {
+	registration string
+	body         func(now time.Time) string
+}{
+	"/pix": {"/pix/v2/webhook/[^/]+", func(now time.Time) string {
+		return fmt.Sprintf(`{"pix":[{"endToEndId":"E99999009%s%011d","txid":"verificacaoverificacaoveri01","valor":"0.01","horario":"%s"}]}`,
+			now.Format("200601021504"), now.UnixNano()%1e11, now.Format(time.RFC3339))
+	}},
+	"/rec": {"/pix/v2/webhookrec", func(now time.Time) string {
+		return fmt.Sprintf(`{"recs":[{"idRec":"RR9999900920260105%011d","status":"CANCELADA","atualizacao":[{"status":"CANCELADA","data":"%s"}]}]}`,
+			now.UnixNano()%1e11, now.Format(time.RFC3339))
+	}},
+	"/cobr": {"/pix/v2/webhookcobr", func(now time.Time) string {
+		return fmt.Sprintf(`{"cobsr":[{"txid":"verificacaoverificacaocobr%06d","idRec":"RR9999900920260105%011d","status":"CONCLUIDA","valor":{"original":"0.01"}}]}`,
+			now.UnixNano()%1e6, now.UnixNano()%1e11)
+	}},
+}
+
+// forgedCallback posts a callback (/pix, /rec or /cobr) of something the
+// partner never asked for to the URL it registered for it: signed right
+// first (it must be acknowledged, as any genuine callback), then signed
+// with another secret, ten minutes ago, or not at all (it must be refused
+// with a 4xx).
+func (w *World) forgedCallback(path, kind string) error {
+	cb, ok := callbackOf[path]
+	if !ok {
+		return fmt.Errorf("the callbacks are /pix, /rec and /cobr, not %s", path)
+	}
+	hook, err := w.registeredWebhook(cb.registration)
 	if err != nil {
 		return err
 	}
-	target := strings.TrimSuffix(hook, "/") + "/pix"
-	genuine, err := w.postNotification(target, w.app.WebhookSecret, time.Now())
+	target := strings.TrimSuffix(hook, "/") + path
+	genuine, err := w.postNotification(target, []byte(cb.body(time.Now().UTC())), w.app.WebhookSecret, time.Now())
 	if err != nil {
 		return err
 	}
 	if genuine/100 != 2 {
-		return fmt.Errorf("the partner's Pix webhook %s answered %d to a genuine, signed notification (a Pix callback goes to the registered URL + /pix): acknowledge with 2xx what verifies", target, genuine)
+		return fmt.Errorf("the partner's webhook %s answered %d to a genuine, signed callback (the PSP posts to the registered URL + %s): acknowledge with 2xx what verifies, even of something you do not know", target, genuine, path)
 	}
 	secret, at := w.app.WebhookSecret, time.Now()
 	switch kind {
@@ -573,21 +605,22 @@ func (w *World) forgedNotification(kind string) error {
 	case "unsigned":
 		secret = ""
 	}
-	code, err := w.postNotification(target, secret, at)
+	code, err := w.postNotification(target, []byte(cb.body(time.Now().UTC())), secret, at)
 	if err != nil {
 		return err
 	}
 	if code/100 != 4 {
-		return fmt.Errorf("the partner answered %d to a %s notification at %s: verify %s with the app's webhook secret, refuse a signature older than 5 minutes, and answer 4xx", code, kind, target, events.SignatureHeader)
+		return fmt.Errorf("the partner answered %d to a %s callback at %s: verify %s with the app's webhook secret, refuse a signature older than 5 minutes, and answer 4xx", code, kind, target, events.SignatureHeader)
 	}
 	return nil
 }
 
-// registeredPixWebhook reads the Pix webhook the partner registered for
-// the scenario's key.
-func (w *World) registeredPixWebhook() (string, error) {
+// registeredWebhook reads the webhook the partner registered at
+// registration (a route of the Pix API: a key's webhook, /webhookrec or
+// /webhookcobr).
+func (w *World) registeredWebhook(registration string) (string, error) {
 	// The partner's own registration, as the sandbox recorded it.
-	puts, err := w.interactions(http.MethodPut, `/pix/v2/webhook/[^/]+`)
+	puts, err := w.interactions("", registration)
 	if err != nil {
 		return "", err
 	}
@@ -595,50 +628,40 @@ func (w *World) registeredPixWebhook() (string, error) {
 		var body struct {
 			WebhookURL string `json:"webhookUrl"`
 		}
-		if puts[i].Status/100 == 2 && json.Unmarshal([]byte(puts[i].RequestBody), &body) == nil && body.WebhookURL != "" {
+		if (puts[i].Method == http.MethodPut || puts[i].Method == http.MethodPost) && puts[i].Status/100 == 2 &&
+			json.Unmarshal([]byte(puts[i].RequestBody), &body) == nil && body.WebhookURL != "" {
 			return body.WebhookURL, nil
 		}
 	}
 	// Registered in an earlier scenario of a fixed app: read it back.
-	tok, err := w.controlToken(false)
+	read := registration
+	if strings.Contains(read, "[^/]+") {
+		read = "/pix/v2/webhook/" + url.PathEscape(w.vars["chave"])
+	}
+	code, body, err := w.asHarness(http.MethodGet, read, nil)
 	if err != nil {
 		return "", err
 	}
-	req, _ := http.NewRequest(http.MethodGet, w.BaseURL+"/pix/v2/webhook/"+url.PathEscape(w.vars["chave"]), nil)
-	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("User-Agent", HarnessAgent)
-	resp, err := w.client.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
 	var out struct {
 		WebhookURL string `json:"webhookUrl"`
 	}
-	if resp.StatusCode == http.StatusForbidden {
-		return "", fmt.Errorf("the suite cannot read back the Pix webhook of key %s: the app lacks webhook.read (give the app that scope, or register the webhook in this scenario's onboarding)", w.vars["chave"])
+	if code == http.StatusForbidden {
+		return "", fmt.Errorf("the suite cannot read back GET %s: the app lacks its read scope (give the app that scope, or register the webhook in this scenario's onboarding)", read)
 	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&out) != nil || out.WebhookURL == "" {
-		return "", fmt.Errorf("the partner registered no Pix webhook for its key %s (GET /pix/v2/webhook/{chave} answered %d): register it (PUT /pix/v2/webhook/{chave}) at onboarding", w.vars["chave"], resp.StatusCode)
+	if code != http.StatusOK || json.Unmarshal(body, &out) != nil || out.WebhookURL == "" {
+		return "", fmt.Errorf("the partner registered no webhook at %s (GET answered %d): register it at onboarding", read, code)
 	}
 	return out.WebhookURL, nil
 }
 
-// postNotification posts a Pix callback of a payment the partner never
-// charged to target, signed with secret at the instant at (unsigned when
-// secret is ""). It answers the status, 0 on a timeout.
-func (w *World) postNotification(target, secret string, at time.Time) (int, error) {
-	now := time.Now().UTC()
-	body := []byte(fmt.Sprintf(`{"pix":[{"endToEndId":"E99999009%s%011d","txid":"verificacaoverificacaoveri01","valor":"0.01","horario":"%s"}]}`,
-		now.Format("200601021504"), now.UnixNano()%1e11, now.Format(time.RFC3339)))
-	sig := ""
-	if secret != "" {
-		sig = events.Sign(secret, at, body)
-	}
+// postNotification posts body to target, signed with secret at the
+// instant at (unsigned when secret is ""). It answers the status, 0 on a
+// timeout.
+func (w *World) postNotification(target string, body []byte, secret string, at time.Time) (int, error) {
 	req, _ := http.NewRequest(http.MethodPost, target, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	if sig != "" {
-		req.Header.Set(events.SignatureHeader, sig)
+	if secret != "" {
+		req.Header.Set(events.SignatureHeader, events.Sign(secret, at, body))
 	}
 	resp, err := w.partnerClient().Do(req)
 	if err != nil {

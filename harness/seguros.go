@@ -589,3 +589,51 @@ func (w *World) renewedToken(secs int) error {
 		return fmt.Errorf("after its token expired the partner got a new one but no call of its own went through with it")
 	})
 }
+
+// chargedRecurrenceOnce checks, over the whole window, that the partner
+// created exactly one recurring charge for the approved recurrence: its
+// /rec callback may arrive twice, and each approval is charged once.
+func (w *World) chargedRecurrenceOnce(idRec string, secs int) error {
+	idRec, err := w.expand(idRec)
+	if err != nil {
+		return err
+	}
+	if err := w.chargedRecurrence(idRec, secs); err != nil {
+		return err
+	}
+	return holds(secs, func(last bool) error {
+		list, err := w.interactions("", `/pix/v2/cobr(/[^/]+)?`)
+		if err != nil {
+			return err
+		}
+		// Each charge the partner set out to create: a txid of its own
+		// (a retry repeats it), or a POST (a retry repeats its key),
+		// whatever the PSP answered.
+		charges := map[string]int{}
+		for _, it := range list {
+			if it.Method != http.MethodPut && it.Method != http.MethodPost {
+				continue
+			}
+			var body struct {
+				IDRec string `json:"idRec"`
+			}
+			if json.Unmarshal([]byte(it.RequestBody), &body) != nil || body.IDRec != idRec {
+				continue
+			}
+			id := strings.TrimPrefix(it.Path, "/pix/v2/cobr/")
+			if it.Method == http.MethodPost {
+				id = "POST " + it.IdempotencyKey
+			}
+			charges[id] = it.Status
+		}
+		if len(charges) > 1 {
+			var seen []string
+			for id, status := range charges {
+				seen = append(seen, fmt.Sprintf("%s (%d)", id, status))
+			}
+			slices.Sort(seen)
+			return fmt.Errorf("the partner set out to create %d recurring charges for the approved recurrence %s (%s): its /rec callback can arrive twice; charge each approval once", len(charges), idRec, strings.Join(seen, ", "))
+		}
+		return nil
+	})
+}

@@ -44,3 +44,92 @@ Feature: Homologation of a Pix Automático integration: webhooks, recurring char
     And the partner reconciled "${cobr.txid}" within 15 seconds
     And the partner booked the payment of "${cobr.txid}" once within 5 seconds
     And the partner acknowledged at least 3 notifications, each within 1000 ms
+
+  # The rules that hold across the service, on the Pix Automático flows.
+
+  @onboarding:4 @regra:escopos @detects:broad-scopes @detects:every-scope @flow:rec @flow:solicrec
+  Scenario: The partner asks only for the scopes its recurrence flows use
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-rec" with:
+      """
+      {"cpf": "64519821487", "valor": "35.00"}
+      """
+    Then the partner answered 200
+    And the partner asked only for the scopes of its flows
+
+  @onboarding:4 @regra:token @detects:token-per-call @flow:rec @flow:solicrec
+  Scenario: The partner reuses its access token through a recurrence
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-rec" with:
+      """
+      {"cpf": "59028105409", "valor": "35.00"}
+      """
+    Then the partner answered 200
+    And the partner called "POST /oauth/token" at most 1 time within 2 seconds
+
+  @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature @detects:accept-stale @flow:rec
+  Scenario: The partner refuses recurrence callbacks it cannot trust
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    Then the partner refuses a "/rec" callback that is forged
+    And the partner refuses a "/rec" callback that is stale
+    And the partner refuses a "/cobr" callback that is unsigned
+
+  @regra:notificacao-duplicada @detects:process-duplicates @flow:rec @flow:solicrec @flow:cobr
+  Scenario: An approval delivered twice is charged once
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-rec" with:
+      """
+      {"cpf": "80629446547", "valor": "35.00"}
+      """
+    Then the partner answered 200
+    When I send "POST" to "/sandbox/scenarios/webhook-duplicado/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And I send "POST" to "/sandbox/pix/rec/${partner.idRec}/aprovar"
+    Then the response status is 200
+    And the partner charged the approved recurrence "${partner.idRec}" once within 5 seconds
+
+  @regra:retentativas @regra:idempotencia @detects:no-retry @detects:no-backoff @flow:rec @flow:solicrec
+  Scenario: After a 503 with Retry-After the partner waits as asked, and creates its recurrence with the same Idempotency-Key
+    When I send "POST" to "/sandbox/scenarios/rec-indisponivel-uma-vez/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-rec" with:
+      """
+      {"cpf": "33782929624", "valor": "35.00"}
+      """
+    # The fault answered 503 with Retry-After: 2.
+    Then the partner waited at least 1900 ms before retrying "POST /pix/v2/rec"
+    And the partner retried "POST /pix/v2/rec" after the injected fault with the same Idempotency-Key
+    And the partner answered 200
+
+  @regra:webhooks-desde-o-inicio @detects:polls @flow:rec @flow:solicrec
+  Scenario: The partner waits for the recurrence's callback instead of reading it again and again
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-rec" with:
+      """
+      {"cpf": "86331917411", "valor": "35.00"}
+      """
+    Then the partner answered 200
+    And the partner called "GET /pix/v2/rec/*" at most 1 time within 4 seconds

@@ -90,15 +90,15 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     And the partner answered 200
     And the partner called "POST /oauth/token" at most 1 time within 1 second
 
-  @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature @flow:cob
+  @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature @detects:accept-stale @flow:cob
   Scenario: The partner refuses notifications it cannot trust
     When the partner is asked to "onboard" with:
       """
       {"chave": "${chave}"}
       """
-    Then the partner refuses a notification that is forged
-    And the partner refuses a notification that is stale
-    And the partner refuses a notification that is unsigned
+    Then the partner refuses a "/pix" callback that is forged
+    And the partner refuses a "/pix" callback that is stale
+    And the partner refuses a "/pix" callback that is unsigned
 
   @onboarding:6 @regra:confirmar-notificacao @detects:slow-ack @flow:cob
   Scenario: The partner acknowledges each notification quickly

@@ -81,13 +81,13 @@ var Defects = []string{
 	ReuseTxid,            // every create-cob of an app PUTs the same txid
 	IgnoreSignature,      // accepts any notification: no signature check, never 401
 	SlowAck,              // sleeps 3 s before acknowledging an accepted notification
-	ProcessDuplicates,    // books a Pix every time it is notified, not once per endToEndId; applies an insurer event every time it is delivered
+	ProcessDuplicates,    // books a Pix every time it is notified, not once per endToEndId; applies an insurer event, and charges an approval, every time it is delivered
 	NeverReconcile,       // never GETs the charge after a notification
 	LateWebhook,          // onboard does not configure the webhook; create-cob configures it after creating the charge
 	BroadScopes,          // asks for a token without scope, so it gets every scope of the app
 	CardNumber,           // sends the card number in the proposal instead of the widget's pre-authorisation code
 	IgnorePendings,       // never answers a pending of a proposal or of a benefit
-	Polls,                // after create-cob (sell), reads the charge (proposal) again and again instead of waiting for its notification
+	Polls,                // after create-cob (sell, create-rec), reads the charge (proposal, recurrence) again and again instead of waiting for its notification
 	TokenPerCall,         // asks for a new token before every call
 	RefundOptimistic,     // counts a refund done as soon as it asked for it (EM_PROCESSAMENTO), whatever its end
 	BookAnyAmount,        // books a payment as paid whatever its amount
@@ -109,14 +109,14 @@ var DefectDoc = map[string]string{
 	ReuseTxid:            "every create-cob of an app PUTs the same txid",
 	IgnoreSignature:      "accepts any notification: no signature check, never 401",
 	SlowAck:              "sleeps 3 s before acknowledging an accepted notification",
-	ProcessDuplicates:    "books a Pix every time it is notified, not once per endToEndId; applies an insurer event every time it is delivered",
+	ProcessDuplicates:    "books a Pix every time it is notified, not once per endToEndId; applies an insurer event, and charges an approval, every time it is delivered",
 	NeverReconcile:       "never GETs the charge after a notification",
 	LateWebhook:          "onboard does not configure the webhook; create-cob configures it after creating the charge",
 	BroadScopes:          "asks for a token without scope, so it gets every scope of the app",
 	NoBackoff:            "retries at once, ignoring backoff and Retry-After",
 	CardNumber:           "sends the card number in the proposal instead of the widget's pre-authorisation code",
 	IgnorePendings:       "never answers a pending of a proposal or of a benefit",
-	Polls:                "after create-cob (sell), reads the charge (proposal) again and again instead of waiting for its notification",
+	Polls:                "after create-cob (sell, create-rec), reads the charge (proposal, recurrence) again and again instead of waiting for its notification",
 	TokenPerCall:         "asks for a new token before every call",
 	RefundOptimistic:     "counts a refund done as soon as it asked for it (EM_PROCESSAMENTO), whatever its end",
 	BookAnyAmount:        "books a payment as paid whatever its amount",

@@ -85,6 +85,9 @@ func (p *Partner) createRec(ctx context.Context, a *app, body []byte) (any, erro
 		IDRec string `json:"idRec"`
 	}
 	json.Unmarshal(ans.body, &out)
+	if p.defect == Polls {
+		p.poll(a, "/pix/v2/rec/"+out.IDRec, `"APROVADA"`)
+	}
 	a.mu.Lock()
 	a.recValor[out.IDRec] = in.Valor
 	hooks := a.recHooks
@@ -135,7 +138,9 @@ func (p *Partner) processRec(ctx context.Context, a *app, body []byte) {
 		}
 		a.mu.Lock()
 		valor, known := a.recValor[r.IDRec]
-		charged := a.recCharged[r.IDRec] != ""
+		// Each approval is charged once, however often its callback
+		// comes: unless the process-duplicates defect charges it again.
+		charged := a.recCharged[r.IDRec] != "" && p.defect != ProcessDuplicates
 		txid := p.newTxid()
 		if known && !charged {
 			a.recCharged[r.IDRec] = txid
