@@ -446,9 +446,9 @@ func (w *World) retriedSame(op, what string) error {
 			}
 			next := list[i+1]
 			switch what {
-			case "txid":
+			case "txid", "refund id":
 				if next.Path != it.Path {
-					return fmt.Errorf("the partner retried with another txid (%s, then %s): a retry must reuse the txid, or it creates a second charge", it.Path, next.Path)
+					return fmt.Errorf("the partner retried with another %s (%s, then %s) after the injected fault (%s): a retry must reuse it, or it creates a second one", what, it.Path, next.Path, faultSeen(it))
 				}
 			case "Idempotency-Key":
 				switch {

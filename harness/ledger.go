@@ -205,13 +205,13 @@ func legacyLedger(doc any) ledger {
 		l.booked[txid] += times
 		l.paid[txid] = true
 	}
-	for _, name := range []string{"reconciled", "refunded", "applied"} {
+	for _, name := range []string{"reconciled", "refunded", "applied", "unknown"} {
 		list, _ := m[name].([]any)
 		for _, e := range list {
 			l.add(name, text(e))
 		}
 	}
-	for _, name := range []string{"booked", "paid", "reconciled", "refunded", "applied"} {
+	for _, name := range []string{"booked", "paid", "reconciled", "refunded", "applied", "unknown"} {
 		l.known[name] = true
 	}
 	// What it holds of the insurer's resources: proposals by numero,

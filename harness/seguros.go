@@ -637,3 +637,96 @@ func (w *World) chargedRecurrenceOnce(idRec string, secs int) error {
 		return nil
 	})
 }
+
+// payUnknownCharge has the payer pay a charge the partner did not create:
+// the harness creates it on the partner's key (as someone else with
+// access to the key would) and pays it; the partner hears of a Pix of a
+// txid it never used. ${unknown.txid} and ${unknown.e2eid} name it.
+func (w *World) payUnknownCharge() error {
+	txid := "desconhecida" + strings.ToLower(hex.EncodeToString(randomBytes(8)))
+	body, _ := json.Marshal(map[string]any{"calendario": map[string]int{"expiracao": 3600}, "valor": map[string]string{"original": "7.77"}, "chave": w.vars["chave"]})
+	code, answer, err := w.asHarness(http.MethodPut, "/pix/v2/cob/"+txid, body)
+	if err != nil {
+		return err
+	}
+	if code != http.StatusCreated {
+		return fmt.Errorf("the suite could not create a charge on the partner's key %s: %d %.300s", w.vars["chave"], code, answer)
+	}
+	pay, _ := json.Marshal(map[string]string{"txid": txid})
+	code, answer, err = w.asHarness(http.MethodPost, "/sandbox/pix/payments", pay)
+	if err != nil {
+		return err
+	}
+	var out struct {
+		EndToEndID string `json:"endToEndId"`
+	}
+	if code != http.StatusCreated || json.Unmarshal(answer, &out) != nil {
+		return fmt.Errorf("the payer could not pay %s: %d %.300s", txid, code, answer)
+	}
+	w.vars["unknown.txid"], w.vars["unknown.e2eid"] = txid, out.EndToEndID
+	return nil
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	rand.Read(b)
+	return b
+}
+
+// pixRefunds checks how many refunds a Pix has in the sandbox.
+func (w *World) pixRefunds(e2eid string, n int) error {
+	e2eid, err := w.expand(e2eid)
+	if err != nil {
+		return err
+	}
+	return eventually(3, func() error {
+		code, body, err := w.asHarness(http.MethodGet, "/pix/v2/pix/"+url.PathEscape(e2eid), nil)
+		if err != nil {
+			return err
+		}
+		var px struct {
+			Devolucoes []struct {
+				ID    string `json:"id"`
+				Valor string `json:"valor"`
+			} `json:"devolucoes"`
+		}
+		if code != http.StatusOK || json.Unmarshal(body, &px) != nil {
+			return fmt.Errorf("GET /pix/v2/pix/%s answered %d: %.300s", e2eid, code, body)
+		}
+		if len(px.Devolucoes) != n {
+			var ids []string
+			for _, d := range px.Devolucoes {
+				ids = append(ids, d.ID+" ("+d.Valor+")")
+			}
+			return fmt.Errorf("the Pix %s has %d refunds, want %d (%s): a refund retried with a new id is a second refund; retry with the id of the first attempt", e2eid, len(px.Devolucoes), n, strings.Join(ids, ", "))
+		}
+		return nil
+	})
+}
+
+// chargeHolds checks a field of a charge as the sandbox holds it (GET
+// /pix/v2/cob/{txid}, read by the harness, not the partner).
+func (w *World) chargeHolds(txid, path, want string) error {
+	txid, err := w.expand(txid)
+	if err != nil {
+		return err
+	}
+	if want, err = w.expand(want); err != nil {
+		return err
+	}
+	code, body, err := w.asHarness(http.MethodGet, "/pix/v2/cob/"+url.PathEscape(txid), nil)
+	if err != nil {
+		return err
+	}
+	if code != http.StatusOK {
+		return fmt.Errorf("GET /pix/v2/cob/%s answered %d: %.300s", txid, code, body)
+	}
+	got, ok, err := field(body, path)
+	if err != nil {
+		return err
+	}
+	if !ok || text(got) != want {
+		return fmt.Errorf("the partner's charge %s holds %s = %s, want %q: send what your customer gave, as the API takes it (a CPF is text: its leading zeros count)", txid, path, text(got), want)
+	}
+	return nil
+}

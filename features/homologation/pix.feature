@@ -246,3 +246,73 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
       """
     Then every "charge creation" the partner sent is valid against schema "pix/cob.request"
     And the partner answered 200
+
+  # The situations where integrations break in production: an expired
+  # token, a payment nobody expected, a refund whose answer is lost,
+  # values at the edge of what the API takes.
+
+  @onboarding:4 @regra:token @detects:no-token-renewal @flow:cob
+  Scenario: When its token expires between two calls, the partner gets a new one and carries on
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the access tokens of my company expire
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    Then the partner got a new token after its token expired, and repeated the call within 5 seconds
+    And the partner answered 200
+
+  @onboarding:6 @regra:confirmar-notificacao @detects:reject-unknown @flow:cob
+  Scenario: A genuine notification of a charge the partner never created is acknowledged all the same
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the payer pays a charge the partner did not create
+    Then the partner acknowledged at least 1 notification, each within 1000 ms
+
+  @regra:retentativas @regra:idempotencia @detects:new-refund-id-on-retry @flow:cob @flow:devolucao
+  Scenario: When a refund's answer is lost, the partner retries with the same refund id and refunds once
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "10.00", "chave": "${chave}"}
+      """
+    And I send "POST" to "/sandbox/pix/payments" with JSON:
+      """
+      {"txid": "${partner.txid}"}
+      """
+    And I remember the response field "endToEndId" as "e2e"
+    And I send "POST" to "/sandbox/scenarios/devolucao-resposta-perdida/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "refund" with:
+      """
+      {"e2eid": "${e2e}", "valor": "1.00"}
+      """
+    Then the partner retried "PUT /pix/v2/pix/*/devolucao/*" after the injected fault with the same refund id
+    And the Pix "${e2e}" has 1 refund
+    And the partner answered 200
+
+  @regra:dados-validos @detects:cpf-as-number @detects:punctuated-documents @flow:cob
+  Scenario: Values at the edge of what the API takes go as the customer gave them
+    When the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cob" with:
+      """
+      {"valor": "1234567.89", "chave": "${chave}", "devedor": {"cpf": "012.345.678-90", "nome": "João D'Ávila da Conceição Ñúñez"}}
+      """
+    Then every "charge creation" the partner sent is valid against schema "pix/cob.request"
+    And the partner answered 200
+    And the charge "${partner.txid}" holds "devedor.cpf" as "01234567890"
+    And the charge "${partner.txid}" holds "valor.original" as "1234567.89"
+    And the charge "${partner.txid}" holds "devedor.nome" as "João D'Ávila da Conceição Ñúñez"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -261,12 +262,16 @@ func (p *Partner) payer(raw json.RawMessage) any {
 	for _, k := range []string{"cpf", "cnpj"} {
 		if v, ok := d[k].(string); ok {
 			// Digits, and the letters of an alphanumeric CNPJ.
-			d[k] = strings.Map(func(r rune) rune {
+			digits := strings.Map(func(r rune) rune {
 				if r >= '0' && r <= '9' || k == "cnpj" && r >= 'A' && r <= 'Z' {
 					return r
 				}
 				return -1
 			}, strings.ToUpper(v))
+			if n, err := strconv.ParseInt(digits, 10, 64); err == nil && k == "cpf" && p.defect == CPFAsNumber {
+				digits = strconv.FormatInt(n, 10) // as a database column of numbers keeps it
+			}
+			d[k] = digits
 		}
 	}
 	return d
@@ -291,6 +296,10 @@ func (p *Partner) refund(ctx context.Context, a *app, body []byte) (any, error) 
 	req, _ := json.Marshal(map[string]string{"valor": in.Valor})
 	var confirmed bool
 	ans, attempts, err := p.retry(ctx, a.id, "PUT /pix/v2/pix/{e2eid}/devolucao", func(n int) (answer, error) {
+		if n > 1 && p.defect == NewRefundIDOnRetry {
+			id = p.fresh(32)
+			path = "/pix/v2/pix/" + url.PathEscape(in.E2EID) + "/devolucao/" + id
+		}
 		ans, err := p.send(ctx, a, http.MethodPut, path, req, nil)
 		if err == nil && n > 1 && ans.status == http.StatusBadRequest && duplicateID(ans.body) {
 			got, gerr := p.send(ctx, a, http.MethodGet, path, nil, nil)

@@ -70,6 +70,10 @@ const (
 	StatusRegression = "status-regression"
 	EveryScope       = "every-scope"
 	NoTokenRenewal   = "no-token-renewal"
+	// The situations where integrations break in production.
+	RejectUnknown      = "reject-unknown"
+	NewRefundIDOnRetry = "new-refund-id-on-retry"
+	CPFAsNumber        = "cpf-as-number"
 )
 
 // Defects is every supported defect ("" is the correct partner).
@@ -99,6 +103,9 @@ var Defects = []string{
 	StatusRegression,     // applies statuses in the order events arrive: a late one takes a status back
 	EveryScope,           // asks for every scope an app may hold, by name, whatever it uses
 	NoTokenRenewal,       // keeps its token until expires_in runs out: a 401 before that is a failure, never a new token
+	RejectUnknown,        // answers 404 to a genuine Pix callback of a charge it never created, so the PSP retries it for hours
+	NewRefundIDOnRetry,   // retries a refund with a new id each attempt
+	CPFAsNumber,          // keeps the payer's CPF as a number: a leading zero is lost
 }
 
 // DefectDoc describes each defect in one line.
@@ -128,6 +135,9 @@ var DefectDoc = map[string]string{
 	StatusRegression:     "applies statuses in the order events arrive: a late one takes a status back",
 	EveryScope:           "asks for every scope an app may hold, by name, whatever it uses",
 	NoTokenRenewal:       "keeps its token until expires_in runs out: a 401 before that is a failure, never a new token",
+	RejectUnknown:        "answers 404 to a genuine Pix callback of a charge it never created, so the PSP retries it for hours",
+	NewRefundIDOnRetry:   "retries a refund with a new id each attempt",
+	CPFAsNumber:          "keeps the payer's CPF as a number: a leading zero is lost",
 }
 
 // SlowAckDelay is how long the slow-ack defect waits before answering.
@@ -206,7 +216,9 @@ type app struct {
 	// refunds the refunds it asked, by id, with their last status.
 	charged   map[string]string
 	divergent []string
-	refunds   map[string]string
+	// unknown are the Pix of charges it never made: set aside, not booked.
+	unknown []string
+	refunds map[string]string
 	// idemKey is the one key of the reuse-idempotency-key defect.
 	idemKey string
 	// insurer is what it holds of its proposals and benefits, from the
@@ -236,6 +248,8 @@ type State struct {
 	// txids paid another amount than they asked, not booked.
 	Refunded  []string `json:"refunded"`
 	Divergent []string `json:"divergent"`
+	// Unknown are the endToEndIds of Pix of charges it never made.
+	Unknown []string `json:"unknown"`
 	// Notifications counts the notifications accepted (either path);
 	// Rejected those answered 401.
 	Notifications int `json:"notifications"`
@@ -382,7 +396,7 @@ func (p *Partner) State(clientID string) State {
 	a := p.app(clientID)
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	st := State{Payments: []Payment{}, Reconciled: append([]string{}, a.reconciled...), Refunded: []string{}, Divergent: append([]string{}, a.divergent...),
+	st := State{Payments: []Payment{}, Reconciled: append([]string{}, a.reconciled...), Refunded: []string{}, Divergent: append([]string{}, a.divergent...), Unknown: append([]string{}, a.unknown...),
 		Notifications: a.notified, Rejected: a.rejected, Txids: append([]string{}, a.txids...), PendingsAnswered: a.pendingsAnswered}
 	for _, pm := range a.payments {
 		st.Payments = append(st.Payments, *pm)

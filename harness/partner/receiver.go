@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,6 +45,10 @@ func (p *Partner) receive(w http.ResponseWriter, r *http.Request, kind string) {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": verr.Error()})
 			return
 		}
+	}
+	if p.defect == RejectUnknown && kind == "pix" && a.unknownTxid(body) {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown charge"})
+		return
 	}
 	a.mu.Lock()
 	a.notified++
@@ -104,7 +109,19 @@ func (p *Partner) process(ctx context.Context, a *app, body []byte) {
 		if px.TxID == "" || px.EndToEndID == "" {
 			continue
 		}
-		if want, paid := a.chargedAmount(px.TxID), cents(px.Valor); want >= 0 && paid != want && p.defect != BookAnyAmount {
+		want := a.chargedAmount(px.TxID)
+		if want < 0 {
+			// A charge it never made (someone else's on its key): set
+			// aside for a person, never booked as one of its own.
+			a.mu.Lock()
+			if !slices.Contains(a.unknown, px.EndToEndID) {
+				a.unknown = append(a.unknown, px.EndToEndID)
+			}
+			a.mu.Unlock()
+			p.logf("client=%s pix %s pays txid %s, which it never charged: set aside", a.id, px.EndToEndID, px.TxID)
+			continue
+		}
+		if paid := cents(px.Valor); want >= 0 && paid != want && p.defect != BookAnyAmount {
 			a.mu.Lock()
 			a.divergent = append(a.divergent, px.TxID)
 			a.mu.Unlock()
@@ -210,4 +227,21 @@ func (a *app) refundStatus(id, status string) {
 	if _, ok := a.refunds[id]; ok && status != "" {
 		a.refunds[id] = status
 	}
+}
+
+// unknownTxid reports a Pix callback naming a txid the partner never
+// charged.
+func (a *app) unknownTxid(body []byte) bool {
+	var cb struct {
+		Pix []struct {
+			TxID string `json:"txid"`
+		} `json:"pix"`
+	}
+	json.Unmarshal(body, &cb)
+	for _, px := range cb.Pix {
+		if px.TxID != "" && a.chargedAmount(px.TxID) < 0 {
+			return true
+		}
+	}
+	return false
 }
