@@ -78,7 +78,7 @@ func (w *World) partnerApp() error {
 		proc, err := startPartner(w.runContext(), w.Partner, map[string]string{"app.clientId": w.app.ClientID, "app.clientSecret": w.app.ClientSecret,
 			"app.webhookSecret": w.app.WebhookSecret, "app.chave": cnpj, "sandbox.url": w.BaseURL})
 		if err != nil {
-			return fmt.Errorf("the suite could not start the partner for the scenario's app (not a check): %w", err)
+			return setupError{fmt.Errorf("the suite could not start the partner for the scenario's app (not a check): %w", err)}
 		}
 		w.proc = proc
 		w.cleanup = append(w.cleanup, proc.stop)
@@ -148,7 +148,7 @@ func (w *World) registerPartnerApp() (string, error) {
 			break
 		}
 		if w.resp == nil || w.resp.StatusCode != http.StatusConflict || attempt == 20 {
-			return "", fmt.Errorf("the suite could not set up the scenario's app (not a partner failure): %w", err)
+			return "", setupError{fmt.Errorf("the suite could not set up the scenario's app (not a partner failure): %w", err)}
 		}
 	}
 	body, _ := json.Marshal(map[string]string{"chave": cnpj})

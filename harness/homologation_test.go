@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -261,13 +263,13 @@ func TestPublishIsGatedBySandboxRuns(t *testing.T) {
 		code := harness.MainEnv(ctx, []string{"test", "--record", "--partner", file, "--sandbox", s.URL()}, func(k string) string { return env[k] }, &out, &errb)
 		return code, out.String() + errb.String()
 	}
-	if code, out := record(partner.LateWebhook); code != 1 || !strings.Contains(out, "NÃO PRONTO") {
+	if code, out := record(partner.LateWebhook); code != 1 || !strings.Contains(out, "NOT READY") {
 		t.Fatalf("homologa test --record with a defect = %d:\n%s", code, out)
 	}
 	if code, body := publish(); code != http.StatusConflict || !strings.Contains(body, "webhook") {
 		t.Fatalf("publish after a failing run = %d %s", code, body)
 	}
-	if code, out := record(""); code != 0 || !strings.Contains(out, "PRONTO PARA PRODUÇÃO") {
+	if code, out := record(""); code != 0 || !strings.Contains(out, "READY FOR PRODUCTION") {
 		t.Fatalf("homologa test --record on the correct partner = %d:\n%s", code, out)
 	}
 	if code, body := publish(); code != http.StatusOK || !strings.Contains(body, `"published":true`) {
@@ -280,28 +282,82 @@ func TestPublishIsGatedBySandboxRuns(t *testing.T) {
 	}
 }
 
-// A QA engineer's feature with a step the library does not have fails,
-// and the output carries the snippet to implement; it never passes.
-func TestUndefinedStepFails(t *testing.T) {
-	p := startPartner(t, "")
+// A QA engineer's feature with a step the library does not have does not
+// run: homologa test names its file and line and the nearest documented
+// steps, exits 2 (a feature error), and prints no Go snippet.
+func TestUndefinedStepIsAFeatureError(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "qa.feature"), []byte(`Feature: QA
-  Scenario: A step nobody wrote
-    Given the partner has an app of its own
-    Then the partner sings the national anthem
+  Scenario: Two typos
+    When I obtain a token
+    Then the respons status is 200
+    And the partner sings the national anthem
 `), 0o644)
-	var out bytes.Buffer
-	rep, err := harness.RunHomologation(context.Background(), harness.HomologationOptions{
-		Partner: partnerFile(t, p.URL()), FeaturesDir: dir, Format: "pretty", Output: &out,
-	})
-	if err != nil {
-		t.Fatal(err)
+	var out, errb bytes.Buffer
+	code := harness.Main(context.Background(), []string{"test", "--features", dir, "--report", t.TempDir()}, &out, &errb)
+	msg := errb.String()
+	if code != harness.ExitUsage {
+		t.Fatalf("exit %d, want %d:\n%s%s", code, harness.ExitUsage, out.String(), msg)
 	}
-	if rep.Ready || rep.Failed != 1 {
-		t.Fatalf("an undefined step passed: %s\n%s", rep.Summary, out.String())
+	for _, want := range []string{
+		filepath.Join(dir, "qa.feature") + `:4: no step matches "the respons status is 200"`,
+		"did you mean:\n    the response status is 201",
+		filepath.Join(dir, "qa.feature") + `:5: no step matches "the partner sings the national anthem"`,
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the error does not say %q:\n%s", want, msg)
+		}
 	}
-	if !strings.Contains(out.String(), "func thePartnerSingsTheNationalAnthem") {
-		t.Fatalf("no snippet in the output:\n%s", out.String())
+	if strings.Contains(msg+out.String(), "func ") || strings.Contains(out.String(), "scenarios (") {
+		t.Errorf("a Go snippet, or a run, for an undefined step:\n%s%s", out.String(), msg)
+	}
+}
+
+// homologa test exits 2 on a usage or configuration error, naming what
+// the user gave, and 3, with one message before any scenario, when the
+// sandbox or the partner cannot be reached.
+func TestTestCommandExitCodes(t *testing.T) {
+	closed := func() string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		return addr
+	}
+	partnerAt := func(url string) string {
+		path := filepath.Join(t.TempDir(), "partner.yaml")
+		os.WriteFile(path, []byte("version: 2\nname: P\nurl: "+url+"\nproducts: [pix]\nactions:\n  onboard: {path: /onboard}\n"), 0o644)
+		return path
+	}
+	features := t.TempDir()
+	os.WriteFile(filepath.Join(features, "qa.feature"), []byte("Feature: QA\n  Scenario: One\n    When I obtain a token\n"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		says string
+	}{
+		{"an unknown flag", []string{"--colour"}, harness.ExitUsage, "flag provided but not defined: -colour"},
+		{"a missing features folder", []string{"--features", "/nonexistent/qa"}, harness.ExitUsage, "--features /nonexistent/qa: no such folder"},
+		{"a partner file that does not parse", []string{"--partner", "/nonexistent/partner.yaml"}, harness.ExitUsage, "/nonexistent/partner.yaml"},
+		{"a bad format", []string{"--features", features, "--format", "fancy"}, harness.ExitUsage, `--format "fancy"`},
+		{"an unreachable sandbox", []string{"--features", features, "--sandbox", "http://" + closed()}, harness.ExitUnreachable, "cannot reach the sandbox at http://"},
+		{"something else than a sandbox", []string{"--features", features, "--sandbox", "http://127.0.0.1:1/"}, harness.ExitUnreachable, "cannot reach the sandbox"},
+		{"an unreachable partner", []string{"--partner", partnerAt("http://" + closed())}, harness.ExitUnreachable, "cannot reach the partner at http://"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := harness.Main(context.Background(), append([]string{"test", "--report", t.TempDir()}, tt.args...), &out, &errb)
+			if code != tt.code || !strings.Contains(errb.String(), tt.says) {
+				t.Fatalf("exit %d, want %d saying %q:\n%s%s", code, tt.code, tt.says, out.String(), errb.String())
+			}
+			if strings.Count(errb.String(), tt.says) != 1 || strings.Contains(out.String(), "scenarios (") {
+				t.Errorf("not one message before any scenario:\n%s%s", out.String(), errb.String())
+			}
+		})
 	}
 }
 
@@ -352,14 +408,14 @@ func TestFeaturesWithoutAPartnerNeverSayReady(t *testing.T) {
 	}
 	pass := write("    Given my clock is frozen at \"2026-01-05T12:00:00Z\"\n    When I send \"GET\" to \"/sandbox/clock\"\n    Then the response status is 200\n")
 	code, out, rep := run(pass)
-	if code != 0 || !strings.Contains(out, "EXECUÇÃO PARCIAL (--features "+pass+", sem parceiro): o único cenário passou; não vale para publicar.") ||
-		strings.Contains(out, "PRODUÇÃO") || rep["readyForProduction"] != false || rep["allPassed"] != true {
+	if code != 0 || !strings.Contains(out, "PARTIAL RUN (--features "+pass+", no partner): the only scenario passed; it does not count for publishing.") ||
+		strings.Contains(out, "PRODUCTION") || rep["readyForProduction"] != false || rep["allPassed"] != true {
 		t.Fatalf("a passing run without a partner = %d, report %v:\n%s", code, rep, out)
 	}
 	fail := write("    When I send \"GET\" to \"/sandbox/clock\"\n    Then the response status is 418\n")
 	code, out, _ = run(fail)
-	if code != 1 || !strings.Contains(out, "EXECUÇÃO PARCIAL (--features "+fail+", sem parceiro): 1 de 1 cenários falhou; não vale para publicar.") ||
-		strings.Contains(out, "PRODUÇÃO") {
+	if code != 1 || !strings.Contains(out, "PARTIAL RUN (--features "+fail+", no partner): the only scenario failed; it does not count for publishing.") ||
+		strings.Contains(out, "PRODUCTION") {
 		t.Fatalf("a failing run without a partner = %d:\n%s", code, out)
 	}
 }
@@ -425,7 +481,7 @@ func TestScenarioNeedingASettingIsNotApplicableWithoutIt(t *testing.T) {
 	if na.Scenario != "Needs a pinned name" || na.NotApplicable != "needs a sandbox started with --webhook-resolve metadata.homologa.test" || na.Failure != "" {
 		t.Errorf("the check that did not apply: %+v", na)
 	}
-	if !strings.Contains(rep.Summary, "1 cenário não se aplica") {
+	if !strings.Contains(rep.Summary, "1 did not apply") {
 		t.Errorf("the summary does not count it: %s", rep.Summary)
 	}
 	// go test's sandbox pins it: the scenario runs, and fails as written.
@@ -437,5 +493,103 @@ func TestScenarioNeedingASettingIsNotApplicableWithoutIt(t *testing.T) {
 	rep = run(s.URL())
 	if rep.Failed != 1 || rep.NotApplicable != 0 {
 		t.Fatalf("with the setting: passed %d, failed %d, not applicable %d: %s", rep.Passed, rep.Failed, rep.NotApplicable, rep.Summary)
+	}
+}
+
+// The JUnit report is the run's: a test suite per feature naming its file,
+// a test case per scenario whose class is its feature, a failure with its
+// message, a scenario that did not apply <skipped/> with its reason, and
+// counts that agree. The pretty output names the feature's lines, never
+// the Go functions behind the steps.
+func TestJUnitAndPrettyOutput(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "qa.feature"), []byte(`Feature: QA of the token endpoint
+  Scenario: Passes
+    When I obtain a token
+    Then the response status is 200
+
+  Scenario: Fails
+    When I obtain a token
+    Then the response status is 299
+
+  Scenario: Does not apply
+    Given the sandbox was started with --webhook-resolve "nowhere.homologa.test"
+    When I obtain a token
+`), 0o644)
+	junit := filepath.Join(t.TempDir(), "out", "junit.xml")
+	var out bytes.Buffer
+	rep, err := harness.RunHomologation(context.Background(), harness.HomologationOptions{
+		Partner: &harness.Partner{Name: "QA"}, FeaturesDir: dir, JUnit: junit, Format: "pretty", Output: &out, Concurrency: 3,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Name     string `xml:"name,attr"`
+			File     string `xml:"file,attr"`
+			Tests    int    `xml:"tests,attr"`
+			Failures int    `xml:"failures,attr"`
+			Skipped  int    `xml:"skipped,attr"`
+			Cases    []struct {
+				Name      string `xml:"name,attr"`
+				Classname string `xml:"classname,attr"`
+				Failure   *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"failure"`
+				Skipped *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"skipped"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("%v:\n%s", err, b)
+	}
+	if doc.Tests != 3 || doc.Failures != 1 || len(doc.Suites) != 1 {
+		t.Fatalf("junit: %d tests, %d failures, %d suites:\n%s", doc.Tests, doc.Failures, len(doc.Suites), b)
+	}
+	s := doc.Suites[0]
+	if s.Name != "QA of the token endpoint" || s.File != "qa.feature" || s.Tests != 3 || s.Failures != 1 || s.Skipped != 1 {
+		t.Errorf("the suite: %+v", s)
+	}
+	seen := map[string]bool{}
+	for _, c := range s.Cases {
+		seen[c.Name] = true
+		if c.Classname != "QA of the token endpoint" {
+			t.Errorf("%s: classname %q", c.Name, c.Classname)
+		}
+		switch c.Name {
+		case "Fails":
+			if c.Failure == nil || !strings.Contains(c.Failure.Message, "status 200, want 299") {
+				t.Errorf("the failure: %+v", c.Failure)
+			}
+		case "Does not apply":
+			if c.Skipped == nil || !strings.Contains(c.Skipped.Message, "needs a sandbox started with --webhook-resolve") {
+				t.Errorf("the skipped case: %+v", c.Skipped)
+			}
+		case "Passes":
+			if c.Failure != nil || c.Skipped != nil {
+				t.Errorf("the passing case: %+v", c)
+			}
+		}
+	}
+	if len(seen) != 3 || rep.Failed != 1 || rep.NotApplicable != 1 {
+		t.Errorf("cases %v; report failed %d, not applicable %d", seen, rep.Failed, rep.NotApplicable)
+	}
+	pretty := out.String()
+	for _, want := range []string{"Feature: QA of the token endpoint", "✗ Then the response status is 299   # qa.feature:8", "✓ When I obtain a token   # qa.feature:3", "status 200, want 299"} {
+		if !strings.Contains(pretty, want) {
+			t.Errorf("the pretty output lacks %q:\n%s", want, pretty)
+		}
+	}
+	if strings.Contains(pretty, "steps.go") || strings.Contains(pretty, "homologa/harness.") {
+		t.Errorf("the pretty output names Go code:\n%s", pretty)
 	}
 }

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -60,11 +61,14 @@ type Check struct {
 	Failure    string   `json:"failure,omitempty"`
 	// NotApplicable is why the check did not apply to this partner or
 	// sandbox ("" when it did): neither passed nor failed.
-	NotApplicable string        `json:"notApplicable,omitempty"`
-	ClientID      string        `json:"clientId,omitempty"`
-	Evidence      []interaction `json:"interactions"`
-	Deliveries    []delivery    `json:"deliveries"`
-	DurationSec   float64       `json:"durationSeconds"`
+	NotApplicable string `json:"notApplicable,omitempty"`
+	// Setup marks a failure of the scenario's setup on the suite's side
+	// (the sandbox, starting the partner): no check of the partner ran.
+	Setup       bool          `json:"setup,omitempty"`
+	ClientID    string        `json:"clientId,omitempty"`
+	Evidence    []interaction `json:"interactions"`
+	Deliveries  []delivery    `json:"deliveries"`
+	DurationSec float64       `json:"durationSeconds"`
 }
 
 // Report is the homologation report.
@@ -130,6 +134,12 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 		return nil, fmt.Errorf("no scenario ran (suite status %d): check the features and --tags", status)
 	}
 	report.tally()
+	if opts.JUnit != "" {
+		fsys, root := opts.featureSource()
+		if err := report.writeJUnit(opts.JUnit, featureNames(fsys, root)); err != nil {
+			return report, fmt.Errorf("write the JUnit report %s: %w", opts.JUnit, err)
+		}
+	}
 	if opts.ReportDir != "" {
 		if err := report.Write(opts.ReportDir); err != nil {
 			return report, err
@@ -152,6 +162,15 @@ func (opts HomologationOptions) withDefaults() HomologationOptions {
 		opts.Concurrency = 1 // one app: one scenario at a time
 	}
 	return opts
+}
+
+// featureSource is where the run's features are: the embedded suite, or
+// the folder given.
+func (opts HomologationOptions) featureSource() (fs.FS, string) {
+	if opts.FeaturesDir != "" {
+		return os.DirFS(opts.FeaturesDir), "."
+	}
+	return features.Homologation, "homologation"
 }
 
 // partial names the filter of a run that is not the whole suite.
@@ -188,17 +207,14 @@ func homologationSuite(opts HomologationOptions, base, partnerBase string, reg *
 	var mu sync.Mutex
 	run := &runMemory{}
 	formats := []string{opts.Format}
+	if opts.Format == "pretty" {
+		formats[0] = "homologa-pretty" // harness/pretty.go: no Go locations
+	}
 	if opts.CucumberJSON != "" {
 		formats = append(formats, "cucumber:"+opts.CucumberJSON)
 	}
-	if opts.JUnit != "" {
-		formats = append(formats, "junit:"+opts.JUnit)
-	}
-	var fsys fs.FS = features.Homologation
-	paths := []string{"homologation"}
-	if opts.FeaturesDir != "" {
-		fsys, paths = os.DirFS(opts.FeaturesDir), []string{"."}
-	}
+	fsys, root := opts.featureSource()
+	paths := []string{root}
 	return godog.TestSuite{
 		Name: "homologation",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
@@ -222,10 +238,14 @@ func homologationSuite(opts HomologationOptions, base, partnerBase string, reg *
 				if reason := opts.Partner.applies(tags); reason != "" {
 					return ctx, w.notApplicable(reason)
 				}
+				begin := w.Begin
 				if opts.Partner.App.Mode == Fixed {
-					return ctx, w.BeginFixed()
+					begin = w.BeginFixed
 				}
-				return ctx, w.Begin()
+				if err := begin(); err != nil {
+					return ctx, setupError{err}
+				}
+				return ctx, nil
 			})
 			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
 				c := w.check(s, err, time.Since(start))
@@ -255,6 +275,8 @@ func (w *World) check(s *godog.Scenario, err error, took time.Duration) Check {
 		c.Passed, c.NotApplicable = false, w.na
 	case err != nil:
 		c.Failure = err.Error()
+		var se setupError
+		c.Setup = errors.As(err, &se)
 	}
 	for _, t := range s.Tags {
 		switch {
@@ -293,7 +315,7 @@ func (r *Report) tally() {
 	r.Duration = time.Since(r.Started).Seconds()
 	r.AllPassed = r.Failed == 0 && r.Passed > 0
 	r.Ready = r.AllPassed && r.Partial == ""
-	r.Summary = summary(r) + notApplicableSummary(r.NotApplicable, r.NoPartner)
+	r.Summary = summary(r)
 	// Failures first, they are what the reader came for; what did not
 	// apply last.
 	rank := func(c Check) int {
@@ -308,74 +330,43 @@ func (r *Report) tally() {
 	sort.SliceStable(r.Checks, func(i, j int) bool { return rank(r.Checks[i]) < rank(r.Checks[j]) })
 }
 
-// notApplicableSummary is what the summary adds for the checks (or,
-// without a partner, the scenarios) that did not apply; the report names
-// each with its reason.
-func notApplicableSummary(n int, noPartner bool) string {
-	one, many := "verificação não se aplica", "verificações não se aplicam"
-	if noPartner {
-		one, many = "cenário não se aplica", "cenários não se aplicam"
-	}
-	switch n {
-	case 0:
-		return ""
-	case 1:
-		return " 1 " + one + " (o relatório diz por quê)."
-	}
-	return fmt.Sprintf(" %d %s (o relatório diz por quê).", n, many)
-}
-
-// summary is the report's first line, in Portuguese like the report. Only
-// a run of the whole suite speaks of production; a partial run says what
-// it ran and that it does not count for publishing.
+// summary is the report's first line. The CLI speaks English (the
+// service's own answers stay in Portuguese, as the service speaks). Only a
+// run of the whole suite speaks of production; a partial run says what it
+// ran and that it does not count for publishing; without a partner it
+// counts scenarios, not a partner's checks. What did not apply is counted
+// apart.
 func summary(r *Report) string {
-	if r.Partial != "" {
-		return partialSummary(r)
-	}
-	switch {
-	case r.Ready && r.Passed == 1:
-		return "PRONTO PARA PRODUÇÃO" + r.forProducts() + ": a única verificação passou."
-	case r.Ready:
-		return fmt.Sprintf("PRONTO PARA PRODUÇÃO%s: as %d verificações passaram.", r.forProducts(), r.Passed)
-	case r.Failed == 1:
-		return fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: 1 de %d verificações falhou.", r.Passed+r.Failed)
-	default:
-		return fmt.Sprintf("NÃO PRONTO PARA PRODUÇÃO: %d de %d verificações falharam.", r.Failed, r.Passed+r.Failed)
-	}
-}
-
-// partialSummary is a partial run's line: its filter, what passed, and
-// that it does not count for publishing; without a partner it counts
-// scenarios, not a partner's checks.
-func partialSummary(r *Report) string {
-	total := r.Passed + r.Failed
-	var what, s string
+	noun := "check"
 	if r.NoPartner {
-		what = r.Partial + ", sem parceiro"
-		switch {
-		case r.Failed == 0 && r.Passed == 1:
-			s = "o único cenário passou"
-		case r.Failed == 0:
-			s = fmt.Sprintf("os %d cenários passaram", r.Passed)
-		case r.Failed == 1:
-			s = fmt.Sprintf("1 de %d cenários falhou", total)
-		default:
-			s = fmt.Sprintf("%d de %d cenários falharam", r.Failed, total)
-		}
-	} else {
-		what = r.Partial
-		switch {
-		case r.Failed == 0 && r.Passed == 1:
-			s = "a única verificação passou"
-		case r.Failed == 0:
-			s = fmt.Sprintf("as %d verificações passaram", r.Passed)
-		case r.Failed == 1:
-			s = fmt.Sprintf("1 de %d verificações falhou", total)
-		default:
-			s = fmt.Sprintf("%d de %d verificações falharam", r.Failed, total)
-		}
+		noun = "scenario"
 	}
-	return "EXECUÇÃO PARCIAL (" + what + "): " + s + "; não vale para publicar."
+	total := r.Passed + r.Failed
+	var s string
+	switch {
+	case r.Failed == 0 && r.Passed == 1:
+		s = "the only " + noun + " passed"
+	case r.Failed == 0:
+		s = fmt.Sprintf("all %d %ss passed", r.Passed, noun)
+	case total == 1:
+		s = "the only " + noun + " failed"
+	default:
+		s = fmt.Sprintf("%d of %d %ss failed", r.Failed, total, noun)
+	}
+	if r.NotApplicable > 0 {
+		s += fmt.Sprintf("; %d did not apply (the report says why)", r.NotApplicable)
+	}
+	if r.Partial != "" {
+		what := r.Partial
+		if r.NoPartner {
+			what += ", no partner"
+		}
+		return "PARTIAL RUN (" + what + "): " + s + "; it does not count for publishing."
+	}
+	if r.Ready {
+		return "READY FOR PRODUCTION" + r.forProducts() + ": " + s + "."
+	}
+	return "NOT READY FOR PRODUCTION: " + s + "."
 }
 
 // Write writes report.json and report.html into dir.
@@ -399,16 +390,16 @@ var reportHTML = template.Must(template.New("report").Funcs(template.FuncMap{
 	"join": func(s []string) string { return strings.Join(s, ", ") },
 	"json": func(v any) string { b, _ := json.MarshalIndent(v, "", "  "); return string(b) },
 }).Parse(`<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8"><title>Relatório de homologação — {{.Partner}}</title>
+<html lang="en"><head><meta charset="utf-8"><title>Homologation report — {{.Partner}}</title>
 <style>body{font:15px system-ui,sans-serif;margin:2em;max-width:70em}h1{font-size:1.4em}
 .ok{color:#116611}.fail{color:#aa1111}.na{color:#666}table{border-collapse:collapse;width:100%;table-layout:fixed}td,th{border:1px solid #ccc;padding:.4em;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 details pre{font-size:12px;overflow:auto;max-height:30em;background:#f6f6f6;padding:.5em}</style></head><body>
 <h1 class="{{if .AllPassed}}ok{{else}}fail{{end}}">{{.Summary}}</h1>
-<p>Parceiro: <b>{{.Partner}}</b> · sandbox {{.SandboxURL}} · {{.Started.Format "2006-01-02 15:04:05"}} UTC · {{printf "%.1f" .Duration}} s</p>
-<table><tr><th>Verificação</th><th>Regra de uso</th><th>Onboarding</th><th>Resultado</th></tr>
+<p>Partner: <b>{{.Partner}}</b> · sandbox {{.SandboxURL}} · {{.Started.Format "2006-01-02 15:04:05"}} UTC · {{printf "%.1f" .Duration}} s</p>
+<table><tr><th>Check</th><th>Usage rule (regra)</th><th>Onboarding step</th><th>Result</th></tr>
 {{range .Checks}}<tr><td>{{.Scenario}}<br><small>{{.Feature}}</small></td><td>{{join .Rules}}</td><td>{{join .Onboarding}}</td>
-<td class="{{if .Passed}}ok{{else if .NotApplicable}}na{{else}}fail{{end}}">{{if .Passed}}passou{{else if .NotApplicable}}não se aplica: {{.NotApplicable}}{{else}}falhou: {{.Failure}}{{end}}
-<details><summary>evidência ({{len .Evidence}} requisições, {{len .Deliveries}} entregas; app {{.ClientID}})</summary><pre>{{json .Evidence}}</pre><pre>{{json .Deliveries}}</pre></details></td></tr>
+<td class="{{if .Passed}}ok{{else if .NotApplicable}}na{{else}}fail{{end}}">{{if .Passed}}passed{{else if .NotApplicable}}did not apply: {{.NotApplicable}}{{else}}failed: {{.Failure}}{{end}}
+<details><summary>evidence ({{len .Evidence}} requests, {{len .Deliveries}} deliveries; app {{.ClientID}})</summary><pre>{{json .Evidence}}</pre><pre>{{json .Deliveries}}</pre></details></td></tr>
 {{end}}</table></body></html>
 `))
 
@@ -487,4 +478,29 @@ func (r *runMemory) tokenRequests() []interaction {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]interaction(nil), r.tokens...)
+}
+
+// setupError is a scenario's setup failing on the suite's side (the
+// sandbox, the partner's start command): no check of the partner ran.
+type setupError struct{ err error }
+
+func (e setupError) Error() string { return e.err.Error() }
+func (e setupError) Unwrap() error { return e.err }
+
+// setupFailure is the first setup failure when every check that failed
+// failed in its setup ("" otherwise): nothing of the partner was judged.
+func (r *Report) setupFailure() string {
+	first := ""
+	for _, c := range r.Checks {
+		if c.Passed || c.NotApplicable != "" {
+			continue
+		}
+		if !c.Setup {
+			return ""
+		}
+		if first == "" {
+			first = c.Failure
+		}
+	}
+	return first
 }
