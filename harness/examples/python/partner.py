@@ -1,18 +1,28 @@
 #!/usr/bin/env python3
 """Corretora Exemplo: the Pix charges of its back office, as one small app.
 
-An example integration of the API Pix v2 (charges, webhook, reconciliation)
-written the way a careful partner writes one, in Python 3's standard library
-only. It serves:
+An example integration of the API Pix v2 (charges, webhook, reconciliation;
+Pix Automático subscriptions) written the way a careful partner writes one,
+in Python 3's standard library only. It serves:
 
     GET  /health                        readiness probe
-    POST /internal/pix/setup            {"pixKey"}: token + Pix webhook (onboarding)
+    POST /internal/pix/setup            {"pixKey"}: token + Pix webhook, and the
+                                        Pix Automático webhooks rec and cobr (onboarding)
     POST /internal/charges              {"amount", "pixKey"?, "customer"?, "description"?}
                                         -> {"charge": {"id" (the txid), ...}}
     POST /internal/refunds              {"paymentId" (endToEndId), "amount", "reason"?}
                                         -> {"refund": {"id", "status", ...}}
-    GET  /internal/ledger               what was charged, received, settled, refunded
+    POST /internal/subscriptions        {"customer": {"taxId", "name", "account"}, "amount",
+                                        "startDate"?, "description"?, "reference"?}
+                                        (Idempotency-Key header: a retry resumes, never doubles)
+                                        -> {"subscription": {"idRec", "status", ...}}
+    POST /internal/subscriptions/{idRec}/charges  {"period": "YYYY-MM"}: that month's charge
+    POST /internal/subscriptions/{idRec}/cancel   the recurrence cancelled at the PSP
+    GET  /internal/ledger               what was charged, received, settled, refunded,
+                                        subscribed
     POST <PIX_WEBHOOK_PATH>/pix         the PSP's Pix callback (signed; verified)
+    POST <PIX_WEBHOOK_PATH>/rec         the PSP's recurrence callback (signed; verified)
+    POST <PIX_WEBHOOK_PATH>/cobr        the PSP's recurring-charge callback (signed; verified)
 
 Configuration (environment):
 
@@ -26,6 +36,10 @@ Configuration (environment):
     PUBLIC_URL           where the PSP reaches this app (default http://LISTEN_HOST:LISTEN_PORT)
     PIX_WEBHOOK_PATH     default /hooks/psp/pix
     CHARGE_EXPIRY_SECONDS  default 3600
+    PIX_ACCOUNT_NUMBER   our account at the PSP that receives Pix Automático (conta;
+                         required for subscriptions)
+    PIX_ACCOUNT_BRANCH   its branch (agencia), if the PSP uses one
+    PIX_ACCOUNT_TYPE     CORRENTE (default), POUPANCA or PAGAMENTO
 
 State is kept in memory: a real integration keeps it in its database.
 """
@@ -49,14 +63,20 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from datetime import datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # Only what the integration uses: create and read charges, refund Pix and
-# read the refunds, configure the Pix webhook. No Pix Automático, no
-# due-date charges, no insurance.
-SCOPES = "cob.read cob.write pix.read pix.write webhook.write"
+# read the refunds, configure the Pix webhook; for Pix Automático, create,
+# read and cancel recurrences, ask the payer to confirm them (read back
+# through the recurrence), create and read recurring charges, configure the
+# rec and cobr webhooks. No due-date charges, no locations, no insurance.
+# An app whose contract has no Pix Automático (its scopes refused) still
+# runs the Pix charges.
+PIX_SCOPES = "cob.read cob.write pix.read pix.write webhook.write"
+AUTO_SCOPES = "rec.read rec.write solicrec.write cobr.read cobr.write webhookrec.write webhookcobr.write"
+SCOPES = PIX_SCOPES + " " + AUTO_SCOPES
 
 SIGNATURE_HEADER = "Homologa-Signature"
 SIGNATURE_TOLERANCE = 300  # seconds either side of our clock
@@ -73,6 +93,21 @@ TXID_ALPHABET = string.ascii_letters + string.digits
 ANY_TXID_RE = re.compile(r"^[A-Za-z0-9]{1,35}$")
 E2E_RE = re.compile(r"^[A-Za-z0-9]{32}$")
 CENT = Decimal("0.01")
+
+# Pix Automático
+BRT = timezone(timedelta(hours=-3))  # Brasília, where the PSP's dates are (no DST since 2019)
+PERIODICITY = "MENSAL"  # monthly subscriptions, one charge per month
+RETRY_POLICY = "NAO_PERMITE"  # the payer's PSP tries once, on the due date; no retries after it
+CONFIRMATION_TTL = timedelta(days=7)  # how long the payer has to confirm (solicrec)
+DEFAULT_START_DAYS = 3  # a subscription starts this many days from today unless asked otherwise
+CHARGE_LEAD_DAYS = 2  # a recurring charge reaches the PSP at least this many days before it is due
+IDREC_RE = re.compile(r"^R[RN][0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$")
+TXID_RE = re.compile(r"^[A-Za-z0-9]{26,35}$")
+ISPB_RE = re.compile(r"^[0-9A-Z]{8}$")
+PERIOD_RE = re.compile(r"^(\d{4})-(\d{2})$")
+DEAD_COBR = ("REFUSED", "REJEITADA", "CANCELADA", "EXPIRADA")  # a cycle with only these may be charged again
+ACCOUNT_TYPES = ("CORRENTE", "POUPANCA", "PAGAMENTO")
+RECHECK_DELAYS = (5.0, 30.0, 120.0)  # reading a notified resource back failed: try again after these
 
 
 def log(fmt, *args):
@@ -110,6 +145,14 @@ class Config:
         self.public_url = env.get("PUBLIC_URL", "http://%s:%d" % (self.host, self.port)).rstrip("/")
         path = env.get("PIX_WEBHOOK_PATH", "/hooks/psp/pix")
         self.webhook_path = "/" + path.strip("/")
+        # Where Pix Automático pays us: our own account at the PSP.
+        self.account_number = env.get("PIX_ACCOUNT_NUMBER", "").strip()
+        self.account_branch = env.get("PIX_ACCOUNT_BRANCH", "").strip()
+        self.account_type = env.get("PIX_ACCOUNT_TYPE", "CORRENTE").strip().upper()
+        if self.account_type not in ACCOUNT_TYPES:
+            raise SystemExit("partner.py: PIX_ACCOUNT_TYPE is one of %s" % ", ".join(ACCOUNT_TYPES))
+        if len(self.account_number) > 20 or len(self.account_branch) > 4:
+            raise SystemExit("partner.py: PIX_ACCOUNT_NUMBER has at most 20 characters, PIX_ACCOUNT_BRANCH 4")
 
 
 # ------------------------------------------------------------ validation
@@ -117,6 +160,18 @@ class Config:
 
 class BadInput(Exception):
     """An action request we cannot act on (answered 422)."""
+
+
+class Busy(Exception):
+    """The same request is still being worked on (answered 409)."""
+
+
+class NotFound(Exception):
+    """An action on something we do not have (answered 404)."""
+
+
+class Recheck(Exception):
+    """A notified resource could not be read back now: read it again later."""
 
 
 def digits_of(doc, what):
@@ -196,6 +251,67 @@ def new_id():
     return "".join(secrets.choice(TXID_ALPHABET) for _ in range(32))
 
 
+def today_brt():
+    return datetime.now(BRT).date()
+
+
+def parse_date(v):
+    v = str(v or "").strip()
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
+        return None
+    try:
+        return date.fromisoformat(v)
+    except ValueError:
+        return None
+
+
+def add_months(d, n):
+    """The same day n months after d, or the month's last day when it is
+    shorter (31 January + 1 month = 28 or 29 February)."""
+    y, m = divmod(d.month - 1 + n, 12)
+    y, m = d.year + y, m + 1
+    last = (date(y + m // 12, m % 12 + 1, 1) - timedelta(days=1)).day
+    return date(y, m, min(d.day, last))
+
+
+def payer_account_of(c):
+    """The payer's account the confirmation request goes to (journey 1):
+    {"ispb", "branch"?, "number"} in our words, or the Pix API's
+    {"ispbParticipante", "agencia"?, "conta"}."""
+    a = c.get("account") if isinstance(c, dict) else None
+    if not isinstance(a, dict):
+        raise BadInput("customer.account is required: the payer's account {ispb, branch, number}, "
+                       "where the confirmation request is sent")
+    ispb = str(a.get("ispb") or a.get("ispbParticipante") or "").strip().upper()
+    branch = str(a.get("branch") or a.get("agencia") or "").strip()
+    number = str(a.get("number") or a.get("conta") or "").strip()
+    if not ISPB_RE.match(ispb):
+        raise BadInput("customer.account.ispb must be the payer's institution's ISPB (8 digits or capitals)")
+    if not number or len(number) > 20:
+        raise BadInput("customer.account.number is required (at most 20 characters)")
+    if len(branch) > 4:
+        raise BadInput("customer.account.branch has at most 4 characters")
+    acc = {"ispb": ispb, "number": number}
+    if branch:
+        acc["branch"] = branch
+    return acc
+
+
+def cycle_of(start, period):
+    """The charge cycle (0 = the first) of a monthly subscription starting
+    on `start` that falls in the month `period` (YYYY-MM), and its nominal
+    due date."""
+    m = PERIOD_RE.match(str(period or "").strip())
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        raise BadInput("period must be a month, YYYY-MM")
+    n = (int(m.group(1)) - start.year) * 12 + int(m.group(2)) - start.month
+    if n < 0:
+        raise BadInput("period %s is before the subscription starts (%s)" % (period, start.isoformat()))
+    if n > 1200:
+        raise BadInput("period %s is too far ahead" % period)
+    return n, add_months(start, n)
+
+
 # ------------------------------------------------------- the PSP's API
 
 
@@ -209,10 +325,15 @@ class PspError(Exception):
         super().__init__("%s %s" % (what, detail))
 
     def problem(self):
-        try:
-            return json.loads(self.body)
-        except (ValueError, TypeError):
-            return self.body[:300].decode("utf-8", "replace") if self.body else None
+        return problem_of(self.body)
+
+
+def problem_of(raw):
+    """The PSP's error body (its Problema), for the ledger and our caller."""
+    try:
+        return json.loads(raw)
+    except (ValueError, TypeError):
+        return raw[:300].decode("utf-8", "replace") if raw else None
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -259,6 +380,8 @@ class PixApi:
         self._tok_lock = threading.Lock()
         self._token = None
         self._refresh_at = 0.0
+        self.scopes = SCOPES  # what we ask for; PIX_SCOPES once Pix Automático is refused
+        self.auto_enabled = True  # the token carries the Pix Automático scopes
 
     def _once(self, method, url, body, headers):
         req = urllib.request.Request(url, data=body, method=method, headers=headers)
@@ -300,28 +423,38 @@ class PixApi:
         with self._tok_lock:
             if self._token and self._token != stale and time.monotonic() < self._refresh_at:
                 return self._token
-            form = urllib.parse.urlencode({"grant_type": "client_credentials", "scope": SCOPES}).encode()
             basic = "%s:%s" % (urllib.parse.quote_plus(self.cfg.client_id), urllib.parse.quote_plus(self.cfg.client_secret))
             headers = {
                 "Authorization": "Basic " + base64.b64encode(basic.encode()).decode(),
                 "Content-Type": "application/x-www-form-urlencoded",
                 "Accept": "application/json",
             }
-            status, _, body, _ = self._with_retries(
-                "POST /oauth/token", lambda: self._once("POST", self.cfg.api_url + "/oauth/token", form, headers))
+            while True:
+                form = urllib.parse.urlencode({"grant_type": "client_credentials", "scope": self.scopes}).encode()
+                status, _, body, _ = self._with_retries(
+                    "POST /oauth/token", lambda: self._once("POST", self.cfg.api_url + "/oauth/token", form, headers))
+                err = problem_of(body) if status == 400 else None
+                if isinstance(err, dict) and err.get("error") == "invalid_scope" and self.scopes != PIX_SCOPES:
+                    # Not a wrong secret: the app's contract lacks Pix
+                    # Automático. Ask once more for the Pix scopes alone.
+                    log("Pix Automático scopes refused (%s): Pix charges only", err.get("error_description"))
+                    self.scopes, self.auto_enabled = PIX_SCOPES, False
+                    continue
+                break
             if status != 200:
                 # A refused secret is not retried: every failure counts
                 # toward the PSP's lockout.
                 raise PspError("POST /oauth/token", status, body)
             tok = json.loads(body)
             life = float(tok.get("expires_in") or 300)
-            granted = set(str(tok.get("scope", SCOPES)).split())
-            if not set(SCOPES.split()) <= granted:
+            granted = set(str(tok.get("scope", self.scopes)).split())
+            if not set(self.scopes.split()) <= granted:
                 log("token granted fewer scopes than asked: %s", " ".join(sorted(granted)))
+            self.auto_enabled = set(AUTO_SCOPES.split()) <= granted
             self._token = tok["access_token"]
             # Refresh a minute early (or at half-life, for short tokens).
             self._refresh_at = time.monotonic() + max(life - 60, life / 2)
-            log("token obtained, valid %ds, scopes %s", int(life), tok.get("scope", SCOPES))
+            log("token obtained, valid %ds, scopes %s", int(life), tok.get("scope", self.scopes))
             return self._token
 
     # -- API calls
@@ -358,6 +491,16 @@ class PixApi:
 # ---------------------------------------------------------------- ledger
 
 
+def _update(record, fields):
+    """Set fields of a ledger record; None removes one (a cleared error)."""
+    for k, v in fields.items():
+        if v is None:
+            record.pop(k, None)
+        else:
+            record[k] = v
+    record["updatedAt"] = now_iso()
+
+
 class Ledger:
     """What the back office knows: the charges it made; the Pix it received,
     each endToEndId once, booked against its charge only when it pays what
@@ -376,6 +519,16 @@ class Ledger:
         self.refunds = {}  # refund id -> refund
         self.unmatched = []
         self.webhooks = {}  # pix key -> url registered
+        # Pix Automático
+        self.subs = {}  # our contract id (vinculo.contrato) -> subscription
+        self.sub_order = []  # contracts, in creation order
+        self.by_rec = {}  # idRec -> contract
+        self.sub_requests = {}  # our caller's Idempotency-Key -> (request fingerprint, contract)
+        self.sub_keys = {}  # contract -> the Idempotency-Keys of its POST /rec and POST /solicrec
+        self.sub_busy = set()  # contracts whose creation is running
+        self.cobrs = {}  # txid -> recurring charge
+        self.sending = set()  # txids whose PUT /cobr is on its way
+        self.auto_webhooks = {}  # "rec" / "cobr" -> url registered
 
     def new_charge(self, txid, amount, key, customer):
         with self.lock:
@@ -459,16 +612,177 @@ class Ledger:
             r = self.refunds.get(rid)
             return dict(r) if r else None
 
+    # -- Pix Automático: subscriptions (recurrences) and their charges
+
+    def begin_subscription(self, req_key, fingerprint, fresh):
+        """The subscription a creation request is about: the one an earlier
+        request with the same Idempotency-Key began (to resume it), or a new
+        one made by fresh(). Answers (contract, subscription copy)."""
+        with self.lock:
+            known = self.sub_requests.get(req_key) if req_key else None
+            if known:
+                if known[0] != fingerprint:
+                    raise BadInput("Idempotency-Key already used for another subscription request")
+                contract = known[1]
+            else:
+                sub, keys = fresh()
+                contract = sub["contract"]
+                self.subs[contract] = sub
+                self.sub_keys[contract] = keys
+                self.sub_order.append(contract)
+                if req_key:
+                    self.sub_requests[req_key] = (fingerprint, contract)
+            if contract in self.sub_busy:
+                raise Busy("this subscription is being created by an earlier request; ask again shortly")
+            self.sub_busy.add(contract)
+            return contract, dict(self.subs[contract])
+
+    def end_subscription(self, contract):
+        with self.lock:
+            self.sub_busy.discard(contract)
+
+    def psp_keys(self, contract):
+        with self.lock:
+            return dict(self.sub_keys[contract])
+
+    def update_sub(self, contract, **fields):
+        with self.lock:
+            sub = self.subs[contract]
+            if fields.get("idRec"):
+                self.by_rec[fields["idRec"]] = contract
+            _update(sub, fields)
+            return dict(sub)
+
+    def sub(self, contract):
+        with self.lock:
+            sub = self.subs.get(contract)
+            return dict(sub) if sub else None
+
+    def sub_for_rec(self, id_rec, contract=None):
+        """Our subscription of a recurrence: by its idRec, or by the contract
+        we sent (a POST /rec whose answer we never got made it)."""
+        with self.lock:
+            if id_rec in self.by_rec:
+                return self.by_rec[id_rec]
+            sub = self.subs.get(contract or "")
+            if sub is not None and not sub.get("idRec"):
+                sub["idRec"] = id_rec
+                self.by_rec[id_rec] = contract
+                log("recurrence %s is our subscription %s (its creation's answer was lost)", id_rec, contract)
+                return contract
+            return None
+
+    def apply_rec(self, contract, rec):
+        """What the PSP says of our recurrence, read back: its status, the
+        journey it was approved by, our confirmation request's status, and
+        why it ended."""
+        with self.lock:
+            sub = self.subs[contract]
+            sub["status"] = rec.get("status") or sub["status"]
+            jornada = (rec.get("ativacao") or {}).get("tipoJornada")
+            if jornada and jornada != "AGUARDANDO_DEFINICAO":
+                sub["journey"] = jornada
+            conf = sub.get("confirmation") or {}
+            for sol in rec.get("solicitacao") or []:
+                if isinstance(sol, dict) and sol.get("idSolicRec") and sol.get("idSolicRec") == conf.get("id"):
+                    conf = dict(conf, status=sol.get("status", conf.get("status")))
+                    sub["confirmation"] = conf
+            for a in rec.get("atualizacao") or []:
+                if isinstance(a, dict) and a.get("status") == "APROVADA" and not sub.get("approvedAt"):
+                    sub["approvedAt"] = a.get("data")
+            if rec.get("encerramento"):
+                sub["closure"] = rec["encerramento"]
+            sub["updatedAt"] = now_iso()
+            return dict(sub)
+
+    def claim_cycle(self, contract, cycle, due, amount, renew_dead):
+        """The charge of a cycle: the live one we have (send: False), or one
+        to send now (send: True), a new one, or one whose PUT never got an
+        answer, sent again with the same txid. One sender at a time."""
+        with self.lock:
+            sub = self.subs[contract]
+            mine = [self.cobrs[t] for t in sub["charges"] if self.cobrs[t]["installment"] == cycle + 1]
+            live = next((c for c in mine if c["status"] not in DEAD_COBR), None)
+            if live is None and mine and not renew_dead:
+                live = mine[-1]  # only a person charges a failed cycle again
+            if live is None:
+                txid = new_id()
+                live = {"txid": txid, "idRec": sub["idRec"], "installment": cycle + 1, "dueDate": due.isoformat(),
+                        "amount": amount, "status": "CREATING", "createdAt": now_iso()}
+                self.cobrs[txid] = live
+                sub["charges"].append(txid)
+            send = live["status"] in ("CREATING", "UNKNOWN") and live["txid"] not in self.sending
+            if send:
+                self.sending.add(live["txid"])
+            return dict(live), send
+
+    def sent(self, txid):
+        with self.lock:
+            self.sending.discard(txid)
+
+    def update_cobr(self, txid, **fields):
+        with self.lock:
+            c = self.cobrs.get(txid)
+            if c is not None:
+                _update(c, fields)
+                return dict(c)
+
+    def cobr(self, txid):
+        with self.lock:
+            c = self.cobrs.get(txid)
+            return dict(c) if c else None
+
+    def book_recurring(self, e2e, txid, id_rec, received, at, psp_status):
+        """A Pix the PSP lists in our recurring charge, read back: booked
+        once per endToEndId when the charge is CONCLUIDA and the Pix pays
+        what it asks; any other case is set aside for a person. Answers
+        what happened, or None when the endToEndId was handled before."""
+        with self.lock:
+            if e2e in self.seen_e2e:
+                return None
+            self.seen_e2e.add(e2e)
+            c = self.cobrs[txid]
+            try:
+                same = Decimal(received) == Decimal(c["amount"])
+            except (InvalidOperation, TypeError):
+                same = False
+            if same and psp_status == "CONCLUIDA":
+                self.bookings.append({"e2eId": e2e, "chargeId": txid, "idRec": id_rec, "amount": received,
+                                      "receivedAt": at})
+                c["reconciliation"], c["reconciledAt"] = "SETTLED", now_iso()
+                return "SETTLED"
+            self.discrepancies.append({"e2eId": e2e, "chargeId": txid, "idRec": id_rec, "amount": received,
+                                       "expected": c["amount"], "pspStatus": psp_status, "receivedAt": at})
+            c["reconciliation"], c["reconciledAt"] = "DISCREPANCY", now_iso()
+            return "DISCREPANCY"
+
+    def note_unknown(self, reason, **ids):
+        """A notification about something that is not ours: kept for a person."""
+        with self.lock:
+            if not any(u.get("reason") == reason and all(u.get(k) == v for k, v in ids.items()) for u in self.unmatched):
+                self.unmatched.append(dict(ids, reason=reason, at=now_iso()))
+
+    def _sub_view(self, contract):
+        sub = dict(self.subs[contract])
+        sub["charges"] = [dict(self.cobrs[t]) for t in sub["charges"]]
+        return sub
+
+    def subscription(self, contract):
+        with self.lock:
+            return self._sub_view(contract)
+
     def snapshot(self):
         with self.lock:
             return {
                 "generatedAt": now_iso(),
                 "charges": [dict(self.charges[t]) for t in self.order],
+                "subscriptions": [self._sub_view(c) for c in self.sub_order],
                 "bookings": [dict(b) for b in self.bookings],
                 "discrepancies": [dict(d) for d in self.discrepancies],
                 "refunds": [dict(r) for r in self.refunds.values()],
                 "unmatched": [dict(u) for u in self.unmatched],
                 "webhooks": dict(self.webhooks),
+                "pixAutomaticoWebhooks": dict(self.auto_webhooks),
             }
 
 
@@ -481,7 +795,13 @@ class App:
         self.psp = PixApi(cfg)
         self.ledger = Ledger()
         self.work = queue.Queue()
-        self.workers = [threading.Thread(target=self._worker, name="reconcile-%d" % i, daemon=True) for i in range(2)]
+        # Recurrences and recurring charges are worked on one at a time
+        # each: a notification that arrives while its resource is being
+        # read makes it read once more afterwards, never twice at once.
+        self.sched_lock = threading.Lock()
+        self.queued, self.running, self.rerun = set(), set(), set()
+        self.hints, self.failures = {}, {}
+        self.workers = [threading.Thread(target=self._worker, name="reconcile-%d" % i, daemon=True) for i in range(4)]
         for w in self.workers:
             w.start()
 
@@ -504,7 +824,25 @@ class App:
         with self.ledger.lock:
             self.ledger.webhooks[key] = self.webhook_url
         log("pix webhook for key %s registered at %s", key, self.webhook_url)
-        return {"pixKey": key, "webhook": {"url": self.webhook_url, "registered": True}, "scopes": SCOPES.split()}
+        if not self.psp.auto_enabled:
+            return {"pixKey": key, "webhook": {"url": self.webhook_url, "registered": True},
+                    "pixAutomatico": {"enabled": False, "reason": "the app is not granted its scopes"},
+                    "scopes": self.psp.scopes.split()}
+        # Pix Automático: one webhook each for recurrences and their charges
+        # (per receiving user, no key), at the same base; the PSP appends
+        # /rec and /cobr. Before any recurrence exists.
+        auto = {}
+        for name in ("rec", "cobr"):
+            ans = self.psp.call("PUT", "/pix/v2/webhook" + name, {"webhookUrl": self.webhook_url})
+            if ans.status // 100 != 2:
+                raise PspError("PUT /pix/v2/webhook" + name, ans.status, ans.raw)
+            with self.ledger.lock:
+                self.ledger.auto_webhooks[name] = self.webhook_url
+            auto[name] = {"url": self.webhook_url + "/" + name, "registered": True}
+            log("pix automático webhook%s registered at %s (callbacks to %s/%s)", name, self.webhook_url,
+                self.webhook_url, name)
+        return {"pixKey": key, "webhook": {"url": self.webhook_url, "registered": True},
+                "webhookrec": auto["rec"], "webhookcobr": auto["cobr"], "scopes": self.psp.scopes.split()}
 
     def create_charge(self, req):
         amount = parse_amount(req.get("amount"))
@@ -570,6 +908,193 @@ class App:
         log("refund %s of %s on %s asked (%s)", rid, amount, e2e, r["status"])
         return {"refund": r}
 
+    # -- Pix Automático: subscriptions
+
+    def create_subscription(self, req, headers):
+        """A monthly recurrence of a fixed amount (POST /rec) and its
+        confirmation request to the payer's institution (POST /solicrec,
+        journey 1). Each call carries an Idempotency-Key chosen once and
+        kept for its retries; a request sent again with our caller's own
+        Idempotency-Key resumes where the first stopped, never making a
+        second recurrence."""
+        if not self.cfg.account_number:
+            raise BadInput("set PIX_ACCOUNT_NUMBER (and PIX_ACCOUNT_BRANCH): the account Pix Automático pays into")
+        self.psp.token()
+        if not self.psp.auto_enabled:
+            raise BadInput("Pix Automático is not enabled for this app: its token lacks the scopes " + AUTO_SCOPES)
+        amount = parse_amount(req.get("amount"))
+        cust = req.get("customer")
+        devedor = customer_of(cust)
+        if not devedor:
+            raise BadInput("customer {taxId, name, account} is required")
+        devedor["nome"] = devedor["nome"][:140]
+        account = payer_account_of(cust)
+        start_in = req.get("startDate")
+        start = parse_date(start_in) if start_in else today_brt() + timedelta(days=DEFAULT_START_DAYS)
+        if start is None:
+            raise BadInput("startDate must be a date, YYYY-MM-DD")
+        if start <= today_brt():
+            raise BadInput("startDate must be after today (Brasília time): the first charge falls due then")
+        objeto = str(req.get("description") or "").strip()[:35]
+        reference = str(req.get("reference") or "").strip()[:100]
+        req_key = str(headers.get("Idempotency-Key") or "").strip()[:200]
+        fingerprint = json.dumps([amount, devedor, account, start_in, objeto, reference], sort_keys=True)
+
+        def fresh():
+            contract = "CE" + today_brt().strftime("%Y%m%d") + new_id()[:12]
+            sub = {"idRec": None, "contract": contract, "reference": reference or None, "status": "CREATING",
+                   "customer": devedor, "payerAccount": account, "amount": amount, "periodicity": PERIODICITY,
+                   "startDate": start.isoformat(), "retryPolicy": RETRY_POLICY, "journey": None,
+                   "confirmation": None, "createdAt": now_iso(), "charges": []}
+            return sub, {"rec": new_id(), "solicrec": new_id()}
+
+        contract, sub = self.ledger.begin_subscription(req_key, fingerprint, fresh)
+        try:
+            if not sub["idRec"]:
+                sub = self._post_rec(contract, sub, objeto)
+            if sub["status"] == "CRIADA" and not (sub.get("confirmation") or {}).get("id"):
+                sub = self._post_solicrec(contract, sub)
+            return {"subscription": self.ledger.subscription(contract)}
+        except PspError as e:
+            e.subscription = self.ledger.subscription(contract)
+            raise
+        finally:
+            self.ledger.end_subscription(contract)
+
+    def _post_rec(self, contract, sub, objeto):
+        vinculo = {"contrato": contract, "devedor": sub["customer"]}
+        if objeto:
+            vinculo["objeto"] = objeto
+        body = {"vinculo": vinculo, "calendario": {"dataInicial": sub["startDate"], "periodicidade": PERIODICITY},
+                "valor": {"valorRec": sub["amount"]}, "politicaRetentativa": RETRY_POLICY}
+        key = self.ledger.psp_keys(contract)["rec"]
+        try:
+            ans = self.psp.call("POST", "/pix/v2/rec", body, {"Idempotency-Key": key})
+        except PspError:
+            # Unknown outcome: the recurrence may exist. Sent again with the
+            # same key it is answered, not made twice; its notification,
+            # which names our contract, finds it too.
+            self.ledger.update_sub(contract, status="UNKNOWN")
+            raise
+        doc = ans.doc if isinstance(ans.doc, dict) else {}
+        if ans.status != 201 or not IDREC_RE.match(str(doc.get("idRec", ""))):
+            self.ledger.update_sub(contract, status="REFUSED", error=problem_of(ans.raw))
+            raise PspError("POST /pix/v2/rec", ans.status, ans.raw)
+        sub = self.ledger.update_sub(contract, idRec=doc["idRec"], status=doc.get("status", "CRIADA"), error=None)
+        log("subscription %s: recurrence %s of %s a month from %s (%s)", contract, sub["idRec"], sub["amount"],
+            sub["startDate"], sub["status"])
+        return sub
+
+    def _post_solicrec(self, contract, sub):
+        keys = self.ledger.psp_keys(contract)
+        body = keys.get("solicrec_body")
+        if body is None:
+            # Built once: a retry with the same key must send the same body.
+            acc, dev = sub["payerAccount"], sub["customer"]
+            dest = {"conta": acc["number"], "ispbParticipante": acc["ispb"]}
+            if acc.get("branch"):
+                dest["agencia"] = acc["branch"]
+            dest.update({k: dev[k] for k in ("cpf", "cnpj") if k in dev})
+            expires = (datetime.now(timezone.utc) + CONFIRMATION_TTL).replace(microsecond=0)
+            body = {"idRec": sub["idRec"], "destinatario": dest,
+                    "calendario": {"dataExpiracaoSolicitacao": expires.isoformat().replace("+00:00", "Z")}}
+            with self.ledger.lock:
+                self.ledger.sub_keys[contract]["solicrec_body"] = body
+        try:
+            ans = self.psp.call("POST", "/pix/v2/solicrec", body, {"Idempotency-Key": keys["solicrec"]})
+        except PspError:
+            self.ledger.update_sub(contract, confirmation={"status": "UNKNOWN"})
+            raise
+        doc = ans.doc if isinstance(ans.doc, dict) else {}
+        if ans.status != 201 or not doc.get("idSolicRec"):
+            self.ledger.update_sub(contract, confirmation={"status": "REFUSED",
+                                                           "error": problem_of(ans.raw)})
+            raise PspError("POST /pix/v2/solicrec", ans.status, ans.raw)
+        conf = {"id": doc["idSolicRec"], "status": doc.get("status", "CRIADA"),
+                "expiresAt": body["calendario"]["dataExpiracaoSolicitacao"]}
+        sub = self.ledger.update_sub(contract, confirmation=conf)
+        log("subscription %s: confirmation request %s sent to the payer (%s)", contract, conf["id"], conf["status"])
+        return sub
+
+    def _ours(self, id_rec):
+        contract = self.ledger.sub_for_rec(id_rec) if IDREC_RE.match(id_rec or "") else None
+        if contract is None:
+            raise NotFound("no subscription of ours has idRec %s" % id_rec)
+        return contract
+
+    def charge_period(self, id_rec, req):
+        """The charge of one month of an approved subscription (the back
+        office's monthly run asks for each month; asking twice for the same
+        month answers the same charge)."""
+        contract = self._ours(id_rec)
+        sub = self.ledger.sub(contract)
+        if sub["status"] != "APROVADA":
+            raise BadInput("the recurrence is %s: only an approved one is charged" % sub["status"])
+        start = parse_date(sub["startDate"])
+        cycle, due = cycle_of(start, req.get("period"))
+        earliest = today_brt() + timedelta(days=CHARGE_LEAD_DAYS)
+        if due < earliest:
+            due = earliest
+        if due >= add_months(start, cycle + 1):
+            raise BadInput("period %s can no longer be charged: its cycle ends on %s" %
+                           (req.get("period"), add_months(start, cycle + 1).isoformat()))
+        return {"charge": self.send_cobr(contract, cycle, due, renew_dead=True),
+                "subscription": self.ledger.subscription(contract)}
+
+    def cancel_subscription(self, id_rec, _req):
+        contract = self._ours(id_rec)
+        path = "/pix/v2/rec/" + id_rec
+        ans = self.psp.call("PATCH", path, {"status": "CANCELADA"})
+        if ans.status != 200:
+            # Cancelled already (a retry after a lost answer)? Read it.
+            got = self.psp.call("GET", path)
+            if got.status != 200 or not isinstance(got.doc, dict) or got.doc.get("status") != "CANCELADA":
+                raise PspError("PATCH /pix/v2/rec/{idRec}", ans.status, ans.raw)
+            ans = got
+        sub = self.ledger.apply_rec(contract, ans.doc if isinstance(ans.doc, dict) else {})
+        log("subscription %s: recurrence %s %s", contract, id_rec, sub["status"])
+        return {"subscription": self.ledger.subscription(contract)}
+
+    def send_cobr(self, contract, cycle, due, renew_dead):
+        """PUT /cobr/{txid} of a cycle, with a txid of ours chosen once and
+        kept for every retry: one charge per cycle whatever happens."""
+        sub = self.ledger.sub(contract)
+        charge, send = self.ledger.claim_cycle(contract, cycle, due, sub["amount"], renew_dead)
+        if not send:
+            return charge
+        txid, was = charge["txid"], charge["status"]
+        path = "/pix/v2/cobr/" + txid
+        body = {"idRec": sub["idRec"], "calendario": {"dataDeVencimento": charge["dueDate"]},
+                "valor": {"original": charge["amount"]}, "ajusteDiaUtil": True,
+                "recebedor": {"conta": self.cfg.account_number, "tipoConta": self.cfg.account_type},
+                "infoAdicional": ("Corretora Exemplo, contrato %s, parcela %d" % (contract, cycle + 1))[:140]}
+        if self.cfg.account_branch:
+            body["recebedor"]["agencia"] = self.cfg.account_branch
+        try:
+            try:
+                ans = self.psp.call("PUT", path, body)
+                if ans.status != 201 and 400 <= ans.status < 500 and (ans.attempts > 1 or was == "UNKNOWN"):
+                    # Refused as a txid in use: our own attempt whose answer
+                    # was lost made it. Read it rather than guess.
+                    got = self.psp.call("GET", path)
+                    if got.status == 200 and isinstance(got.doc, dict) and got.doc.get("idRec") == sub["idRec"]:
+                        ans = got
+            except PspError:
+                # Unknown outcome: sent again later with the same txid.
+                self.ledger.update_cobr(txid, status="UNKNOWN")
+                raise
+            doc = ans.doc if isinstance(ans.doc, dict) else {}
+            if ans.status not in (200, 201):
+                self.ledger.update_cobr(txid, status="REFUSED", error=problem_of(ans.raw))
+                raise PspError("PUT /pix/v2/cobr/{txid}", ans.status, ans.raw)
+            c = self.ledger.update_cobr(txid, status=doc.get("status", "CRIADA"), error=None,
+                                        dueDate=(doc.get("calendario") or {}).get("dataDeVencimento", charge["dueDate"]))
+            log("subscription %s: charge %s of %s due %s, installment %d (%s)", contract, txid, c["amount"],
+                c["dueDate"], cycle + 1, c["status"])
+            return c
+        finally:
+            self.ledger.sent(txid)
+
     # -- notifications
 
     def verify(self, header, body):
@@ -615,12 +1140,179 @@ class App:
             else:
                 log("pix %s already handled or in progress: ignored", e2e)
 
+    def accept_rec(self, doc):
+        """A verified /rec callback: each recurrence it names is read back
+        (on a worker); unknown ones too, to find out whether they are ours."""
+        items = doc.get("recs") if isinstance(doc, dict) else None
+        if not isinstance(items, list):
+            raise BadInput("expected {\"recs\": [...]}")
+        for r in items:
+            id_rec = str(r.get("idRec") or "") if isinstance(r, dict) else ""
+            if IDREC_RE.match(id_rec):
+                self.schedule("rec", id_rec)
+            else:
+                log("rec notification without a usable idRec: ignored")
+
+    def accept_cobr(self, doc):
+        """A verified /cobr callback: each recurring charge it names is read
+        back (on a worker); what it says is a hint of what to look for."""
+        items = doc.get("cobsr") if isinstance(doc, dict) else None
+        if not isinstance(items, list):
+            raise BadInput("expected {\"cobsr\": [...]}")
+        for c in items:
+            txid = str(c.get("txid") or "") if isinstance(c, dict) else ""
+            if TXID_RE.match(txid):
+                self.schedule("cobr", txid, {str(c.get("status"))})
+            else:
+                log("cobr notification without a usable txid: ignored")
+
+    def schedule(self, kind, key, hints=()):
+        k = (kind, key)
+        with self.sched_lock:
+            if hints:
+                self.hints.setdefault(k, set()).update(hints)
+            if k in self.running:
+                self.rerun.add(k)
+                return
+            if k in self.queued:
+                return
+            self.queued.add(k)
+        self.work.put((kind, key, None))
+
+    def _run_keyed(self, kind, key):
+        k = (kind, key)
+        with self.sched_lock:
+            self.queued.discard(k)
+            self.running.add(k)
+            hints = self.hints.pop(k, set())
+        ok = False
+        try:
+            (self.rec_changed if kind == "rec" else self.cobr_changed)(key, hints)
+            ok = True
+        except (Recheck, PspError) as e:
+            log("%s %s: %s", kind, key, e)
+        except Exception as e:  # keep the worker alive whatever happens
+            log("%s %s failed: %r", kind, key, e)
+        with self.sched_lock:
+            self.running.discard(k)
+            again = k in self.rerun
+            self.rerun.discard(k)
+            n = 0 if ok else self.failures.get(k, 0) + 1
+            if ok:
+                self.failures.pop(k, None)
+            else:
+                self.failures[k] = n
+        if again:
+            self.schedule(kind, key, hints if not ok else ())
+        elif not ok and n <= len(RECHECK_DELAYS):
+            # We answered the PSP already: reading back is ours to retry.
+            t = threading.Timer(RECHECK_DELAYS[n - 1], self.schedule, (kind, key, hints))
+            t.daemon = True
+            t.start()
+        elif not ok:
+            log("%s %s: still unreadable after %d tries; left for a person", kind, key, n)
+            if kind == "rec":
+                self.ledger.note_unknown("recurrence notified but never read back", idRec=key)
+            else:
+                self.ledger.note_unknown("recurring charge notified but never read back", txid=key)
+
+    def rec_changed(self, id_rec, _hints):
+        """Read the recurrence back and act on what the PSP says, not on
+        what the notification said: once it is APROVADA, its first charge."""
+        ans = self.psp.call("GET", "/pix/v2/rec/" + id_rec)
+        if ans.status == 404:
+            self.ledger.note_unknown("recurrence unknown to the PSP", idRec=id_rec)
+            log("rec %s: unknown to the PSP; not acted on", id_rec)
+            return
+        if ans.status != 200 or not isinstance(ans.doc, dict):
+            raise Recheck("GET /pix/v2/rec/{idRec} answered %s" % ans.status)
+        rec = ans.doc
+        contract = self.ledger.sub_for_rec(id_rec, str((rec.get("vinculo") or {}).get("contrato") or ""))
+        if contract is None:
+            self.ledger.note_unknown("recurrence that is not one of our subscriptions", idRec=id_rec)
+            log("rec %s: not one of our subscriptions; acknowledged, not acted on", id_rec)
+            return
+        sub = self.ledger.apply_rec(contract, rec)
+        log("subscription %s: recurrence %s is %s", contract, id_rec, sub["status"])
+        if sub["status"] == "APROVADA":
+            self.first_charge(contract, sub)
+
+    def first_charge(self, contract, sub):
+        """The first cycle's charge, once per approval however many times
+        the approval is notified: due on the start date, or, approved late,
+        CHARGE_LEAD_DAYS after the approval while the first cycle lasts."""
+        start = parse_date(sub["startDate"])
+        approved = today_brt()
+        try:
+            approved = datetime.fromisoformat(str(sub.get("approvedAt")).replace("Z", "+00:00")).astimezone(BRT).date()
+        except ValueError:
+            pass
+        due = max(start, approved + timedelta(days=CHARGE_LEAD_DAYS))
+        if due >= add_months(start, 1):
+            log("subscription %s: approved after its first cycle ended; no first charge", contract)
+            self.ledger.note_unknown("approved after its first cycle ended: charge the next period", idRec=sub["idRec"])
+            return
+        try:
+            self.send_cobr(contract, 0, due, renew_dead=False)
+        except PspError as e:
+            if e.status is None or e.status >= 500 or e.status in (408, 409, 429):
+                raise  # unknown outcome: the same txid is sent again later
+            log("subscription %s: first charge refused: %s; left for a person", contract, e)
+
+    def cobr_changed(self, txid, hints):
+        """Read the recurring charge back; book each Pix it lists once per
+        endToEndId, when the charge is CONCLUIDA and the Pix pays what it
+        asks: never on the notification's word alone."""
+        ours = self.ledger.cobr(txid)
+        for _ in range(3):
+            ans = self.psp.call("GET", "/pix/v2/cobr/" + txid)
+            if ans.status == 404:
+                if ours is None:
+                    self.ledger.note_unknown("recurring charge unknown to the PSP", txid=txid)
+                    log("cobr %s: unknown to the PSP; not acted on", txid)
+                return
+            if ans.status != 200 or not isinstance(ans.doc, dict):
+                raise Recheck("GET /pix/v2/cobr/{txid} answered %s" % ans.status)
+            cobr = ans.doc
+            if ours is None or cobr.get("status") == "CONCLUIDA" or "CONCLUIDA" not in hints:
+                break
+            time.sleep(0.5)  # told it settled: the PSP's read may lag its notification
+        if ours is None or cobr.get("idRec") != ours.get("idRec"):
+            self.ledger.note_unknown("recurring charge that is not ours", txid=txid, idRec=cobr.get("idRec"))
+            log("cobr %s: not one of our charges; acknowledged, not acted on", txid)
+            return
+        status = cobr.get("status")
+        attempts = [{"date": t.get("dataLiquidacao"), "type": t.get("tipo"), "status": t.get("status"),
+                     "rejection": (t.get("rejeicao") or {}).get("codigo")}
+                    for t in cobr.get("tentativas") or [] if isinstance(t, dict)]
+        fields = {"status": status, "attempts": attempts}
+        if cobr.get("encerramento"):
+            fields["closure"] = cobr["encerramento"]
+        self.ledger.update_cobr(txid, **fields)
+        log("cobr %s: %s", txid, status)
+        for px in cobr.get("pix") or []:
+            e2e = str(px.get("endToEndId") or "") if isinstance(px, dict) else ""
+            if not E2E_RE.match(e2e):
+                continue
+            done = self.ledger.book_recurring(e2e, txid, ours["idRec"], str(px.get("valor", "")), px.get("horario"),
+                                              status)
+            if done == "SETTLED":
+                log("pix %s settles recurring charge %s (%s)", e2e, txid, px.get("valor"))
+            elif done:
+                log("pix %s pays %s for recurring charge %s of %s (%s): set aside, not booked", e2e, px.get("valor"),
+                    txid, ours["amount"], status)
+        if "CONCLUIDA" in hints and status != "CONCLUIDA":
+            raise Recheck("notified CONCLUIDA, read %s" % status)
+
     def _worker(self):
         while True:
             item = self.work.get()
             if item is None:
                 return
             kind, e2e, ref = item
+            if kind in ("rec", "cobr"):
+                self._run_keyed(kind, e2e)
+                continue
             try:
                 if kind == "pix":
                     self.reconcile(e2e, ref)
@@ -742,14 +1434,21 @@ class Handler(BaseHTTPRequestHandler):
             raise BadInput("expected a JSON object")
         return doc
 
-    def _action(self, fn):
+    def _action(self, fn, *args):
         try:
-            self._send(200, fn(self._json_body()))
+            self._send(200, fn(*args, self._json_body()) if args else fn(self._json_body()))
         except BadInput as e:
             self._send(422, {"error": {"code": "invalid_request", "message": str(e)}})
+        except NotFound as e:
+            self._send(404, {"error": {"code": "not_found", "message": str(e)}})
+        except Busy as e:
+            self._send(409, {"error": {"code": "in_progress", "message": str(e)}})
         except PspError as e:
             code = 502 if e.status is None or e.status >= 500 else 422
-            self._send(code, {"error": {"code": "psp_error", "message": str(e), "psp": e.problem()}})
+            doc = {"error": {"code": "psp_error", "message": str(e), "psp": e.problem()}}
+            if getattr(e, "subscription", None):
+                doc["subscription"] = e.subscription  # how far it got: send again to resume
+            self._send(code, doc)
 
     def do_GET(self):
         path = urllib.parse.urlsplit(self.path).path
@@ -769,12 +1468,21 @@ class Handler(BaseHTTPRequestHandler):
             self._action(self.app.create_charge)
         elif path == "/internal/refunds":
             self._action(self.app.create_refund)
+        elif path == "/internal/subscriptions":
+            self._action(lambda req: self.app.create_subscription(req, self.headers))
+        elif re.fullmatch(r"/internal/subscriptions/[A-Za-z0-9]+/(charges|cancel)", path):
+            _, _, _, id_rec, what = path.split("/")
+            self._action(self.app.charge_period if what == "charges" else self.app.cancel_subscription, id_rec)
         elif path in (hook, hook + "/pix"):
-            self._notification()
+            self._notification(self.app.accept)
+        elif path == hook + "/rec":
+            self._notification(self.app.accept_rec)
+        elif path == hook + "/cobr":
+            self._notification(self.app.accept_cobr)
         else:
             self._send(404, {"error": {"code": "not_found", "message": path}})
 
-    def _notification(self):
+    def _notification(self, accept):
         body = self._body(MAX_BODY)
         if body is None:
             self._send(413, {"error": {"code": "too_large"}})
@@ -785,11 +1493,12 @@ class Handler(BaseHTTPRequestHandler):
             self._send(401, {"error": {"code": "invalid_signature", "message": why}})
             return
         try:
-            self.app.accept(json.loads(body))
+            accept(json.loads(body))
         except (ValueError, BadInput) as e:
             self._send(400, {"error": {"code": "invalid_notification", "message": str(e)}})
             return
-        # Acknowledge now; reconciliation runs on the workers.
+        # Acknowledge now, whatever it is about; reconciliation runs on the
+        # workers.
         self._send(200, {"received": True})
 
 
