@@ -16,8 +16,9 @@ import (
 	"time"
 )
 
-// Version is the version of the homologa command.
-const Version = "0.1.0"
+// Version is the version of the homologa command (make dist sets it from
+// the release tag).
+var Version = "0.1.0"
 
 const usage = `homologa: a sandbox of the insurance and payment-collection service, for homologation
 
@@ -31,7 +32,8 @@ Usage:
                 [--junit FILE] [--cucumber FILE] [--format progress|pretty] [--concurrency N]
                               run the homologation suite against a partner's integration
   homologa steps              print the Gherkin step reference
-  homologa version            print the version
+  homologa version            print the version, commit and build date
+  homologa health [--url URL] exit 0 when the sandbox answers (a container's HEALTHCHECK)
 
 Flags of serve (each also read from the environment variable named):
 `
@@ -57,8 +59,10 @@ func MainWith(ctx context.Context, args []string, getenv func(string) string, st
 	case "scenario":
 		return scenarioCmd(args, getenv, stdout, stderr)
 	case "version":
-		fmt.Fprintln(stdout, "homologa", Version)
+		fmt.Fprintln(stdout, versionLine())
 		return 0
+	case "health":
+		return healthCmd(ctx, args, getenv, stdout, stderr)
 	case "help":
 		fs := serveFlags(new(Config), getenv, stderr)
 		fmt.Fprint(stdout, usage)
