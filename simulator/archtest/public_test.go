@@ -1,6 +1,7 @@
 package archtest
 
 import (
+	"go/ast"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,5 +23,37 @@ func TestDependenciesAsPublished(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "third_party")); err == nil {
 		t.Error("third_party/ holds a copy of a dependency: use the published version")
+	}
+}
+
+// reflectAllowed are the reflect functions that compare values without
+// reading any of their unexported parts.
+var reflectAllowed = map[string]bool{"DeepEqual": true}
+
+// TestNoReachingIntoDependencies: no code of ours uses cgo or unsafe,
+// and reflect only compares: a dependency's unexported fields and C
+// symbols are not its API, and its next version may change them without
+// a compile error.
+func TestNoReachingIntoDependencies(t *testing.T) {
+	for _, dir := range []string{"simulator", "harness", "schemas", "scenarios", "features"} {
+		for _, path := range goFiles(t, dir) {
+			fset, f := parse(t, path)
+			for _, imp := range f.Imports {
+				switch p := strings.Trim(imp.Path.Value, `"`); p {
+				case "C", "unsafe":
+					t.Errorf("%s imports %q: no cgo or unsafe of our own (the SQLite driver's cgo is its own)", fset.Position(imp.Pos()), p)
+				}
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "reflect" && !reflectAllowed[sel.Sel.Name] {
+					t.Errorf("%s: reflect.%s: reflect only compares values here (reflect.DeepEqual)", fset.Position(sel.Pos()), sel.Sel.Name)
+				}
+				return true
+			})
+		}
 	}
 }
