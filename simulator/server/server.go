@@ -563,11 +563,7 @@ func (s *Server) Start(ctx context.Context) error {
 	s.http = &http.Server{Handler: s.Handler, ErrorLog: slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn),
 		ReadHeaderTimeout: orDefault(s.Config.HeaderTimeout, DefaultHeaderTimeout),
 		IdleTimeout:       orDefault(s.Config.IdleTimeout, DefaultIdleTimeout),
-		MaxHeaderBytes:    orDefault(s.Config.MaxHeaderBytes, DefaultMaxHeaderBytes),
-		// Between a connection's requests every runnable goroutine goes
-		// first: on one processor the network's wake-ups otherwise
-		// starve (httpx.YieldWhenIdle).
-		ConnState: httpx.YieldWhenIdle}
+		MaxHeaderBytes:    orDefault(s.Config.MaxHeaderBytes, DefaultMaxHeaderBytes)}
 	serve := func() error { return s.http.Serve(ln) }
 	if s.tls != nil {
 		s.http.TLSConfig = s.tls.config
