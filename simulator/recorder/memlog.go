@@ -6,37 +6,22 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"homologa/simulator/retention"
 )
 
-// memLog is the interaction log of an in-memory sandbox. Its database
-// dies with the process anyway, and as a SQLite database of its own the
-// log cost a creation 10–20 µs of its ~165 (pixbench's table,
-// alternating runs: 142–155 µs with the writer's transactions skipped,
-// 133–137 with no recording at all): each request is a ~2 KB row, one
-// to a 4 KiB page, written twice (journal and database) and, while
-// the log grows, a page fault (~12 µs on the bench's host).
-//
-// Here each company's requests are records encoded one after another in
-// segments of memory mapped outside Go's heap: the collector neither
-// scans nor counts them (50,000 requests of a company in its heap
-// would be scanned by every cycle, and GOGC would let the heap grow to
-// five times them), and a segment whose records have all gone (the cap,
-// the age cut, a reset) is reused as it is, its pages already in memory,
-// so a log at its cap takes no page faults. A record is written by the
-// request that made it, under one lock, in a few microseconds; a reader
-// copies out what it lists.
+// memLog is the interaction log of an in-memory sandbox, whose database
+// dies with the process anyway: each company's requests, oldest first,
+// each encoded in a byte slice of its own (encodeRecord). A record holds
+// no pointer, so the collector never looks inside one, and a company's
+// index of records is one slice. A record is written by the request that
+// made it, under one lock; a reader copies out what it lists.
 type memLog struct {
 	mu     sync.Mutex
 	lastID int64
 	logs   map[string]*companyLog
-	free   []*segment // whole segments no record uses, kept for reuse
 	closed bool
-	// maps counts the segments ever mapped, mapped those mapped now.
-	maps, mapped int
 	// maxBytes bounds each company's records (companyBytes).
 	maxBytes int
 }
@@ -48,43 +33,26 @@ type memLog struct {
 // 50,000 at ~100 MB, well under it.
 const companyBytes = 256 << 20
 
-// A record is one interaction encoded (encodeRecord); a rowRef finds it.
-// Neither holds a Go pointer, so a company's index of 50,000 is one
-// allocation the collector skips.
-type rowRef struct {
-	id, at int64
-	seg    int64 // the company's segment number (companyLog.first + index)
-	off, n int32
-}
-
 type companyLog struct {
-	rows  []rowRef // oldest first; rows[head:] are kept
+	rows  []logRow // oldest first; rows[head:] are kept
 	head  int
-	segs  []*segment // oldest first; segs[0] is number first
-	first int64
 	bytes int // the kept records' size
 }
 
-type segment struct {
-	buf  []byte // mapped with mmap, never moved
-	used int
+// logRow is one recorded request: its id and sandbox time, which lists
+// filter on, and the rest encoded.
+type logRow struct {
+	id, at int64
+	rec    []byte
 }
-
-// segmentSize is the memory a segment maps: ~500 records of a Pix
-// creation. Pages are taken only as records are written, so a company
-// with a few requests holds a few pages.
-const segmentSize = 1 << 20
-
-// freeSegments bounds the segments kept for reuse: beyond it, a freed
-// segment (a reset of a company with a long log) is unmapped and its
-// memory given back.
-const freeSegments = 16
 
 func newMemLog() *memLog { return &memLog{logs: map[string]*companyLog{}, maxBytes: companyBytes} }
 
 // add records it and keeps the company's newest keep (0: all); false
-// when it could not (no memory to map, the log closed).
+// once the log is closed.
 func (m *memLog) add(it *Interaction, keep int) bool {
+	rec := make([]byte, recordSize(it))
+	encodeRecord(rec, it)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -95,140 +63,63 @@ func (m *memLog) add(it *Interaction, keep int) bool {
 		cl = &companyLog{}
 		m.logs[it.CompanyID] = cl
 	}
-	size := recordSize(it)
-	seg := cl.room(m, size)
-	if seg == nil {
-		return false
-	}
 	m.lastID++
 	it.ID = m.lastID
-	encodeRecord(seg.buf[seg.used:seg.used+size], it)
-	cl.rows = append(cl.rows, rowRef{id: it.ID, at: it.At.UnixNano(), seg: cl.first + int64(len(cl.segs)-1), off: int32(seg.used), n: int32(size)})
-	seg.used += size
-	cl.bytes += size
+	cl.rows = append(cl.rows, logRow{id: it.ID, at: it.At.UnixNano(), rec: rec})
+	cl.bytes += len(rec)
 	over := 0
 	if keep > 0 && cl.len() > keep {
 		over = cl.len() - keep
 	}
 	rows := cl.kept()
-	for bytes := cl.bytes - cl.sizeOf(rows[:over]); bytes > m.maxBytes && over < len(rows)-1; over++ { // the newest stays
-		bytes -= int(rows[over].n)
+	for bytes := cl.bytes - sizeOf(rows[:over]); bytes > m.maxBytes && over < len(rows)-1; over++ { // the newest stays
+		bytes -= len(rows[over].rec)
 	}
 	if over > 0 {
-		cl.drop(m, over)
+		cl.drop(over)
 	}
 	return true
 }
 
-// sizeOf is the size of records rows.
-func (cl *companyLog) sizeOf(rows []rowRef) int {
+// sizeOf is the size of the records of rows.
+func sizeOf(rows []logRow) int {
 	n := 0
 	for _, r := range rows {
-		n += int(r.n)
+		n += len(r.rec)
 	}
 	return n
 }
 
-// room is the segment the next record of size bytes goes in, the newest
-// or a new one.
-func (cl *companyLog) room(m *memLog, size int) *segment {
-	if n := len(cl.segs); n > 0 && len(cl.segs[n-1].buf)-cl.segs[n-1].used >= size {
-		return cl.segs[n-1]
-	}
-	seg := m.segment(size)
-	if seg != nil {
-		cl.segs = append(cl.segs, seg)
-	}
-	return seg
-}
-
 func (cl *companyLog) len() int { return len(cl.rows) - cl.head }
 
-func (cl *companyLog) kept() []rowRef { return cl.rows[cl.head:] }
+func (cl *companyLog) kept() []logRow { return cl.rows[cl.head:] }
 
-func (cl *companyLog) record(r rowRef) []byte {
-	seg := cl.segs[r.seg-cl.first]
-	return seg.buf[r.off : r.off+r.n]
-}
-
-// drop forgets the company's n oldest records and frees the segments
-// left without one.
-func (cl *companyLog) drop(m *memLog, n int) {
-	cl.bytes -= cl.sizeOf(cl.rows[cl.head : cl.head+n])
+// drop forgets the company's n oldest records.
+func (cl *companyLog) drop(n int) {
+	dropped := cl.rows[cl.head : cl.head+n]
+	cl.bytes -= sizeOf(dropped)
+	clear(dropped) // the records go with the next collection
 	cl.head += n
-	if cl.head == len(cl.rows) {
-		cl.rows, cl.head = cl.rows[:0], 0
-		for _, s := range cl.segs {
-			m.release(s)
-		}
-		cl.first += int64(len(cl.segs))
-		cl.segs = cl.segs[:0]
-		return
-	}
-	if cl.head > len(cl.rows)/2 { // the index's kept half moves down, not grows forever
-		cl.rows = cl.rows[:copy(cl.rows, cl.rows[cl.head:])]
-		cl.head = 0
-	}
-	oldest := cl.rows[cl.head].seg
-	for cl.first < oldest {
-		m.release(cl.segs[0])
-		cl.segs = cl.segs[1:]
-		cl.first++
+	if cl.head > len(cl.rows)/2 { // the kept half moves down, so the index does not grow forever
+		n := copy(cl.rows, cl.rows[cl.head:])
+		clear(cl.rows[n:])
+		cl.rows, cl.head = cl.rows[:n], 0
 	}
 }
 
-// segment maps a segment for a record of size bytes, or reuses a free one.
-func (m *memLog) segment(size int) *segment {
-	if size <= segmentSize {
-		if n := len(m.free); n > 0 {
-			s := m.free[n-1]
-			m.free = m.free[:n-1]
-			s.used = 0
-			return s
-		}
-	}
-	buf, err := syscall.Mmap(-1, 0, max(size, segmentSize), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
-	if err != nil {
-		return nil
-	}
-	m.maps++
-	m.mapped++
-	return &segment{buf: buf}
-}
-
-func (m *memLog) release(s *segment) {
-	if len(s.buf) == segmentSize && len(m.free) < freeSegments && !m.closed {
-		m.free = append(m.free, s)
-		return
-	}
-	syscall.Munmap(s.buf)
-	m.mapped--
-}
-
-// close unmaps every segment; the log records and lists nothing after.
+// close forgets every record; the log records and lists nothing after.
 func (m *memLog) close() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed = true
-	for _, cl := range m.logs {
-		for _, s := range cl.segs {
-			syscall.Munmap(s.buf)
-		}
-	}
-	for _, s := range m.free {
-		syscall.Munmap(s.buf)
-	}
-	m.logs, m.free, m.mapped = map[string]*companyLog{}, nil, 0
+	m.logs = map[string]*companyLog{}
 }
 
 // reset forgets a company's requests.
 func (m *memLog) reset(company string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if cl := m.logs[company]; cl != nil {
-		cl.drop(m, cl.len())
-		delete(m.logs, company)
-	}
+	delete(m.logs, company)
 }
 
 // prune is Recorder.Prune for this log: the company's requests made
@@ -255,7 +146,7 @@ func (m *memLog) prune(c retention.Cut) int {
 		n += min(max(cl.len()-n-c.Keep, 0), c.Limit-n)
 	}
 	if n > 0 {
-		cl.drop(m, n)
+		cl.drop(n)
 	}
 	return n
 }
@@ -301,10 +192,10 @@ func (cl *companyLog) page(match recordMatch, afterID int64, forward bool, limit
 		if !forward {
 			r = rows[len(rows)-1-i]
 		}
-		if r.at < match.since || !match.fields(cl.record(r)) {
+		if r.at < match.since || !match.fields(r.rec) {
 			continue
 		}
-		it := decodeRecord(cl.record(r))
+		it := decodeRecord(r.rec)
 		it.ID, it.At = r.id, time.Unix(0, r.at).UTC()
 		if out = append(out, it); len(out) == limit {
 			break
@@ -389,8 +280,8 @@ func encodeRecord(b []byte, it *Interaction) {
 	}
 }
 
-// decodeRecord copies a record out of its segment (which a later record
-// may reuse) into an Interaction, without its ID and At (the index's).
+// decodeRecord copies a record into an Interaction, without its ID and At
+// (the index's).
 func decodeRecord(rec []byte) Interaction {
 	var it Interaction
 	it.WallAt = time.Unix(0, int64(binary.LittleEndian.Uint64(rec[0:]))).UTC()

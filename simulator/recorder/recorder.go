@@ -93,8 +93,8 @@ func (r *Recorder) Start() {
 		r.mem = newMemLog()
 		return
 	}
-	// Pointers: a buffer of 4,096 interactions by value was 1.2 MB of an
-	// idle sandbox's memory.
+	// Pointers: a buffer of interactions by value would be megabytes of
+	// an idle sandbox's memory.
 	r.ch = make(chan *Interaction, 4096)
 	r.flush = make(chan chan struct{})
 	r.stop = make(chan struct{})
@@ -183,7 +183,7 @@ func (r *Recorder) write(batch []Interaction) error {
 		rows[i].respHeaders, _ = jsondoc.Marshal(it.ResponseHeader)
 	}
 	ctx := context.Background()
-	// A transaction per writeChunk rows: one of 512 was a ~20 ms stretch
+	// A transaction per writeChunk rows: a long one is a long stretch
 	// inside SQLite, and a sandbox on one core (GOMAXPROCS=1) gets its
 	// processor back from such a call only when the runtime's monitor
 	// notices it; short ones leave the requests their turns.
@@ -220,14 +220,12 @@ func (r *Recorder) write(batch []Interaction) error {
 
 // capAt deletes, in the transaction that wrote them, as many of a
 // company's oldest requests as it has beyond Keep. Left to the pruner's
-// batches (25 rows, 2.5 ms apart), a log past its cap fell behind a
-// steady load (~9,000 deletions a second behind 15,000 GETs) and grew,
-// each new page a fault (~12 µs here), and GETs queued behind each batch:
-// pixbench's GET c=32 had a p99 of 6.8–8.2 ms past the cap; kept here,
-// 4.4–5.3 ms, no page faults, as many GETs a second. At most twice what
-// the batch wrote goes at once, so a log far over a cap lowered since the
-// last start shrinks over a few batches, not in one long statement (the
-// pruner's batches do the rest).
+// small, spaced batches, a log past its cap falls behind a steady load
+// and grows, each new page a fault, and GETs queue behind each batch;
+// here the log stays at its cap. At most twice what the batch wrote goes
+// at once, so a log far over a cap lowered since the last start shrinks
+// over a few batches, not in one long statement (the pruner's batches do
+// the rest).
 func (r *Recorder) capAt(ctx context.Context, tx *store.Tx, inserted map[string]int) error {
 	if r.Keep <= 0 {
 		return nil

@@ -317,9 +317,8 @@ func (s *Server) openStores(ctx context.Context) error {
 	}
 	// The interaction log of a sandbox on a file has a database of its
 	// own: its batched writes would otherwise hold the one connection
-	// while requests wait behind them (p99 of 20 ms and more under load,
-	// pixbench). An in-memory sandbox keeps its log in memory
-	// (recorder.memLog): no database.
+	// while requests wait behind them. An in-memory sandbox keeps its
+	// log in memory (recorder.memLog): no database.
 	if s.Config.DBPath == "" {
 		return nil
 	}
