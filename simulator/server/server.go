@@ -315,14 +315,14 @@ func (s *Server) openStores(ctx context.Context) error {
 		s.DB.Close()
 		return err
 	}
-	// The interaction log of a sandbox on a file has a database of its
-	// own: its batched writes would otherwise hold the one connection
-	// while requests wait behind them. An in-memory sandbox keeps its
-	// log in memory (recorder.memLog): no database.
-	if s.Config.DBPath == "" {
-		return nil
+	// The interaction log has a database of its own (in memory for an
+	// in-memory sandbox): its batched writes would otherwise hold the one
+	// connection while requests wait behind them.
+	logPath := ""
+	if s.Config.DBPath != "" {
+		logPath = s.Config.DBPath + ".interactions"
 	}
-	if s.logDB, err = store.Open(ctx, s.Config.DBPath+".interactions"); err != nil {
+	if s.logDB, err = store.Open(ctx, logPath); err != nil {
 		s.DB.Close()
 		return err
 	}
