@@ -32,9 +32,3 @@ require (
 	github.com/xeipuuv/gojsonreference v0.0.0-20180127040603-bd5ef7bd5415 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
-
-// godog runs `go env GOTOOLDIR` when its builder package is initialized,
-// so every start of homologa started a go process (25 ms of ~90 ms):
-// third_party/godog is v0.15.1 with that found when a build asks for it
-// (third_party/godog/PATCHED.md).
-replace github.com/cucumber/godog v0.15.1 => ./third_party/godog

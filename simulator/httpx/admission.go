@@ -3,27 +3,19 @@ package httpx
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
-	"runtime"
 	"sync"
 	"time"
 )
 
 // Admission. The partner APIs' requests take turns, a few at a time, in
-// the order they arrive: pixbench's creations at 32 connections had a
-// p99 of 70–140 ms and a max of 200–370 ms on one core, though each takes
-// a third of a millisecond. An execution trace showed why: every few
-// hundred milliseconds, twenty of the 32 connections' goroutines sat
-// runnable for 150–200 ms while the other dozen handed the processor to
-// one another (a database turn, the log's queue, a response, net/http's
-// background read). Go's scheduler runs the goroutines a running one
-// wakes before those the network wakes, so a busy sandbox starved some
-// of its requests. With at most as many requests inside as there are
-// processors, the others wait parked in a first-come, first-served
-// queue. (That alone left those the network woke late starving: the
-// turns handed from request to request kept the scheduler from polling
-// the network; YieldWhenIdle, below, is the rest.)
+// the order they arrive. Go's scheduler runs the goroutines a running one
+// wakes (a database turn, the log's queue, a response) before those the
+// network wakes, so on one processor a busy sandbox left some of its
+// connections runnable for hundreds of milliseconds while the others
+// handed the processor to one another. With at most as many requests
+// inside as there are processors, the others wait parked in a
+// first-come, first-served queue.
 //
 // A turn is never a lock: a request that waited Wait without one goes
 // in anyway, so a request that holds its turn long delays the others by
@@ -124,34 +116,4 @@ func (b *turnBody) Read(p []byte) (int, error) {
 		b.late.Stop()
 	}
 	return n, err
-}
-
-// YieldWhenIdle is the sandbox's http.Server ConnState: a connection
-// whose answer has just been written (StateIdle) lets every runnable
-// goroutine go first before it reads its next request.
-//
-// Why (tenth session, issue 19): on one processor a few requests still
-// waited 50–170 ms while the others were served (GET c=32's max ~100 ms,
-// creations' 75–300 ms). An execution trace showed whom: connections
-// whose goroutine had gone to read its next request before the client
-// sent it, so only the network could wake it. The scheduler polls the
-// network only when it has nothing else to run, and with the turns
-// above handing the processor from request to request it always had;
-// Go's monitor thread then polls it (every 10 ms at most) and puts what
-// it finds on the global run queue, of which the scheduler takes one
-// goroutine every 61 scheduling rounds while its own queue is busy: in
-// the trace, 14 connections woken at once ran one every 3.7 ms, the
-// last after 60 ms, while 1,600 other requests went by. A connection
-// that yields here goes to the back of the global queue; by its next
-// turn its client's request has arrived, so it reads without waiting
-// on the network, and the global queue, which everybody now passes
-// through, is served in order. pixbench (alternating runs with the
-// build before): GET c=32 max 98–145 → 10–22 ms and p99 5.2–8.3 →
-// 3.6–4.9 ms; creations' max 70–141 → 13–15 ms, 5,241–5,280 →
-// 5,952–5,976/s with the sleeping client. With nothing else runnable
-// the yield returns at once.
-func YieldWhenIdle(_ net.Conn, state http.ConnState) {
-	if state == http.StateIdle {
-		runtime.Gosched()
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -111,44 +110,5 @@ func TestAdmissionSlowBodyHoldsNoTurn(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // its turn began
 	if d := get(t, srv.URL+"/api/next"); d > wait/2 {
 		t.Fatalf("a request behind a slow body took %v, want well under the wait of %v", d, wait)
-	}
-}
-
-// A connection whose answer is written lets the runnable goroutines go
-// first; in any other state it goes on. On one processor a goroutine
-// started just before runs only if the caller yields. Counted over
-// trials: the scheduler serves its global queue, where a yield puts the
-// caller, first once every 61 rounds, so now and then the caller comes
-// back before the other (the test failed so, once in a `make test`).
-func TestYieldWhenIdleLetsOthersRunFirst(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	const trials = 20
-	for _, tc := range []struct {
-		state  http.ConnState
-		yields bool
-	}{
-		{http.StateIdle, true},
-		{http.StateNew, false},
-		{http.StateActive, false},
-		{http.StateHijacked, false},
-		{http.StateClosed, false},
-	} {
-		first := 0
-		for range trials {
-			var ran atomic.Bool
-			done := make(chan struct{})
-			go func() {
-				ran.Store(true)
-				close(done)
-			}()
-			httpx.YieldWhenIdle(nil, tc.state)
-			if ran.Load() {
-				first++
-			}
-			<-done
-		}
-		if tc.yields && first < trials*3/4 || !tc.yields && first > trials/4 {
-			t.Errorf("%s: the other goroutine ran first in %d of %d trials, want it to %v", tc.state, first, trials, map[bool]string{true: "nearly always", false: "nearly never"}[tc.yields])
-		}
 	}
 }

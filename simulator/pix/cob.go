@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -65,8 +64,9 @@ type charge struct {
 	LoteID    sql.NullInt64
 	CreatedAt time.Time
 	Body      doc
-	loc       *loc   // the location, when this request already has it in hand
-	raw       string // Body as stored
+	loc       *loc     // the location, when this request already has it in hand
+	receiver  *company // the receiver, when this request already has it in hand
+	raw       string   // Body as stored
 }
 
 // chargeRequest is a PUT or POST of a charge, as its handler read it.
@@ -97,111 +97,71 @@ type chargeFilter struct {
 	loc    *bool
 }
 
-// errTxidTaken says the company has the txid of a charge being inserted.
-var errTxidTaken = errors.New("txid taken")
-
-// putCharge creates a charge, or replaces an ATIVA one as a new revision.
-// A new charge is drafted before the write transaction
-// when all it needs is in memory, so that the transaction holds the
-// database for the inserts only: at 32 concurrent creators the transaction
-// is the queue. Otherwise, or when the txid turns out taken, it is drafted
-// inside, which gives the precise answer (revision, conflict, violation).
-//
-// A new charge is answered with the bytes stored and sent in its event,
-// encoded once.
+// putCharge creates a charge, or replaces an ATIVA one as a new revision,
+// in one write transaction. A new charge is answered with the bytes
+// stored and sent in its event, encoded once.
 func (s *Service) putCharge(ctx context.Context, in chargeRequest) (out any, err error) {
-	if d := s.draftInMemory(ctx, in); d != nil {
-		err := s.DB.Tx(ctx, func(tx *store.Tx) error { return s.insertDraft(ctx, tx, in, d) })
-		if !errors.Is(err, errTxidTaken) {
-			return json.RawMessage(d.encoded), err
-		}
-	}
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
-		prev, err := findCharge(ctx, tx, in.p.CompanyID, in.txid)
+		f, err := findChargeFacts(ctx, tx, in.p, in.txid, str(in.req, "chave"))
 		switch {
 		case err != nil:
 			return err
-		case prev != nil && in.generated:
-			return fmt.Errorf("generated txid %s collides", in.txid)
-		case prev != nil && prev.Kind != in.k.kind:
-			return invalid(in.k.opInvalida, violation{in.k.kind + ".txid", "o txid já identifica uma cobrança do tipo " + prev.Kind, in.txid})
-		case prev != nil:
-			out, err = s.revise(ctx, tx, in.host, in.p, in.k, prev, in.req, true)
+		case f.taken:
+			out, err = s.replaceCharge(ctx, tx, in)
 			return err
+		case f.loteItem != "":
+			return invalid(in.k.opInvalida, violation{in.k.kind + ".txid", "o txid pertence a um lote em que está " + f.loteItem, in.txid})
 		}
-		if err := s.loteTxidRule(ctx, tx, in); err != nil {
-			return err
-		}
-		out, err = s.createCharge(ctx, tx, in)
+		out, err = s.createCharge(ctx, tx, in, f)
 		return err
 	})
 	return out, err
 }
 
-// loteTxidRule refuses a txid that a batch item holds.
-func (s *Service) loteTxidRule(ctx context.Context, tx *store.Tx, in chargeRequest) error {
-	if has, err := s.hasLotes(ctx, tx, in.p.CompanyID); err != nil || !has {
-		return err
+// replaceCharge is a PUT of a txid the company has: a new revision of
+// its ATIVA charge of the same kind.
+func (s *Service) replaceCharge(ctx context.Context, tx *store.Tx, in chargeRequest) (doc, error) {
+	prev, err := findCharge(ctx, tx, in.p.CompanyID, in.txid)
+	switch {
+	case err != nil:
+		return nil, err
+	case prev == nil:
+		return nil, fmt.Errorf("charge %s vanished inside its transaction", in.txid)
+	case in.generated:
+		return nil, fmt.Errorf("generated txid %s collides", in.txid)
+	case prev.Kind != in.k.kind:
+		return nil, invalid(in.k.opInvalida, violation{in.k.kind + ".txid", "o txid já identifica uma cobrança do tipo " + prev.Kind, in.txid})
 	}
-	item, err := findLoteItem(ctx, tx, in.p.CompanyID, in.txid)
-	if err != nil || item == nil {
-		return err
-	}
-	return invalid(in.k.opInvalida, violation{in.k.kind + ".txid", "o txid pertence a um lote em que está " + item.Status, in.txid})
+	return s.revise(ctx, tx, in.host, in.p, in.k, prev, in.req, true)
 }
 
-// createCharge stores a new charge from a validated request.
-func (s *Service) createCharge(ctx context.Context, tx *store.Tx, in chargeRequest) (any, error) {
-	d, err := s.draftCharge(ctx, tx, in)
+// createCharge stores a new charge from a validated request, whose txid
+// f says is free.
+func (s *Service) createCharge(ctx context.Context, tx *store.Tx, in chargeRequest, f chargeFacts) (json.RawMessage, error) {
+	d, err := s.draftCharge(ctx, tx, in, f)
 	if err != nil {
 		return nil, err
 	}
-	err = s.insertDraft(ctx, tx, in, d)
-	if errors.Is(err, errTxidTaken) { // a batch item whose txid a PUT took meanwhile
-		return nil, invalid(in.k.opInvalida, violation{in.k.kind + ".txid", "o txid já identifica outra cobrança", in.txid})
+	if err := s.insertDraft(ctx, tx, in, d); err != nil {
+		return nil, err
 	}
-	return json.RawMessage(d.encoded), err
-}
-
-// draftInMemory drafts a new charge without the database, or returns nil
-// when it cannot: something its rules or its body read is not in memory
-// (the app's keys, the company, whether it has batches, the next ids), the
-// request names a location, or a rule is broken.
-func (s *Service) draftInMemory(ctx context.Context, in chargeRequest) *chargeDraft {
-	_, keys := s.keys.Load(in.p.AppID)
-	_, co := s.companies.Load(in.p.CompanyID)
-	lotes, known := s.lotes.Load(in.p.CompanyID)
-	if !keys || !co || !known || lotes.(bool) || sub(in.req, "loc") != nil || !s.locIDs.ready.Load() || !s.cobIDs.ready.Load() {
-		return nil
-	}
-	d, err := s.draftCharge(ctx, nil, in)
-	if err != nil {
-		return nil
-	}
-	return d
+	return json.RawMessage(d.encoded), nil
 }
 
 // draftCharge validates a new charge, chooses its location and renders
-// its first body; tx is nil when everything is in memory.
-func (s *Service) draftCharge(ctx context.Context, tx *store.Tx, in chargeRequest) (*chargeDraft, error) {
+// its first body. The request is read, not changed (render works on its
+// own copy): the scenario binding keeps it as the partner sent it.
+func (s *Service) draftCharge(ctx context.Context, tx *store.Tx, in chargeRequest, f chargeFacts) (*chargeDraft, error) {
 	now := s.nowOf(in.p.CompanyID)
-	// The request is read, not changed (render works on its own copy):
-	// a draft made in memory and refused at insert is drafted again from
-	// the same request (putCharge).
 	d := in.req
-	owned, err := s.ownsKey(ctx, tx, in.p.AppID, str(d, "chave"))
-	if vs := validateCharge(in.k.kind, d, now, owned && err == nil); len(vs) > 0 {
+	if vs := validateCharge(in.k.kind, d, now, f.keyOwned); len(vs) > 0 {
 		return nil, invalid(in.k.opInvalida, vs...)
 	}
-	id, err := s.cobIDs.next(ctx, tx, "pix_cobs")
-	if err != nil {
-		return nil, err
-	}
-	c := &charge{ID: id, CompanyID: in.p.CompanyID, AppID: in.p.AppID, Kind: in.k.kind, TxID: in.txid, Status: Ativa, CreatedAt: now}
+	c := &charge{ID: f.cobID, CompanyID: in.p.CompanyID, AppID: in.p.AppID, Kind: in.k.kind, TxID: in.txid, Status: Ativa, CreatedAt: now, receiver: &f.receiver}
 	if in.loteID > 0 {
 		c.LoteID = sql.NullInt64{Int64: in.loteID, Valid: true}
 	}
-	l, fresh, err := s.locFor(ctx, tx, in.host, in.k, c, d, now)
+	l, fresh, err := s.locFor(ctx, tx, in.host, in.k, c, d, now, f.locID)
 	if err != nil {
 		return nil, err
 	}
@@ -214,16 +174,13 @@ func (s *Service) draftCharge(ctx context.Context, tx *store.Tx, in chargeReques
 }
 
 // insertDraft stores a drafted charge with its location, starts its
-// scenario and tells the stream; errTxidTaken when the company has the
-// txid already.
+// scenario and tells the stream.
 func (s *Service) insertDraft(ctx context.Context, tx *store.Tx, in chargeRequest, d *chargeDraft) error {
 	if err := attachLoc(ctx, tx, d.c, d.c.loc, d.fresh); err != nil {
 		return err
 	}
-	if inserted, err := insertCharge(ctx, tx, d.c, d.body, d.encoded); err != nil {
+	if err := insertCharge(ctx, tx, d.c, d.body, d.encoded); err != nil {
 		return err
-	} else if !inserted {
-		return errTxidTaken
 	}
 	if err := s.bind(ctx, tx, scenario.Resource{Kind: in.k.kind, Key: chargeKey(in.p.CompanyID, in.txid), Ref: in.txid, AppID: in.p.AppID,
 		Named: in.named, Body: in.req}); err != nil {
@@ -242,9 +199,10 @@ func (s *Service) chargeEvent(ctx context.Context, tx *store.Tx, cnpj string, c 
 }
 
 // locFor is the location a charge gets: the one its request names, checked
-// by locRule; a new one, not stored yet (fresh), when it names none and
-// has none; nil when it keeps the one it has.
-func (s *Service) locFor(ctx context.Context, tx *store.Tx, host string, k kindInfo, c *charge, d doc, now time.Time) (*loc, bool, error) {
+// by locRule; a new one with id newID (0: the table's next), not stored
+// yet (fresh), when it names none and has none; nil when it keeps the one
+// it has.
+func (s *Service) locFor(ctx context.Context, tx *store.Tx, host string, k kindInfo, c *charge, d doc, now time.Time, newID int64) (*loc, bool, error) {
 	if ld := sub(d, "loc"); ld != nil {
 		l, err := namedLoc(ctx, tx, k, c, ld)
 		return l, false, err
@@ -252,11 +210,13 @@ func (s *Service) locFor(ctx context.Context, tx *store.Tx, host string, k kindI
 	if c.LocID.Valid {
 		return nil, false, nil
 	}
-	id, err := s.locIDs.next(ctx, tx, "pix_locs")
-	if err != nil {
-		return nil, false, err
+	if newID == 0 {
+		var err error
+		if newID, err = nextID(ctx, tx, "pix_locs"); err != nil {
+			return nil, false, err
+		}
 	}
-	return makeLoc(s.DB.IDs, id, host, c.CompanyID, c.AppID, k.kind, now, sql.NullInt64{Int64: c.ID, Valid: true}), true, nil
+	return makeLoc(s.DB.IDs, newID, host, c.CompanyID, c.AppID, k.kind, now, sql.NullInt64{Int64: c.ID, Valid: true}), true, nil
 }
 
 // revise applies a PUT (replace) or PATCH (merge) to an ATIVA charge.
@@ -267,8 +227,11 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 	}
 	old := requestPart(c.Body)
 	next := revised(old, req, replace)
-	owned, err := s.ownsKey(ctx, tx, p.AppID, str(next, "chave"))
-	if vs := validateCharge(k.kind, next, c.CreatedAt, owned && err == nil); len(vs) > 0 {
+	owned, err := ownsKey(ctx, tx, p.AppID, str(next, "chave"))
+	if err != nil {
+		return nil, err
+	}
+	if vs := validateCharge(k.kind, next, c.CreatedAt, owned); len(vs) > 0 {
 		return nil, invalid(k.opInvalida, vs...)
 	}
 	// The stored part carries the defaults the answer showed; a request
@@ -300,7 +263,7 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 
 // moveLoc gives a revised charge the location its request asks for.
 func (s *Service) moveLoc(ctx context.Context, tx *store.Tx, host string, k kindInfo, c *charge, next doc) error {
-	l, fresh, err := s.locFor(ctx, tx, host, k, c, next, s.nowOf(c.CompanyID))
+	l, fresh, err := s.locFor(ctx, tx, host, k, c, next, s.nowOf(c.CompanyID), 0)
 	if err != nil || l == nil {
 		return err
 	}
@@ -399,40 +362,51 @@ func (s *Service) render(ctx context.Context, tx *store.Tx, c *charge, d doc) (d
 	body["revisao"] = c.Revisao
 	body["status"] = c.Status
 	withoutLoc(body)
+	if !c.LocID.Valid && c.Kind != "cobv" {
+		return body, nil
+	}
+	co, err := receiverOf(ctx, tx, c)
+	if err != nil {
+		return nil, err
+	}
 	if c.LocID.Valid {
 		l := c.loc
 		if l == nil || l.ID != c.LocID.Int64 {
-			var err error
 			if l, err = findLoc(ctx, tx, c.CompanyID, c.LocID.Int64); err != nil {
 				return nil, err
 			}
 		}
 		body["loc"] = doc{"id": l.ID, "txid": c.TxID, "location": l.Location, "tipoCob": l.TipoCob, "criacao": rfc3339(l.CreatedAt)}
 		body["location"] = l.Location
-		code, err := s.brCode(ctx, tx, c, body, l.Location)
+		code, err := brCode(c, co, body, l.Location)
 		if err != nil {
 			return nil, err
 		}
 		body["pixCopiaECola"] = code
 	}
 	if c.Kind == "cobv" {
-		rec, err := s.recebedor(ctx, tx, c.CompanyID)
-		if err != nil {
-			return nil, err
-		}
-		body["recebedor"] = rec
+		body["recebedor"] = recebedor(co)
 	}
 	return body, nil
+}
+
+// receiverOf is the company that receives a charge's payments.
+func receiverOf(ctx context.Context, tx *store.Tx, c *charge) (company, error) {
+	if c.receiver != nil {
+		return *c.receiver, nil
+	}
+	co, err := findCompany(ctx, tx, c.CompanyID)
+	if err != nil {
+		return company{}, err
+	}
+	c.receiver = &co
+	return co, nil
 }
 
 // brCode renders the charge's pixCopiaECola. An immediate charge carries its
 // amount unless the payer may change it; a due-date charge's amount depends
 // on the payment date, so the payer's app reads it from the location.
-func (s *Service) brCode(ctx context.Context, tx *store.Tx, c *charge, body doc, location string) (string, error) {
-	co, err := s.company(ctx, tx, c.CompanyID)
-	if err != nil {
-		return "", err
-	}
+func brCode(c *charge, co company, body doc, location string) (string, error) {
 	p := brcode.Payload{URL: location, MerchantName: co.Name, MerchantCity: str(sandboxAddress, "cidade"), PostalCode: str(sandboxAddress, "cep")}
 	valor := sub(body, "valor")
 	if c.Kind == "cob" && valor["modalidadeAlteracao"] != float64(1) && sub(valor, "retirada") == nil {
@@ -591,7 +565,7 @@ func removalRule(kind, current string, req doc) *violation {
 func (s *Service) move(ctx context.Context, tx *store.Tx, c *charge, to string, byUser bool, trigger string) (doc, error) {
 	from := c.Status
 	body := clone(c.Body)
-	co, err := s.company(ctx, tx, c.CompanyID)
+	co, err := findCompany(ctx, tx, c.CompanyID)
 	if err != nil {
 		return nil, err
 	}

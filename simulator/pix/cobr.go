@@ -169,7 +169,7 @@ func (s *Service) createCobR(ctx context.Context, p auth.Principal, txid string,
 		if v != nil {
 			return nil, invalid("CobROperacaoInvalida", *v)
 		}
-		co, err := s.company(ctx, tx, p.CompanyID)
+		co, err := findCompany(ctx, tx, p.CompanyID)
 		if err != nil {
 			return nil, err
 		}
@@ -331,7 +331,7 @@ func (s *Service) moveCobR(ctx context.Context, tx *store.Tx, c *cobr, to string
 // notifyCobR sends the /cobr callback and the stream event of a change of
 // a charge (from != to) or of one of its attempts (from == to).
 func (s *Service) notifyCobR(ctx context.Context, tx *store.Tx, c *cobr, from, to string) error {
-	co, err := s.company(ctx, tx, c.CompanyID)
+	co, err := findCompany(ctx, tx, c.CompanyID)
 	if err != nil {
 		return err
 	}

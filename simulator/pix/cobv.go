@@ -1,7 +1,6 @@
 package pix
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -9,7 +8,6 @@ import (
 
 	"homologa/simulator/money"
 	"homologa/simulator/pix/duedate"
-	"homologa/simulator/store"
 )
 
 // The receiver's address on a cobv: companies register only a CNPJ and a
@@ -28,14 +26,10 @@ func atBRT(d duedate.Date, hour, min, sec int) time.Time {
 }
 
 // recebedor is CobVGerada.recebedor.
-func (s *Service) recebedor(ctx context.Context, tx *store.Tx, companyID string) (doc, error) {
-	co, err := s.company(ctx, tx, companyID)
-	if err != nil {
-		return nil, err
-	}
+func recebedor(co company) doc {
 	d := clone(sandboxAddress)
 	d["cnpj"], d["nome"] = co.CNPJ, co.Name
-	return d, nil
+	return d
 }
 
 // cents reads a money field of a cobv for duedate, which counts in int64

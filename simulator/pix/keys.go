@@ -84,7 +84,6 @@ func (s *Service) AddKey(ctx context.Context, appID, chave string) (Key, error) 
 		case owner != "":
 			return errs.Errorf(errs.Conflict, "a chave %s pertence a outro aplicativo", chave)
 		}
-		tx.AfterCommit(func() { s.keys.Delete(a.ID) })
 		return insertKey(ctx, tx, k, a.CompanyID, a.Namespace)
 	})
 	if err != nil {
@@ -102,22 +101,4 @@ func (s *Service) Keys(ctx context.Context, appID string) ([]Key, error) {
 		}
 		return keys, err
 	})
-}
-
-// ownsKey reports whether chave is a key of the app. Every charge asks, so
-// an app's keys are kept in memory after the first read; AddKey forgets them.
-func (s *Service) ownsKey(ctx context.Context, tx *store.Tx, appID, chave string) (bool, error) {
-	if keys, ok := s.keys.Load(appID); ok {
-		return keys.(map[string]bool)[chave], nil
-	}
-	list, err := findAppKeys(ctx, tx, appID)
-	if err != nil {
-		return false, err
-	}
-	keys := map[string]bool{}
-	for _, k := range list {
-		keys[k] = true
-	}
-	s.keys.Store(appID, keys)
-	return keys[chave], nil
 }

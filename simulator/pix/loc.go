@@ -63,7 +63,7 @@ func locToken(ids store.IDSource, now time.Time) string {
 // createLoc makes a location that serves no charge yet.
 func (s *Service) createLoc(ctx context.Context, p auth.Principal, host, tipoCob string) (doc, error) {
 	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
-		id, err := s.locIDs.next(ctx, tx, "pix_locs")
+		id, err := nextID(ctx, tx, "pix_locs")
 		if err != nil {
 			return nil, err
 		}

@@ -134,9 +134,6 @@ func (s *Service) createLote(ctx context.Context, tx *store.Tx, p auth.Principal
 	if err := insertLote(ctx, tx, l); err != nil {
 		return err
 	}
-	// Set now, not after commit: a charge racing this batch must look at
-	// its items (a rollback leaves a harmless true).
-	s.lotes.Store(p.CompanyID, true)
 	for i, c := range in.Cobsv {
 		txid := str(c, "txid")
 		// A txid already in use (by a cobv made with PUT /cobv, or in
@@ -233,7 +230,7 @@ func (s *Service) processLoteItem(ctx context.Context, tx *store.Tx, p auth.Prin
 		return err
 	}
 	in := chargeRequest{k: cobvKind, p: p, host: l.Host, txid: it.TxID, req: unmarshal(it.Request), loteID: l.ID}
-	_, cerr := s.createCharge(ctx, tx, in)
+	cerr := s.createLoteCharge(ctx, tx, in)
 	status, problema := LoteCriada, ""
 	if cerr != nil {
 		var e *errs.Error
@@ -250,6 +247,20 @@ func (s *Service) processLoteItem(ctx context.Context, tx *store.Tx, p auth.Prin
 		return err
 	}
 	return s.moveLoteItem(ctx, tx, p.CompanyID, it, status, problema)
+}
+
+// createLoteCharge creates the cobv of a batch item, unless a charge has
+// its txid.
+func (s *Service) createLoteCharge(ctx context.Context, tx *store.Tx, in chargeRequest) error {
+	f, err := findChargeFacts(ctx, tx, in.p, in.txid, str(in.req, "chave"))
+	if err != nil {
+		return err
+	}
+	if f.taken {
+		return invalid(in.k.opInvalida, violation{in.k.kind + ".txid", "o txid já identifica outra cobrança", in.txid})
+	}
+	_, err = s.createCharge(ctx, tx, in, f)
+	return err
 }
 
 // patchLote revises charges of a batch already CRIADA.

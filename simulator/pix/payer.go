@@ -130,7 +130,7 @@ func chargeAtLocation(ctx context.Context, tx *store.Tx, location string) (*char
 // receiver's CNPJ, when the payment names one, must be the company's.
 func (s *Service) companyChargeToPay(ctx context.Context, tx *store.Tx, companyID string, in Payment) (*charge, error) {
 	if in.CNPJ != "" {
-		co, err := s.company(ctx, tx, companyID)
+		co, err := findCompany(ctx, tx, companyID)
 		if err != nil || co.CNPJ != in.CNPJ {
 			return nil, err
 		}

@@ -91,7 +91,7 @@ func (s *Service) notify(ctx context.Context, tx *store.Tx, p *pixRecebido, typ,
 			return err
 		}
 	}
-	co, err := s.company(ctx, tx, p.CompanyID)
+	co, err := findCompany(ctx, tx, p.CompanyID)
 	if err != nil {
 		return err
 	}

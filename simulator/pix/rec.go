@@ -115,7 +115,7 @@ func (s *Service) createRec(ctx context.Context, p auth.Principal, req doc, name
 	}
 	return write(ctx, s.DB, func(tx *store.Tx) (doc, error) {
 		now := s.nowOf(p.CompanyID)
-		co, err := s.company(ctx, tx, p.CompanyID)
+		co, err := findCompany(ctx, tx, p.CompanyID)
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +225,7 @@ func (s *Service) recCompleta(ctx context.Context, tx *store.Tx, rc *rec) (doc, 
 	if loc == nil {
 		return out, nil
 	}
-	co, err := s.company(ctx, tx, rc.CompanyID)
+	co, err := findCompany(ctx, tx, rc.CompanyID)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +356,7 @@ func recNotification(r *rec) doc {
 // moveRec changes a recurrence's status, with its history, its /rec
 // callback and its event.
 func (s *Service) moveRec(ctx context.Context, tx *store.Tx, r *rec, to string, change func(d doc)) error {
-	co, err := s.company(ctx, tx, r.CompanyID)
+	co, err := findCompany(ctx, tx, r.CompanyID)
 	if err != nil {
 		return err
 	}

@@ -11,15 +11,10 @@ import (
 // namespace's removal): its charges and their revisions, locations,
 // received Pix and refunds, batches, webhooks, recurrences, their
 // locations, requests and charges. Its Pix keys stay, as its apps and
-// credentials do: they are how it is set up, not what it did. The memory
-// this service keeps of the company goes once the reset commits.
+// credentials do: they are how it is set up, not what it did.
 func (s *Service) ResetCompany(ctx context.Context, tx *store.Tx, companyID string, _ []string) error {
 	if err := deleteCompanyPix(ctx, tx, companyID); err != nil {
 		return fmt.Errorf("reset Pix of company %s: %w", companyID, err)
 	}
-	tx.AfterCommit(func() {
-		s.lotes.Delete(companyID)
-		s.companies.Delete(companyID)
-	})
 	return nil
 }

@@ -186,12 +186,6 @@ func prunePixBeyond(ctx context.Context, tx *store.Tx, c retention.Cut, now time
 		})
 }
 
-func scanInt64(row store.Scanner) (int64, error) {
-	var v int64
-	err := row.Scan(&v)
-	return v, err
-}
-
 // deleteCharges deletes charges with their Pix and those Pix's refunds,
 // their locations and, by the foreign key's cascade, their revisions.
 func deleteCharges(ctx context.Context, tx *store.Tx, ids []int64) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -48,31 +49,65 @@ func mustOpenSandbox(tb testing.TB) call {
 	}
 }
 
-// A charge drafted in the write transaction (the caches are cold on the
-// first one) and one drafted before it (the second) are the same charge
-// but for what identifies it.
-func TestChargeCreationIsOnePath(t *testing.T) {
+// A PUT of a txid the company has revises its charge of the same kind,
+// and is refused, naming the txid, for a charge of the other kind.
+func TestPutOfATxidTaken(t *testing.T) {
 	do := mustOpenSandbox(t)
-	body := `{"calendario":{"expiracao":3600},"devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},"valor":{"original":"123.45"},"chave":"52998224725"}`
-	var got []map[string]any
-	for _, txid := range []string{"onepathonepathonepathonepath01", "onepathonepathonepathonepath02"} {
-		code, out := do(http.MethodPut, "/pix/v2/cob/"+txid, body)
-		if code != http.StatusCreated {
-			t.Fatalf("PUT %s: %d %v", txid, code, out)
-		}
-		for _, k := range []string{"txid", "loc", "location", "pixCopiaECola"} {
-			if out[k] == nil {
-				t.Errorf("PUT %s: no %s in %v", txid, k, out)
+	const txid = "takentakentakentakentaken01"
+	cob := func(valor string) string {
+		return `{"calendario":{"expiracao":3600},"valor":{"original":"` + valor + `"},"chave":"52998224725"}`
+	}
+	if code, out := do(http.MethodPut, "/pix/v2/cob/"+txid, cob("1.00")); code != http.StatusCreated || out["revisao"] != float64(0) {
+		t.Fatalf("PUT /cob: %d %v", code, out)
+	}
+	tests := []struct {
+		name, method, path, body string
+		code                     int
+		field, want              string
+	}{
+		{"OK revision", http.MethodPut, "/pix/v2/cob/" + txid, cob("2.00"), http.StatusCreated, "revisao", "1"},
+		{"ErrOtherKind", http.MethodPut, "/pix/v2/cobv/" + txid,
+			`{"calendario":{"dataDeVencimento":"2026-02-10"},"devedor":{"cpf":"12345678909","nome":"F"},"valor":{"original":"1.00"},"chave":"52998224725"}`,
+			http.StatusBadRequest, "violacoes.0.propriedade", "cobv.txid"},
+		{"OK unchanged by the refusal", http.MethodGet, "/pix/v2/cob/" + txid, "", http.StatusOK, "valor.original", "2.00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out := do(tt.method, tt.path, tt.body)
+			if code != tt.code {
+				t.Fatalf("%s %s: %d %v, want %d", tt.method, tt.path, code, out, tt.code)
 			}
-			delete(out, k)
+			if got := field(out, tt.field); got != tt.want {
+				t.Errorf("%s = %q, want %q (%v)", tt.field, got, tt.want, out)
+			}
+		})
+	}
+}
+
+// field is the value at a dotted path of a decoded answer, as text.
+func field(d map[string]any, path string) string {
+	var v any = d
+	for _, k := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i >= len(x) {
+				return ""
+			}
+			v = x[i]
+		default:
+			return ""
 		}
-		got = append(got, out)
 	}
-	a, _ := json.Marshal(got[0])
-	b, _ := json.Marshal(got[1])
-	if string(a) != string(b) {
-		t.Errorf("the two paths differ:\n%s\n%s", a, b)
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
+	return ""
 }
 
 // Cancelling a recurrence cancels its confirmation request still
@@ -97,11 +132,10 @@ func TestCancelRecCancelsItsSolicRec(t *testing.T) {
 	}
 }
 
-// Identical PUTs of one txid at once: each is drafted in memory, all but
-// one find the txid taken at insert and are answered as a revision of the
-// stored charge, from the request as the partner sent it (a draft must
-// not leave its location in it: the revision would name a location that
-// was never stored).
+// Identical PUTs of one txid at once: one creates the charge, every other
+// finds it and is answered as a revision of the stored charge, from the
+// request as the partner sent it (a draft must not leave its location in
+// it: the revision would name a location that was never stored).
 func TestConcurrentPutsOfOneTxid(t *testing.T) {
 	do := mustOpenSandbox(t)
 	body := `{"calendario":{"expiracao":3600},"devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},"valor":{"original":"10.00"},"chave":"52998224725"}`

@@ -240,7 +240,7 @@ func (s *Service) devolucaoStep(ctx context.Context, tx *store.Tx, b *scenario.B
 
 // emit sends a scenario's own event to the app (webhook and stream).
 func emit(ctx context.Context, s *Service, tx *store.Tx, companyID, appID string, subject doc, key string, st scenario.Step) (string, error) {
-	co, err := s.company(ctx, tx, companyID)
+	co, err := findCompany(ctx, tx, companyID)
 	if err != nil {
 		return "", err
 	}

@@ -154,7 +154,7 @@ func (s *Service) moveSolicRec(ctx context.Context, tx *store.Tx, sr *solicRec, 
 	if _, err := solicRecMachine.Check(sr.Status, to); err != nil {
 		return invalid("SolicRecOperacaoInvalida", violation{"status", "a solicitação está " + sr.Status + " e não pode passar a " + to, to})
 	}
-	co, err := s.company(ctx, tx, sr.CompanyID)
+	co, err := findCompany(ctx, tx, sr.CompanyID)
 	if err != nil {
 		return err
 	}

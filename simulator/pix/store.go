@@ -76,14 +76,26 @@ func pageRows[T any](ctx context.Context, tx *store.Tx, lq *listQuery, l listing
 	return params, list, err
 }
 
-// maxID is the largest id a table has held, 0 when it never held one:
-// sqlite_sequence remembers it for an AUTOINCREMENT table after
-// retention has deleted the newest rows, whose ids (a location's is the
-// partner's) must not be handed out again.
-func maxID(ctx context.Context, tx *store.Tx, table string) (int64, error) {
-	return store.Value[int64](ctx, tx, `SELECT MAX(COALESCE((SELECT MAX(id) FROM `+table+`), 0),
-		COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0))`, table)
+// nextID is the id the next row of an AUTOINCREMENT table gets, read in
+// the write transaction that inserts it.
+func nextID(ctx context.Context, tx *store.Tx, table string) (int64, error) {
+	id, err := store.Value[int64](ctx, tx, `SELECT `+nextIDSQL(table))
+	if err != nil {
+		return 0, fmt.Errorf("next id of %s: %w", table, err)
+	}
+	return id, nil
 }
+
+// nextIDSQL is the expression of the id the next row of table gets:
+// sqlite_sequence remembers the largest id after retention has deleted
+// the newest rows, whose ids (a location's is the partner's) must not be
+// handed out again.
+func nextIDSQL(table string) string {
+	return `1 + MAX(COALESCE((SELECT MAX(id) FROM ` + table + `), 0), COALESCE((SELECT seq FROM sqlite_sequence WHERE name = '` + table + `'), 0))`
+}
+
+// company is what a charge shows of its receiver: its CNPJ and name.
+type company struct{ CNPJ, Name string }
 
 // findCompany reads a company's CNPJ and name.
 func findCompany(ctx context.Context, tx *store.Tx, id string) (company, error) {

@@ -3,8 +3,10 @@ package pix
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
+	"homologa/simulator/auth"
 	"homologa/simulator/store"
 )
 
@@ -59,14 +61,42 @@ func findRevision(ctx context.Context, tx *store.Tx, cobID int64, revisao int) (
 	return store.Value[string](ctx, tx, `SELECT body FROM pix_cob_revisions WHERE cob_id = ? AND revisao = ?`, cobID, revisao)
 }
 
-// insertCharge stores a new charge with its first body; it reports false,
-// storing nothing, when the company already has the txid.
-func insertCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string) (bool, error) {
-	n, err := execCount(ctx, tx, `INSERT INTO pix_cobs (id, company_id, app_id, kind, txid, status, revisao, loc_id, devedor_cpf, devedor_cnpj, created_at, updated_at, body, lote_id, done_at)
-		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (company_id, txid) DO NOTHING`,
+// insertCharge stores a new charge with its first body.
+func insertCharge(ctx context.Context, tx *store.Tx, c *charge, body doc, encoded string) error {
+	return exec(ctx, tx, `INSERT INTO pix_cobs (id, company_id, app_id, kind, txid, status, revisao, loc_id, devedor_cpf, devedor_cnpj, created_at, updated_at, body, lote_id, done_at)
+		VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.CompanyID, c.AppID, c.Kind, c.TxID, c.Status, c.LocID, str(body, "devedor", "cpf"), str(body, "devedor", "cnpj"),
 		c.CreatedAt.UnixNano(), c.CreatedAt.UnixNano(), encoded, c.LoteID, doneAt(c.Kind, c.CreatedAt, body))
-	return n == 1, err
+}
+
+// chargeFacts is what creating a charge reads before it writes.
+type chargeFacts struct {
+	taken    bool   // a charge of the company has the txid
+	loteItem string // the status of the batch item that holds the txid, "" for none
+	keyOwned bool   // the app owns the request's chave
+	receiver company
+	// cobID and locID are the ids the charge and a new location get: a
+	// charge and its location name each other, so both are known before
+	// either row is written.
+	cobID, locID int64
+}
+
+var chargeFactsSQL = `SELECT
+	EXISTS (SELECT 1 FROM pix_cobs WHERE company_id = ?1 AND txid = ?2),
+	COALESCE((SELECT status FROM pix_lote_items WHERE company_id = ?1 AND txid = ?2), ''),
+	EXISTS (SELECT 1 FROM pix_keys WHERE app_id = ?3 AND chave = ?4),
+	cnpj, name, ` + nextIDSQL("pix_cobs") + `, ` + nextIDSQL("pix_locs") + `
+	FROM companies WHERE id = ?1`
+
+// findChargeFacts reads, in one statement, what creating the charge txid
+// of p's company with key chave needs to know.
+func findChargeFacts(ctx context.Context, tx *store.Tx, p auth.Principal, txid, chave string) (chargeFacts, error) {
+	var f chargeFacts
+	err := tx.QueryRowContext(ctx, chargeFactsSQL, p.CompanyID, txid, p.AppID, chave).Scan(&f.taken, &f.loteItem, &f.keyOwned, &f.receiver.CNPJ, &f.receiver.Name, &f.cobID, &f.locID)
+	if err != nil {
+		return chargeFacts{}, fmt.Errorf("read what charge %s needs: %w", txid, err)
+	}
+	return f, nil
 }
 
 // updateCharge writes a charge's state and current body (a revision may

@@ -6,7 +6,6 @@ import (
 	"homologa/simulator/store"
 )
 
-// findKeyOwner is the app that holds a key in the DICT, "" when none does.
 // findKeyOwner is the app holding a key in a namespace: a key has one owner
 // within a namespace, as DICT gives it one.
 func findKeyOwner(ctx context.Context, tx *store.Tx, namespace, chave string) (string, error) {
@@ -27,7 +26,7 @@ func findKeys(ctx context.Context, tx *store.Tx, appID string) ([]Key, error) {
 	}, `SELECT chave, tipo, app_id, created_at FROM pix_keys WHERE app_id = ? ORDER BY created_at, chave`, appID)
 }
 
-// findAppKeys lists the keys of an app.
-func findAppKeys(ctx context.Context, tx *store.Tx, appID string) ([]string, error) {
-	return store.All(ctx, tx, scanString, `SELECT chave FROM pix_keys WHERE app_id = ?`, appID)
+// ownsKey reports whether chave is a key of the app.
+func ownsKey(ctx context.Context, tx *store.Tx, appID, chave string) (bool, error) {
+	return store.Value[bool](ctx, tx, `SELECT EXISTS (SELECT 1 FROM pix_keys WHERE app_id = ? AND chave = ?)`, appID, chave)
 }

@@ -8,11 +8,6 @@ import (
 	"homologa/simulator/store"
 )
 
-// existsLote reports whether a company has ever sent a batch.
-func existsLote(ctx context.Context, tx *store.Tx, companyID string) (bool, error) {
-	return store.Value[bool](ctx, tx, `SELECT EXISTS (SELECT 1 FROM pix_lotes WHERE company_id = ?)`, companyID)
-}
-
 // findLote reads a batch with its company's CNPJ; nil when none.
 func findLote(ctx context.Context, tx *store.Tx, companyID string, id int64) (*lote, error) {
 	l := lote{CompanyID: companyID, ID: id}
@@ -64,11 +59,6 @@ const loteItemColumns = `txid, status, request`
 func scanLoteItem(row store.Scanner) (*loteItem, error) {
 	var it loteItem
 	return &it, row.Scan(&it.TxID, &it.Status, &it.Request)
-}
-
-// findLoteItem reads the batch item of a txid; nil when none.
-func findLoteItem(ctx context.Context, tx *store.Tx, companyID, txid string) (*loteItem, error) {
-	return store.Maybe(scanLoteItem(tx.QueryRowContext(ctx, `SELECT `+loteItemColumns+` FROM pix_lote_items WHERE company_id = ? AND txid = ?`, companyID, txid)))
 }
 
 // findLoteItems lists a batch's items in a status, in order.

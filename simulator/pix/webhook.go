@@ -28,7 +28,7 @@ func (s *Service) setWebhook(ctx context.Context, p auth.Principal, chave, url s
 		if _, err := KeyType(chave); err != nil {
 			return invalid("WebhookOperacaoInvalida", violation{"chave", "a chave não existe no DICT: " + err.Error(), chave})
 		}
-		ok, err := s.ownsKey(ctx, tx, p.AppID, chave)
+		ok, err := ownsKey(ctx, tx, p.AppID, chave)
 		if err != nil {
 			return err
 		}

@@ -1,10 +1,11 @@
 // Package recorder keeps the interaction log: every request a partner makes
 // and what the sandbox answered, the evidence the homologation harness
-// asserts on. An in-memory sandbox keeps it in memory (memlog.go); a
-// sandbox on a file keeps it in a database of its own, where requests
-// hand their record to a channel and one goroutine writes them in
-// batches, so recording adds no database write to a request. The log is
-// bounded per company by the retention pruner (retention.go).
+// asserts on. The log is a database of its own (in memory for an
+// in-memory sandbox, a file beside a sandbox's file), where requests hand
+// their record to a channel and one goroutine writes them in batches, so
+// recording adds no database write to a request. The writer keeps each
+// company's log under its cap in requests and in bytes; the retention
+// pruner (retention.go) cuts it by age.
 package recorder
 
 import (
@@ -57,7 +58,7 @@ type Interaction struct {
 
 // Recorder records interactions.
 type Recorder struct {
-	// DB is the log's database; nil keeps the log in memory (memLog).
+	// DB is the log's database.
 	DB     *store.DB
 	Clocks *clock.Clocks
 	Log    *slog.Logger
@@ -67,8 +68,10 @@ type Recorder struct {
 	// (--retention-log); 0 keeps every one. The writer keeps it as it
 	// writes (capAt).
 	Keep int
+	// MaxBytes is the most a company's log holds, whatever Keep; 0 is
+	// DefaultMaxBytes. The newest request stays, however large.
+	MaxBytes int
 
-	mem     *memLog
 	ch      chan *Interaction
 	flush   chan chan struct{}
 	stop    chan struct{}
@@ -76,25 +79,33 @@ type Recorder struct {
 	dropped atomic.Int64
 	once    sync.Once
 
-	// counts is how many requests each company's log holds, known to
-	// the writer; a company missing is counted again. Read and changed
-	// only inside a transaction of the log's database, whose one
-	// connection orders them, so a count is never read stale.
-	countsMu sync.Mutex
-	counts   map[string]int
+	// tallies is how many requests, and how many bytes, each company's
+	// log holds, known to the writer; a company missing is counted
+	// again. Read and changed only inside a transaction of the log's
+	// database, whose one connection orders them, so a tally is never
+	// read stale.
+	talliesMu sync.Mutex
+	tallies   map[string]tally
 }
+
+// DefaultMaxBytes is the most a company's log holds by default, whatever
+// its cap in requests: the cap counts requests, and a request's bodies
+// are recorded up to 64 KiB each, so 50,000 large requests would be ~6 GB
+// of a hosted sandbox's memory or disk. Typical requests (~2 KB) reach
+// the cap of 50,000 at ~100 MB, well under it.
+const DefaultMaxBytes = 256 << 20
+
+// tally is what a company's log holds: requests, and their size
+// (rowSize).
+type tally struct{ n, bytes int }
 
 // Start starts the writer goroutine.
 func (r *Recorder) Start() {
 	if r.BodyLimit <= 0 {
 		r.BodyLimit = 64 << 10
 	}
-	if r.DB == nil {
-		r.mem = newMemLog()
-		return
-	}
-	// Pointers: a buffer of 4,096 interactions by value was 1.2 MB of an
-	// idle sandbox's memory.
+	// Pointers: a buffer of interactions by value would be megabytes of
+	// an idle sandbox's memory.
 	r.ch = make(chan *Interaction, 4096)
 	r.flush = make(chan chan struct{})
 	r.stop = make(chan struct{})
@@ -105,10 +116,6 @@ func (r *Recorder) Start() {
 // Close writes what is pending and stops the writer.
 func (r *Recorder) Close() {
 	r.once.Do(func() {
-		if r.mem != nil {
-			r.mem.close()
-			return
-		}
 		close(r.stop)
 		<-r.stopped
 	})
@@ -117,9 +124,6 @@ func (r *Recorder) Close() {
 // Flush returns once every interaction recorded before the call is in the
 // database, so a reader sees the request it just made.
 func (r *Recorder) Flush() {
-	if r.mem != nil { // written by the request itself
-		return
-	}
 	done := make(chan struct{})
 	select {
 	case r.flush <- done:
@@ -183,13 +187,13 @@ func (r *Recorder) write(batch []Interaction) error {
 		rows[i].respHeaders, _ = jsondoc.Marshal(it.ResponseHeader)
 	}
 	ctx := context.Background()
-	// A transaction per writeChunk rows: one of 512 was a ~20 ms stretch
+	// A transaction per writeChunk rows: a long one is a long stretch
 	// inside SQLite, and a sandbox on one core (GOMAXPROCS=1) gets its
 	// processor back from such a call only when the runtime's monitor
 	// notices it; short ones leave the requests their turns.
 	for len(batch) > 0 {
 		n := min(len(batch), writeChunk)
-		inserted := map[string]int{}
+		inserted := map[string]tally{}
 		err := r.DB.Tx(ctx, func(tx *store.Tx) error {
 			stmt, err := tx.PrepareContext(ctx, `INSERT INTO interactions (at, request_id, app_id, api, method, path, query, req_headers, req_body,
 			status, resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, company_id, sent_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -198,7 +202,10 @@ func (r *Recorder) write(batch []Interaction) error {
 			}
 			defer stmt.Close()
 			for i, it := range batch[:n] {
-				inserted[it.CompanyID]++
+				t := inserted[it.CompanyID]
+				t.n++
+				t.bytes += len(it.RequestBody) + len(it.ResponseBody) + len(rows[i].reqHeaders) + len(rows[i].respHeaders)
+				inserted[it.CompanyID] = t
 				_, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rows[i].reqHeaders), it.RequestBody,
 					it.Status, string(rows[i].respHeaders), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID, it.SentPath)
 				if err != nil {
@@ -218,54 +225,91 @@ func (r *Recorder) write(batch []Interaction) error {
 	return nil
 }
 
-// capAt deletes, in the transaction that wrote them, as many of a
-// company's oldest requests as it has beyond Keep. Left to the pruner's
-// batches (25 rows, 2.5 ms apart), a log past its cap fell behind a
-// steady load (~9,000 deletions a second behind 15,000 GETs) and grew,
-// each new page a fault (~12 µs here), and GETs queued behind each batch:
-// pixbench's GET c=32 had a p99 of 6.8–8.2 ms past the cap; kept here,
-// 4.4–5.3 ms, no page faults, as many GETs a second. At most twice what
-// the batch wrote goes at once, so a log far over a cap lowered since the
-// last start shrinks over a few batches, not in one long statement (the
-// pruner's batches do the rest).
-func (r *Recorder) capAt(ctx context.Context, tx *store.Tx, inserted map[string]int) error {
-	if r.Keep <= 0 {
-		return nil
+// rowSize is the size of a recorded request as capAt counts it, its
+// bodies and headers (what a request can make large), in SQL.
+const rowSize = `length(CAST(req_body AS BLOB)) + length(CAST(resp_body AS BLOB)) + length(CAST(req_headers AS BLOB)) + length(CAST(resp_headers AS BLOB))`
+
+// capAt deletes, in the transaction that wrote them, as many of each
+// company's oldest requests as it has beyond Keep, and beyond MaxBytes.
+// Left to the pruner's small, spaced batches, a log past its cap falls
+// behind a steady load and grows, each new page a fault, and GETs queue
+// behind each batch; here the log stays at its cap. At most twice what
+// the batch wrote goes for the cap in requests, so a log far over a cap
+// lowered since the last start shrinks over a few batches, not in one
+// long statement (the pruner's batches do the rest).
+func (r *Recorder) capAt(ctx context.Context, tx *store.Tx, inserted map[string]tally) error {
+	r.talliesMu.Lock()
+	defer r.talliesMu.Unlock()
+	if r.tallies == nil {
+		r.tallies = map[string]tally{}
 	}
-	r.countsMu.Lock()
-	defer r.countsMu.Unlock()
-	if r.counts == nil {
-		r.counts = map[string]int{}
-	}
-	for company, n := range inserted {
-		count, ok := r.counts[company]
+	for company, in := range inserted {
+		t, ok := r.tallies[company]
 		if !ok {
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM interactions WHERE company_id = ?`, company).Scan(&count); err != nil {
+			if err := tx.QueryRowContext(ctx, `SELECT count(*), COALESCE(SUM(`+rowSize+`), 0) FROM interactions WHERE company_id = ?`, company).
+				Scan(&t.n, &t.bytes); err != nil {
 				return fmt.Errorf("count a company's interactions: %w", err)
 			}
 		} else {
-			count += n
+			t.n, t.bytes = t.n+in.n, t.bytes+in.bytes
 		}
-		if over := min(count-r.Keep, 2*n); over > 0 {
-			res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE id IN
-				(SELECT id FROM interactions WHERE company_id = ? ORDER BY id LIMIT ?)`, company, over)
-			if err != nil {
-				return fmt.Errorf("delete interactions beyond the cap: %w", err)
-			}
-			deleted, _ := res.RowsAffected()
-			count -= int(deleted)
+		over := 0
+		if r.Keep > 0 {
+			over = max(min(t.n-r.Keep, 2*in.n), 0)
 		}
-		r.counts[company] = count
+		var err error
+		if over > 0 || t.bytes > r.maxBytes() {
+			t, err = r.trim(ctx, tx, company, t, over)
+		}
+		if err != nil {
+			return err
+		}
+		r.tallies[company] = t
 	}
 	return nil
+}
+
+func (r *Recorder) maxBytes() int {
+	if r.MaxBytes > 0 {
+		return r.MaxBytes
+	}
+	return DefaultMaxBytes
+}
+
+// trim deletes a company's oldest requests: at least over of them, and
+// as many more as its log needs to fit in MaxBytes, never its newest.
+func (r *Recorder) trim(ctx context.Context, tx *store.Tx, company string, t tally, over int) (tally, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, `+rowSize+` FROM interactions WHERE company_id = ? ORDER BY id LIMIT ?`, company, t.n-1)
+	if err != nil {
+		return t, fmt.Errorf("read the oldest interactions: %w", err)
+	}
+	var last int64
+	n, freed := 0, 0
+	for rows.Next() && (n < over || t.bytes-freed > r.maxBytes()) {
+		var id int64
+		var size int
+		if err := rows.Scan(&id, &size); err != nil {
+			rows.Close()
+			return t, err
+		}
+		last, n, freed = id, n+1, freed+size
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || n == 0 {
+		return t, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE company_id = ? AND id <= ?`, company, last); err != nil {
+		return t, fmt.Errorf("delete interactions beyond the cap: %w", err)
+	}
+	return tally{n: t.n - n, bytes: t.bytes - freed}, nil
 }
 
 // forget makes the writer count a company's requests again: something
 // else deleted some. Called inside the transaction that deleted them.
 func (r *Recorder) forget(company string) {
-	r.countsMu.Lock()
-	delete(r.counts, company)
-	r.countsMu.Unlock()
+	r.talliesMu.Lock()
+	delete(r.tallies, company)
+	r.talliesMu.Unlock()
 }
 
 // writeChunk is how many interactions one transaction writes.
@@ -311,15 +355,9 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 	})
 }
 
-// record keeps it: in memory at once, or handed to the writer; counted
-// as dropped when it cannot be (the writer fell behind, no memory).
+// record hands it to the writer; counted as dropped when the writer
+// fell behind.
 func (r *Recorder) record(it *Interaction) {
-	if r.mem != nil {
-		if !r.mem.add(it, r.Keep) {
-			r.dropped.Add(1)
-		}
-		return
-	}
 	select {
 	case r.ch <- it:
 	default:
@@ -361,9 +399,6 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 	r.Flush()
 	if f.Limit <= 0 || f.Limit > 1000 {
 		f.Limit = 100
-	}
-	if r.mem != nil {
-		return r.mem.list(f), nil
 	}
 	path, prefix := strings.CutSuffix(f.Path, "*")
 	var since int64
@@ -423,10 +458,6 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 
 // ResetCompany deletes a company's interactions (a reset of its sandbox).
 func (r *Recorder) ResetCompany(ctx context.Context, companyID string) error {
-	if r.mem != nil {
-		r.mem.reset(companyID)
-		return nil
-	}
 	r.Flush()
 	return r.DB.Tx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE company_id = ?`, companyID)

@@ -15,12 +15,7 @@ import (
 // caught up on, a cap lowered since the last start. The cap is per
 // company, where it was once the whole log's: one company's traffic must
 // not erase the evidence of another's homologation.
-//
-// A log in memory is pruned without a transaction (tx is nil).
 func (r *Recorder) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
-	if r.mem != nil {
-		return r.mem.prune(c), nil
-	}
 	n := 0
 	if !c.Before.IsZero() {
 		aged, err := r.pruneAged(ctx, tx, c)

@@ -61,14 +61,13 @@ func startServer(t *testing.T, cfg server.Config) *server.Server {
 
 // Creations race for the same txid: the one that inserts creates it, every
 // other one revises what it finds (each a 201, the only success PUT
-// /cob/{txid} declares), and no revision is lost, whether a request took
-// the in-memory fast path or the general one.
+// /cob/{txid} declares), and no revision is lost.
 func TestConcurrentCreatorsOfOneTxid(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, server.Config{OperatorToken: testOperator})
 	defer s.Close(context.Background())
 	call := pixClient(t, s)
-	call(http.MethodPut, "/cob/warmupwarmupwarmupwarmup0001", cobBody("1.00")) // fills the caches
+	call(http.MethodPut, "/cob/warmupwarmupwarmupwarmup0001", cobBody("1.00"))
 	const n = 16
 	codes := make(chan int, n)
 	var wg sync.WaitGroup
@@ -95,8 +94,8 @@ func TestConcurrentCreatorsOfOneTxid(t *testing.T) {
 	}
 }
 
-// Location and charge ids come from memory, seeded from the database: a
-// restarted sandbox continues after the last ids instead of reusing them.
+// Location and charge ids come from the database: a restarted sandbox
+// continues after the last ids instead of reusing them.
 func TestPixIDsContinueAfterARestart(t *testing.T) {
 	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "h.db")

@@ -315,15 +315,14 @@ func (s *Server) openStores(ctx context.Context) error {
 		s.DB.Close()
 		return err
 	}
-	// The interaction log of a sandbox on a file has a database of its
-	// own: its batched writes would otherwise hold the one connection
-	// while requests wait behind them (p99 of 20 ms and more under load,
-	// pixbench). An in-memory sandbox keeps its log in memory
-	// (recorder.memLog): no database.
-	if s.Config.DBPath == "" {
-		return nil
+	// The interaction log has a database of its own (in memory for an
+	// in-memory sandbox): its batched writes would otherwise hold the one
+	// connection while requests wait behind them.
+	logPath := ""
+	if s.Config.DBPath != "" {
+		logPath = s.Config.DBPath + ".interactions"
 	}
-	if s.logDB, err = store.Open(ctx, s.Config.DBPath+".interactions"); err != nil {
+	if s.logDB, err = store.Open(ctx, logPath); err != nil {
 		s.DB.Close()
 		return err
 	}
@@ -563,11 +562,7 @@ func (s *Server) Start(ctx context.Context) error {
 	s.http = &http.Server{Handler: s.Handler, ErrorLog: slog.NewLogLogger(s.Log.Handler(), slog.LevelWarn),
 		ReadHeaderTimeout: orDefault(s.Config.HeaderTimeout, DefaultHeaderTimeout),
 		IdleTimeout:       orDefault(s.Config.IdleTimeout, DefaultIdleTimeout),
-		MaxHeaderBytes:    orDefault(s.Config.MaxHeaderBytes, DefaultMaxHeaderBytes),
-		// Between a connection's requests every runnable goroutine goes
-		// first: on one processor the network's wake-ups otherwise
-		// starve (httpx.YieldWhenIdle).
-		ConnState: httpx.YieldWhenIdle}
+		MaxHeaderBytes:    orDefault(s.Config.MaxHeaderBytes, DefaultMaxHeaderBytes)}
 	serve := func() error { return s.http.Serve(ln) }
 	if s.tls != nil {
 		s.http.TLSConfig = s.tls.config

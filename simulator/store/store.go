@@ -43,18 +43,9 @@ func (c *connector) setUp(conn *sqlite3.SQLiteConn) error {
 	if c.db.path == "" || c.db.path == ":memory:" {
 		// A memdb file stops at 1 GiB (SQLITE_FULL); a ":memory:"
 		// database, which it replaces, at the machine's memory.
-		// Retention keeps a sandbox far below either. Placed in its
-		// region (reservation), the region is the limit; the size
-		// limit is for a database left in SQLite's own buffer.
+		// Retention keeps a sandbox far below either.
 		if err := conn.SetFileControlInt64("main", sqliteFcntlSizeLimit, 1<<40); err != nil {
 			return fmt.Errorf("size limit of the in-memory database: %w", err)
-		}
-		if c.db.mem == nil { // the first connection; see reservation
-			r, err := reserve(conn)
-			if err != nil {
-				return err
-			}
-			c.db.mem = r
 		}
 	}
 	if err := conn.RegisterFunc("homologa_in_move", func() bool { return c.db.moving.Load() > 0 }, false); err != nil {
@@ -95,9 +86,8 @@ var migrations embed.FS
 // have run, so hooks (which publish events) run in commit order.
 //
 // gate hands the connection over first come, first served: database/sql
-// gives a freed connection to a random waiter, so under load one request
-// in a hundred waited behind dozens that came after it (pixbench's
-// 170 ms creation tail at 32 connections). A channel's blocked senders
+// gives a freed connection to a random waiter, so under load a request
+// can wait behind dozens that came after it. A channel's blocked senders
 // are served in order.
 type DB struct {
 	db   *sql.DB
@@ -111,7 +101,6 @@ type DB struct {
 	moving  atomic.Int32
 	guardMu sync.Mutex
 	guarded []string
-	mem     *reservation // an in-memory database's region
 	ctl     txStatements // BEGIN, COMMIT, ROLLBACK (txControl)
 }
 
@@ -131,7 +120,7 @@ func OpenUpTo(ctx context.Context, path, last string) (*DB, error) {
 // a copy of the template when useTemplate is true (the template itself is not).
 func open(ctx context.Context, path, last string, useTemplate bool) (*DB, error) {
 	// The statement cache keeps prepared statements on the connection:
-	// preparing was half of the database time of a request (pixbench).
+	// preparing a statement costs about as much as running it.
 	//
 	// An in-memory database is a file of SQLite's memdb VFS (a private
 	// one: its name has no leading slash), not ":memory:". A ":memory:"
@@ -140,12 +129,11 @@ func open(ctx context.Context, path, last string, useTemplate bool) (*DB, error)
 	// (1 GiB / page size); the pager remembers that number as the cache's
 	// highest, and the next COMMIT then walks every page of the cache to
 	// drop those above the database's end, which for ":memory:" is the
-	// whole database. Commits grew with the database: at 60,000
-	// creations a creation cost 240–290 µs instead of 170–200
-	// (BenchmarkPixHandler; SQLite 3.54.1's balance_nonroot and
-	// pcache1Truncate; BenchmarkCommitAsTheDatabaseGrows). A memdb
-	// file keeps its pages in one buffer behind an ordinary bounded page
-	// cache, whose walk stays small.
+	// whole database, so commits grow with the database (SQLite's
+	// balance_nonroot and pcache1Truncate;
+	// BenchmarkCommitAsTheDatabaseGrows). A memdb file keeps its pages
+	// in one buffer behind an ordinary bounded page cache, whose walk
+	// stays small.
 	dsn := "file:homologa?vfs=memdb&_foreign_keys=on&_stmt_cache_size=256"
 	if path != "" && path != ":memory:" {
 		// WAL lets a reader (a backup, sqlite3 in a shell) look while the
@@ -211,15 +199,12 @@ func (db *DB) GuardStatus(ctx context.Context, tables ...string) error {
 	})
 }
 
-// Close closes the database, and gives an in-memory one's region back.
+// Close closes the database.
 func (db *DB) Close() error {
 	db.gate <- struct{}{} // no transaction is using the statements
 	db.ctl.close()
 	<-db.gate
-	err := db.db.Close()
-	db.mem.release()
-	db.mem = nil
-	return err
+	return db.db.Close()
 }
 
 // Path returns the database file, or "" for an in-memory database.
@@ -374,10 +359,10 @@ func (tx *Tx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, erro
 // error, and the transaction rolls back; one already running finishes.
 // mattn/go-sqlite3 watches a cancellable context by running each Exec
 // in a goroutine of its own and each query's rows behind an AfterFunc:
-// at a handful of statements per request that was a goroutine, a
-// channel and two switches per statement, a fifth of a creation's CPU
-// in pixbench's profile, to interrupt statements that take
-// microseconds (lists are paged, retention deletes batched).
+// at a handful of statements per request that is a goroutine, a
+// channel and two switches per statement, a large share of a
+// creation's CPU, to interrupt statements that take microseconds
+// (lists are paged, retention deletes batched).
 
 // ExecContext runs a statement that returns no rows.
 func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -443,17 +428,11 @@ func (db *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 // statements prepared once (txControl), not a database/sql transaction:
 // its bookkeeping (a goroutine watching the context, a lock per
 // statement) and mattn's BEGIN and COMMIT, parsed again for every
-// transaction, were 3–7% of a creation in process (BenchmarkPixHandler
-// PUT), 7% of pixbench's creations a second. The connection is fn's alone
-// meanwhile (the gate). A panic in fn rolls back before it goes on, so
-// the connection goes back clean (a database/sql transaction left open
-// by a panic kept the sandbox's one connection for good: every request
-// after it waited).
-//
-// (The ninth session started a goroutine doing nothing at BEGIN here:
-// without it creations' p99 was 100–116 ms. What it hid was the
-// starvation httpx.YieldWhenIdle now prevents; with that, removed,
-// pixbench's creations were the same: p99 8.9–9.2 ms in three runs.)
+// transaction, are work a creation need not do. The connection is fn's
+// alone meanwhile (the gate). A panic in fn rolls back before it goes
+// on, so the connection goes back clean (a database/sql transaction left
+// open by a panic would keep the sandbox's one connection for good:
+// every request after it would wait).
 //
 // The end of ctx does not abort the transaction: database/sql rolled a
 // transaction back by discarding its connection, and closing the one
@@ -598,8 +577,8 @@ func (t *txStatements) close() {
 // fn's statements run on the connection without BEGIN and ROLLBACK: the
 // sandbox's one connection is fn's alone while it runs (the gate), so no
 // write of the sandbox can come between two of its statements, and a
-// database/sql transaction's bookkeeping was a sixth of a GET (53 → 44 µs
-// BenchmarkPixHandler). fn must not write: nothing would roll it back.
+// database/sql transaction's bookkeeping is a large share of a GET.
+// fn must not write: nothing would roll it back.
 func (db *DB) Read(ctx context.Context, fn func(tx *Tx) error) error {
 	return db.onConn(ctx, func(_ *sql.Conn, tx *Tx) error { return fn(tx) })
 }
