@@ -58,8 +58,8 @@ func MainEnv(ctx context.Context, args []string, getenv func(string) string, std
 // testFlags are homologa test's flags.
 type testFlags struct {
 	partner, sandbox, features, tags, format, cucumber, junit, report string
-	concurrency                                                     int
-	record                                                          bool
+	concurrency                                                       int
+	record                                                            bool
 }
 
 func parseTestFlags(args []string, stderr io.Writer) (testFlags, error) {
