@@ -151,7 +151,7 @@ func webhookFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
 	}
 	allow, allowEnv := list(&cfg.WebhookAllow, func(l []string) error { _, err := events.NewGuard(l, nil); return err })
 	resolve, resolveEnv := list(&cfg.WebhookResolve, func(l []string) error { _, err := events.NewGuard(nil, l); return err })
-	fs.Func("webhook-allow", "comma-separated hosts, IPs or CIDRs webhooks may target besides loopback, * for any public address; checked again after DNS at every delivery (HOMOLOGA_WEBHOOK_ALLOW)", allow)
+	fs.Func("webhook-allow", "comma-separated hosts, IPs, CIDRs or exact host:port webhooks may target, * for any public address; a developer's sandbox adds loopback, a hosted one (--public-url) reaches loopback, private and its own addresses only at an exact host:port listed; checked again after DNS at every delivery (HOMOLOGA_WEBHOOK_ALLOW)", allow)
 	fs.Func("webhook-resolve", "comma-separated host=ip pins for deliveries, as curl's --resolve: the host is never looked up (HOMOLOGA_WEBHOOK_RESOLVE)", resolve)
 	for _, e := range []struct {
 		name string

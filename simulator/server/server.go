@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -72,8 +73,11 @@ type Config struct {
 	// dial not loopback: a broken guard would still send nothing out.
 	WebhookLookup      func(ctx context.Context, host string) ([]netip.Addr, error)
 	WebhookDialControl func(network, address string, c syscall.RawConn) error
-	BodyLimit          int64
-	TokenTTL           time.Duration
+	// WebhookOwn adds to the host's own addresses, which a hosted
+	// sandbox never delivers to (tests name an address of theirs).
+	WebhookOwn []netip.Addr
+	BodyLimit  int64
+	TokenTTL   time.Duration
 	// HeaderTimeout, BodyTimeout and IdleTimeout bound a slow client: the
 	// time to send a request's headers, then its body, and how long a
 	// kept-alive connection may sit idle between requests. MaxHeaderBytes
@@ -238,6 +242,7 @@ type Server struct {
 	tls *tlsState
 
 	logDB     *store.DB
+	guard     *events.Guard
 	http      *http.Server
 	ln        net.Listener
 	cancel    context.CancelFunc
@@ -373,11 +378,22 @@ func (s *Server) platform(ctx context.Context) error {
 	if s.Config.OperatorToken == "" {
 		s.Config.OperatorToken = "op_" + s.DB.IDs.Token(16)
 	}
-	guard, err := events.NewGuard(cfg.WebhookAllow, cfg.WebhookResolve)
+	newGuard := events.NewGuard
+	if s.Hosted() {
+		newGuard = events.NewHostedGuard
+	}
+	guard, err := newGuard(cfg.WebhookAllow, cfg.WebhookResolve)
 	if err != nil {
 		return err
 	}
 	guard.Lookup, guard.Control = cfg.WebhookLookup, cfg.WebhookDialControl
+	guard.Own = append(guard.Own, cfg.WebhookOwn...)
+	// The sandbox's own inbox is served in the process (Start names
+	// where it listens): never dialled, so a hosted sandbox needs no
+	// way into its host's loopback for it.
+	guard.Local = &events.Local{Paths: []string{"/sandbox/inbox/", "/sandbox/hooks/"},
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.Handler.ServeHTTP(w, r) })}
+	s.guard = guard
 	if s.tls != nil {
 		guard.RootCAs = s.trustedRoots()
 	}
@@ -533,6 +549,7 @@ func (s *Server) Start(ctx context.Context) error {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	s.ln = ln
+	s.guard.Local.Hosts = s.selfHosts()
 	if !s.Config.NoDemo {
 		if err := s.seedDemo(ctx); err != nil {
 			ln.Close()
@@ -581,6 +598,35 @@ func (s *Server) Start(ctx context.Context) error {
 		}
 	}()
 	return nil
+}
+
+// Hosted reports whether the sandbox is hosted for partners
+// (--public-url, which listening beyond loopback requires): its webhooks
+// then never reach the host's loopback or private networks unless the
+// operator names the exact host:port (SECURITY.md).
+func (s *Server) Hosted() bool { return s.Config.PublicURL != "" }
+
+// selfHosts are the host:port pairs the sandbox is reached at: where it
+// listens (loopback's names and addresses too, when it listens on every
+// address) and its public URL's.
+func (s *Server) selfHosts() []string {
+	ap, err := netip.ParseAddrPort(s.ln.Addr().String())
+	if err != nil {
+		return nil
+	}
+	port := strconv.Itoa(int(ap.Port()))
+	hosts := []string{net.JoinHostPort(ap.Addr().Unmap().String(), port)}
+	if ap.Addr().IsUnspecified() || ap.Addr().IsLoopback() {
+		hosts = append(hosts, net.JoinHostPort("127.0.0.1", port), net.JoinHostPort("::1", port), net.JoinHostPort("localhost", port))
+	}
+	if u, err := url.Parse(s.Config.PublicURL); err == nil && u.Host != "" {
+		p := u.Port()
+		if p == "" {
+			p = map[bool]string{true: "443", false: "80"}[u.Scheme == "https"]
+		}
+		hosts = append(hosts, net.JoinHostPort(strings.ToLower(u.Hostname()), p))
+	}
+	return hosts
 }
 
 // URL is the base URL of the running sandbox: https under --tls.
@@ -655,15 +701,18 @@ func (s *Server) demoIn(ctx context.Context) (auth.App, auth.Account, error) {
 	return a, acct, nil
 }
 
-// demoInbox is the demo app's webhook: the built-in inbox, reached by
-// loopback. A sandbox listening on every address (0.0.0.0, [::]) is
-// reached by 127.0.0.1, since webhooks never go to an unspecified
-// address; one listening only on another address of its own has no
-// loopback inbox, and its demo app starts without a webhook (said in the
-// log) unless --webhook-allow lets that address in.
+// demoInbox is the demo app's webhook: the built-in inbox, at the
+// sandbox's public URL when it is hosted, else at its loopback address.
+// Either is served in the process (events.Local). A developer's sandbox
+// listening on every address (0.0.0.0, [::]) gives 127.0.0.1, since
+// webhooks never go to an unspecified address.
 func (s *Server) demoInbox() string {
 	u := s.URL() + "/sandbox/inbox/demo"
-	if ap, err := netip.ParseAddrPort(s.ln.Addr().String()); err == nil && ap.Addr().IsUnspecified() {
+	switch ap, err := netip.ParseAddrPort(s.ln.Addr().String()); {
+	case s.Hosted():
+		// Where partners see the sandbox; served in the process all the same.
+		u = strings.TrimSuffix(s.Config.PublicURL, "/") + "/sandbox/inbox/demo"
+	case err == nil && ap.Addr().IsUnspecified():
 		u = s.scheme() + "://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(int(ap.Port()))) + "/sandbox/inbox/demo"
 	}
 	if err := s.Auth.Webhooks.Check(u); err != nil {
