@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -120,15 +119,20 @@ func (h *Handlers) Routes() []httpx.Route {
 		route(http.MethodGet, "/events", "", h.events, "emitted events"),
 		{API: "sandbox", Method: http.MethodPost, Path: "/events/ping", Auth: httpx.Tenant, Idempotent: true, Handler: httpx.HandlerFunc(h.ping),
 			Doc: "send a test event to the app's webhook"},
-		// The inbox receives whoever posts (it is a webhook receiver); a
-		// company reads only the deliveries the sandbox made for it.
+		// The inbox takes the sandbox's own deliveries at its name (served
+		// in the process, never from the network), and anyone's at its
+		// box URL, a secret of its company's; a company reads its own.
 		{API: "sandbox", Method: http.MethodPost, Path: "/inbox/{name}", Auth: httpx.Public, RawBody: true, Handler: httpx.HandlerFunc(h.Inbox.receive),
-			Doc: "the built-in webhook receiver"},
+			Doc: "the built-in webhook receiver: the sandbox's own deliveries"},
 		// Callers that append to a webhook URL (the Pix PSP adds /pix)
-		// land in the same inbox, with the path kept.
+		// land in the same box, with the path kept.
 		{API: "sandbox", Method: http.MethodPost, Path: "/inbox/{name}/{rest:.+}", Auth: httpx.Public, RawBody: true, Handler: httpx.HandlerFunc(h.Inbox.receive),
-			Doc: "the built-in webhook receiver"},
-		route(http.MethodGet, "/inbox/{name}", "", h.Inbox.list, "what the inbox received for the company"),
+			Doc: "the built-in webhook receiver: the sandbox's own deliveries"},
+		{API: "sandbox", Method: http.MethodPost, Path: "/hooks/{key}", Auth: httpx.Public, RawBody: true, Handler: httpx.HandlerFunc(h.Inbox.receiveAtKey),
+			Doc: "a company's inbox box, at its secret URL: anyone's posts"},
+		{API: "sandbox", Method: http.MethodPost, Path: "/hooks/{key}/{rest:.+}", Auth: httpx.Public, RawBody: true, Handler: httpx.HandlerFunc(h.Inbox.receiveAtKey),
+			Doc: "a company's inbox box, at its secret URL: anyone's posts"},
+		route(http.MethodGet, "/inbox/{name}", "", h.Inbox.list, "what the company's inbox box received, and the box's secret URL"),
 		route(http.MethodPost, "/reset", "", h.reset, "empty the company's sandbox (the operator: every company's)"),
 	}
 }
@@ -492,91 +496,5 @@ func (h *Handlers) firstAttempts(ctx context.Context, eventID string) ([]events.
 			return ds, nil
 		}
 		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// Inbox is a webhook receiver built into the sandbox, so the onboarding
-// walkthrough and a first test need no receiver of their own. It keeps the
-// last 100 requests of each of at most 100 named inboxes, in memory.
-type Inbox struct {
-	// Owner names the company a request was delivered for (by its
-	// Homologa-Delivery-Id), "" for one the sandbox did not make.
-	Owner func(ctx context.Context, deliveryID string) string
-
-	mu    sync.Mutex
-	boxes map[string][]Received
-	order []string
-}
-
-// Received is one request an inbox got.
-type Received struct {
-	company    string
-	ReceivedAt time.Time         `json:"receivedAt"`
-	Path       string            `json:"path"`
-	Headers    map[string]string `json:"headers"`
-	Body       string            `json:"body"`
-}
-
-// receive is POST /sandbox/inbox/{name}.
-func (ib *Inbox) receive(r *http.Request) (*httpx.Reply, error) {
-	body, err := httpx.ReadBody(r, 0)
-	if err != nil {
-		return nil, err
-	}
-	name := mux.Vars(r)["name"]
-	rec := Received{ReceivedAt: time.Now().UTC(), Path: r.URL.Path, Headers: map[string]string{}, Body: string(body)}
-	if id := r.Header.Get("Homologa-Delivery-Id"); id != "" && ib.Owner != nil {
-		rec.company = ib.Owner(r.Context(), id)
-	}
-	for k, vs := range r.Header {
-		rec.Headers[k] = vs[0]
-	}
-	ib.mu.Lock()
-	defer ib.mu.Unlock()
-	if ib.boxes == nil {
-		ib.boxes = map[string][]Received{}
-	}
-	if _, ok := ib.boxes[name]; !ok {
-		ib.order = append(ib.order, name)
-		if len(ib.order) > 100 {
-			delete(ib.boxes, ib.order[0])
-			ib.order = ib.order[1:]
-		}
-	}
-	box := append(ib.boxes[name], rec)
-	if len(box) > 100 {
-		box = box[len(box)-100:]
-	}
-	ib.boxes[name] = box
-	return httpx.OK(map[string]any{"received": true}), nil
-}
-
-// list is GET /sandbox/inbox/{name}, oldest first: what the sandbox
-// delivered there for the caller's company (everything, for the operator).
-func (ib *Inbox) list(r *http.Request) (*httpx.Reply, error) {
-	company := tenant.Of(r.Context())
-	ib.mu.Lock()
-	defer ib.mu.Unlock()
-	box := []Received{}
-	for _, rec := range ib.boxes[mux.Vars(r)["name"]] {
-		if company == "" || rec.company == company {
-			box = append(box, rec)
-		}
-	}
-	return httpx.OK(map[string]any{"requests": box}), nil
-}
-
-// forget drops what the inbox received for a company (its reset).
-func (ib *Inbox) forget(companyID string) {
-	ib.mu.Lock()
-	defer ib.mu.Unlock()
-	for name, box := range ib.boxes {
-		kept := box[:0]
-		for _, rec := range box {
-			if rec.company != companyID {
-				kept = append(kept, rec)
-			}
-		}
-		ib.boxes[name] = kept
 	}
 }

@@ -2,6 +2,7 @@ package events
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -68,7 +69,7 @@ func (t localFirst) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !t.g.Local.serves(req.URL) {
 		return t.next.RoundTrip(req)
 	}
-	in := req.Clone(req.Context())
+	in := req.Clone(context.WithValue(req.Context(), inProcess{}, true))
 	in.RequestURI = req.URL.RequestURI()
 	in.Host = req.URL.Host
 	in.RemoteAddr = "127.0.0.1:0"
@@ -88,6 +89,17 @@ func (t localFirst) RoundTrip(req *http.Request) (*http.Response, error) {
 		Status: http.StatusText(rec.status), StatusCode: rec.status, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: rec.header, Body: io.NopCloser(bytes.NewReader(rec.body.Bytes())), ContentLength: int64(rec.body.Len()), Request: req,
 	}, nil
+}
+
+// inProcess marks the context of a request the sandbox served itself.
+type inProcess struct{}
+
+// InProcess reports whether a request is one the sandbox made and served
+// itself (a delivery to its own inbox): no client on the network can
+// send one, so the inbox takes it as the sandbox's own.
+func InProcess(ctx context.Context) bool {
+	v, _ := ctx.Value(inProcess{}).(bool)
+	return v
 }
 
 // localAnswer is the ResponseWriter of a request served in the process.

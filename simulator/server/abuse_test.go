@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 
+	"homologa/simulator/quota"
 	"homologa/simulator/server"
 )
 
@@ -160,5 +161,106 @@ func TestAbuseWebhookToTheHostsLoopback(t *testing.T) {
 	}
 	if contacted.Load() != 0 || len(d.seen()) != 0 {
 		t.Fatalf("the loopback service was contacted %d times; dials %v", contacted.Load(), d.seen())
+	}
+}
+
+// rawPost posts body to path with no credential at all (not even the
+// tests' operator token) and answers the status.
+func rawPost(t *testing.T, url, body string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// box answers what a company's box holds, and its secret URL.
+func box(t *testing.T, s *server.Server, token, name string) ([]map[string]any, string) {
+	t.Helper()
+	code, m := call(t, s, token, http.MethodGet, "/sandbox/inbox/"+name, "")
+	if code != http.StatusOK {
+		t.Fatalf("GET inbox %s: %d %v", name, code, m)
+	}
+	var out []map[string]any
+	for _, r := range m["requests"].([]any) {
+		out = append(out, r.(map[string]any))
+	}
+	u, _ := m["url"].(string)
+	return out, u
+}
+
+// TestAbuseAnonymousInboxFlood is hole 1: anonymous posts to
+// /sandbox/inbox/{name} grew the process by a MB each, replaced a
+// company's records with the poster's, and evicted its box after 100
+// new names. Now the named box takes the sandbox's own deliveries only,
+// anything else refused unread; the box's secret URL takes anyone's
+// posts into that company's box alone, bounded by the company's quota,
+// which drops only its own oldest.
+func TestAbuseAnonymousInboxFlood(t *testing.T) {
+	t.Parallel()
+	s := startHosted(t, server.Config{Quotas: quota.Config{InboxBytes: 64 << 10, InboxBoxes: 5}}, nil)
+	a, b := hostedDemoToken(t, s), secondCompany(t, s)
+	// Each company pings its own webhook, the inbox: A's at "demo", B's
+	// at "exemplo" (secondCompany's app).
+	for _, tok := range []string{a, b} {
+		if code, m := call(t, s, tok, http.MethodPost, "/sandbox/events/ping", ""); code != http.StatusAccepted {
+			t.Fatalf("ping: %d %v", code, m)
+		}
+	}
+	own, aURL := box(t, s, a, "demo")
+	if len(own) != 1 || !strings.HasPrefix(aURL, hostedURL+"/sandbox/hooks/") {
+		t.Fatalf("A's box: %v at %q", own, aURL)
+	}
+	// Anonymous floods at A's box name, and at 101 new names: refused.
+	mb := strings.Repeat("x", 1<<20-1)
+	for i := range 20 {
+		if code := rawPost(t, s.URL()+"/sandbox/inbox/demo", mb); code != http.StatusForbidden {
+			t.Fatalf("anonymous post %d: %d, want 403", i, code)
+		}
+	}
+	for i := range 101 {
+		if code := rawPost(t, fmt.Sprintf("%s/sandbox/inbox/new%d", s.URL(), i), `{}`); code != http.StatusForbidden {
+			t.Fatalf("anonymous post to a new name: %d, want 403", code)
+		}
+	}
+	// A forged secret URL (B's company, A's MAC) is a 404.
+	path := strings.TrimPrefix(aURL, hostedURL)
+	if code := rawPost(t, s.URL()+path[:len(path)-4]+"AAAA", `{}`); code != http.StatusNotFound {
+		t.Fatalf("a forged box URL: %d, want 404", code)
+	}
+	if got, _ := box(t, s, a, "demo"); len(got) != 1 || got[0]["path"] != "/sandbox/inbox/demo" {
+		t.Fatalf("A's box after the floods: %v", got)
+	}
+	// The secret URL takes anyone's posts, into A's box, within A's
+	// quota of 64 KiB: A's own oldest go; B's box is untouched.
+	for i := range 30 {
+		if code := rawPost(t, s.URL()+path+"/pix", fmt.Sprintf(`{"n":%d,"pad":%q}`, i, strings.Repeat("p", 8<<10))); code != http.StatusOK {
+			t.Fatalf("post to the box URL: %d", code)
+		}
+	}
+	got, _ := box(t, s, a, "demo")
+	if len(got) == 0 || len(got) > 8 || !strings.Contains(got[len(got)-1]["body"].(string), `"n":29`) {
+		t.Fatalf("A's box after 30 posts of 8 KiB: %d requests, the newest %v", len(got), got[len(got)-1]["body"])
+	}
+	// More boxes than A's quota of 5: A's own oldest box goes, B's stays.
+	for i := range 7 {
+		_, u := box(t, s, a, fmt.Sprintf("box%d", i))
+		if code := rawPost(t, s.URL()+strings.TrimPrefix(u, hostedURL), `{}`); code != http.StatusOK {
+			t.Fatalf("post to box%d: %d", i, code)
+		}
+	}
+	if got, _ := box(t, s, a, "demo"); len(got) != 0 {
+		t.Fatalf("A's oldest box survived A's quota of boxes: %d requests", len(got))
+	}
+	if got, _ := box(t, s, b, "exemplo"); len(got) != 1 {
+		t.Fatalf("B's box after A's floods: %v", got)
+	}
+	if got, _ := box(t, s, b, "demo"); len(got) != 0 {
+		t.Fatalf("B reads A's box: %v", got)
 	}
 }

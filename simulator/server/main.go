@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"homologa/simulator/clock"
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
+	"homologa/simulator/quota"
 	"homologa/simulator/retention"
 	"io"
 	"runtime/debug"
@@ -109,7 +111,50 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	tlsFlags(fs, cfg, getenv)
 	webhookFlags(fs, cfg, getenv)
 	retentionFlags(fs, cfg, getenv)
+	quotaFlags(fs, cfg, getenv)
 	return fs
+}
+
+// quotaFlags are the --quota-* flags: what each company may take of a
+// hosted sandbox (package quota). Each defaults to quota.Defaults; 0
+// means no quota.
+func quotaFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
+	q := &cfg.Quotas
+	size := func(field *int64) func(string) error {
+		return func(v string) error {
+			n, err := quota.ParseBytes(v)
+			if err != nil {
+				return err
+			}
+			*field = cmp.Or(n, -1)
+			return nil
+		}
+	}
+	count := func(field *int) func(string) error {
+		return func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return errors.New("want a whole number, 0 for no quota")
+			}
+			*field = cmp.Or(n, -1)
+			return nil
+		}
+	}
+	d := quota.Defaults
+	for _, f := range []struct {
+		name, env, def, usage string
+		set                   func(string) error
+	}{
+		{"quota-inbox-boxes", "HOMOLOGA_QUOTA_INBOX_BOXES", strconv.Itoa(d.InboxBoxes), "most built-in inbox boxes a company keeps; a new one drops its own oldest", count(&q.InboxBoxes)},
+		{"quota-inbox-bytes", "HOMOLOGA_QUOTA_INBOX_BYTES", quota.FormatBytes(d.InboxBytes), "most bytes a company's inbox boxes keep (100 requests a box), its own oldest dropped first", size(&q.InboxBytes)},
+	} {
+		fs.Func(f.name, f.usage+" ("+f.env+"; default "+f.def+")", f.set)
+		if v := getenv(f.env); v != "" {
+			if err := f.set(v); err != nil && cfg.envErr == nil {
+				cfg.envErr = fmt.Errorf("%s: %w", f.env, err)
+			}
+		}
+	}
 }
 
 // tlsFlags are --tls, --tls-cert, --tls-key, --tls-dir and --mtls.

@@ -387,7 +387,7 @@ func (s *Server) namespaces() *control.Namespaces {
 func (s *Server) control() *control.Handlers {
 	if s.ctl == nil {
 		s.ctl = &control.Handlers{Clocks: s.Clocks, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas,
-			Inbox: &control.Inbox{Owner: s.Bus.CompanyOfDelivery},
+			Inbox: &control.Inbox{Owner: s.Bus.CompanyOfDelivery, Key: s.inboxKey, Base: s.baseURL, Quota: s.Config.Quotas},
 			// The insurer's cycles reset in the order their rows reference
 			// each other's: benefits, then enrollments, then proposals.
 			Resetters: []control.Resetter{s.Bus, s.Jobs, s.Keys, s.Scenarios, s.Pix, s.Benefit, s.Customer, s.Sale}}

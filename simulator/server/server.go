@@ -42,6 +42,7 @@ import (
 	"homologa/simulator/insurance/wire"
 	"homologa/simulator/jobs"
 	"homologa/simulator/pix"
+	"homologa/simulator/quota"
 	"homologa/simulator/recorder"
 	"homologa/simulator/redact"
 	"homologa/simulator/retention"
@@ -98,6 +99,9 @@ type Config struct {
 	// Retention bounds what each company keeps (--retention-age, -rows,
 	// -log, -every); the zero value keeps everything.
 	Retention retention.Config
+	// Quotas bound what each company may take (--quota-*); zero fields
+	// take quota.Defaults.
+	Quotas quota.Config
 	// ScenariosDir is --scenarios: a folder of scenario files beside the
 	// shipped ones (same id: the folder's wins).
 	ScenariosDir string
@@ -243,6 +247,7 @@ type Server struct {
 
 	logDB     *store.DB
 	guard     *events.Guard
+	inboxKey  []byte
 	http      *http.Server
 	ln        net.Listener
 	cancel    context.CancelFunc
@@ -282,7 +287,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err := s.openStores(ctx); err != nil {
 		return nil, err
 	}
-	steps := []func(context.Context) error{s.loadCA, func(context.Context) error { return s.setupTLS() }, s.platform, s.domains, s.retention, s.startScenarios, s.loadApps,
+	steps := []func(context.Context) error{s.loadCA, func(context.Context) error { return s.setupTLS() }, s.platform, s.domains, s.retention, s.startScenarios, s.loadApps, s.loadInboxKey,
 		func(context.Context) error { return s.mountRoutes() }}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
