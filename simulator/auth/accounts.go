@@ -97,7 +97,7 @@ func (s *Service) Register(ctx context.Context, in NewAccount) (Account, Company
 	}
 	hash := in.PasswordHash
 	if hash == "" {
-		if hash, err = hashPassword(in.Password); err != nil {
+		if hash, err = s.hash(ctx, in.Password); err != nil {
 			return Account{}, Company{}, err
 		}
 	}
@@ -161,13 +161,18 @@ func (s *Service) CheckPassword(ctx context.Context, email, password string) (Ac
 			tenant.Namespace(ctx), email).Scan(&a.ID, &a.Namespace, &a.Email, &a.Name, &hash, &at)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		if err := s.compare(ctx, dummyHash, password); errs.CodeOf(err) == errs.TooManyRequests {
+			return Account{}, err
+		}
 		return Account{}, fail
 	}
 	if err != nil {
 		return Account{}, fmt.Errorf("check password: %w", err)
 	}
-	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
+	if err := s.compare(ctx, []byte(hash), password); err != nil {
+		if errs.CodeOf(err) == errs.TooManyRequests {
+			return Account{}, err
+		}
 		return Account{}, fail
 	}
 	a.CreatedAt = time.Unix(0, at).UTC()
@@ -476,7 +481,7 @@ func (s *Service) SeedAccount(ctx context.Context, in NewAccount, companyID stri
 	}
 	hash := in.PasswordHash
 	if hash == "" {
-		if hash, err = hashPassword(in.Password); err != nil {
+		if hash, err = s.hash(ctx, in.Password); err != nil {
 			return Account{}, err
 		}
 	}

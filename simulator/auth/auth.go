@@ -116,13 +116,18 @@ type Service struct {
 	appPrincipals sync.Map
 
 	// ClientGuesses and AddrGuesses throttle the token endpoint's failed
-	// attempts: per app, and per remote address for client ids no app
-	// has. Nil ones are made with their defaults on first use.
+	// attempts: per app and remote address, and per remote address for
+	// client ids no app has. Nil ones are made with their defaults on
+	// first use.
 	ClientGuesses, AddrGuesses *Throttle
 	// LoginGuesses and LoginAddrs throttle the portal's failed logins:
 	// per email (whether an account has it or not, so the answer tells
-	// nothing), and per remote address.
+	// nothing) and remote address, and per remote address.
 	LoginGuesses, LoginAddrs *Throttle
+	// PasswordHashers is how many password hashes (bcrypt) run at once;
+	// 0 is half the processors, at least one (hashing.go).
+	PasswordHashers int
+	hashTurns       chan struct{}
 }
 
 type cachedToken struct {

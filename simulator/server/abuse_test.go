@@ -264,3 +264,73 @@ func TestAbuseAnonymousInboxFlood(t *testing.T) {
 		t.Fatalf("B reads A's box: %v", got)
 	}
 }
+
+// postFrom posts a form (or JSON, when body starts with "{") with HTTP
+// Basic credentials, as the client at address from behind the sandbox's
+// trusted proxy (the test itself, on loopback), and answers the status.
+func postFrom(t *testing.T, s *server.Server, from, path, user, pass, body string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, s.URL()+path, strings.NewReader(body))
+	switch {
+	case strings.HasPrefix(body, "{"):
+		req.Header.Set("Content-Type", "application/json")
+	case body != "":
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if user != "" {
+		req.SetBasicAuth(user, pass)
+	}
+	req.Header.Set("X-Forwarded-For", from)
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestAbuseLockingOutAVictim is hole 4: ten wrong secrets for a victim's
+// client id, or wrong passwords for its email, sent from another
+// address, made the victim's right secret a 429; behind a proxy, where
+// every client shared one address, 50 failed logins locked everyone.
+// Now failures count per credential and address, the proxy (trusted
+// with --trusted-proxy) says where each client is, and the owner's
+// right secret gets through.
+func TestAbuseLockingOutAVictim(t *testing.T) {
+	t.Parallel()
+	s := startHosted(t, server.Config{TrustedProxies: []string{"127.0.0.1"}}, nil)
+	const attacker, victim = "198.51.100.66", "203.0.113.5"
+	grant := "grant_type=client_credentials"
+	for i := range 15 {
+		want := http.StatusUnauthorized
+		if i >= 10 {
+			want = http.StatusTooManyRequests
+		}
+		if code := postFrom(t, s, attacker, "/oauth/token", server.DemoClientID, "guess", grant); code != want {
+			t.Fatalf("wrong secret %d: %d, want %d", i+1, code, want)
+		}
+	}
+	if code := postFrom(t, s, victim, "/oauth/token", server.DemoClientID, s.Demo.ClientSecret, grant); code != http.StatusOK {
+		t.Fatalf("the owner's secret after the attacker's failures: %d, want 200", code)
+	}
+	// Portal logins: the victim's account, an attacker guessing its
+	// password, and 50 failed logins of other emails from the attacker.
+	const email, password = "vitima@exemplo.com.br", "senha-longa-da-vitima"
+	reg := `{"email": "` + email + `", "password": "` + password + `", "company": {"cnpj": "11444777000161", "name": "Vítima"}}`
+	if code := postFrom(t, s, victim, "/portal/accounts", "", "", reg); code != http.StatusCreated {
+		t.Fatalf("register: %d", code)
+	}
+	for range 12 {
+		postFrom(t, s, attacker, "/portal/tokens", email, "chute-errado-123", "")
+	}
+	for i := range 50 {
+		postFrom(t, s, attacker, "/portal/tokens", fmt.Sprintf("outro%d@exemplo.com.br", i), "chute-errado-123", "")
+	}
+	if code := postFrom(t, s, attacker, "/portal/tokens", email, password, ""); code != http.StatusTooManyRequests {
+		t.Fatalf("the attacker's address, locked out: %d, want 429", code)
+	}
+	if code := postFrom(t, s, victim, "/portal/tokens", email, password, ""); code != http.StatusCreated {
+		t.Fatalf("the owner's password after the attacker's failures: %d, want 201", code)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"homologa/simulator/clock"
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
+	"homologa/simulator/httpx"
 	"homologa/simulator/quota"
 	"homologa/simulator/retention"
 	"io"
@@ -108,6 +109,23 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	fs.StringVar(&cfg.ScenariosDir, "scenarios", env("HOMOLOGA_SCENARIOS", ""), "folder of scenario files beside the shipped ones; POST /sandbox/scenarios/reload rereads it (HOMOLOGA_SCENARIOS)")
 	fs.StringVar(&cfg.LogFormat, "log-format", env("HOMOLOGA_LOG_FORMAT", "text"), "log format: text or json (HOMOLOGA_LOG_FORMAT)")
 	fs.StringVar(&cfg.PublicURL, "public-url", env("HOMOLOGA_PUBLIC_URL", ""), "the URL partners reach a hosted sandbox at, e.g. https://homologa.example.com; required to listen beyond loopback (HOMOLOGA_PUBLIC_URL)")
+	proxyFlag := false // the flag takes the environment's place
+	fs.Func("trusted-proxy", "comma-separated addresses or CIDR ranges of the reverse proxies in front of a hosted sandbox, whose X-Forwarded-For names the client that throttles count (HOMOLOGA_TRUSTED_PROXY)", func(v string) error {
+		if _, err := httpx.ParseProxies(splitList(v)); err != nil {
+			return err
+		}
+		if !proxyFlag {
+			proxyFlag, cfg.TrustedProxies = true, nil
+		}
+		cfg.TrustedProxies = append(cfg.TrustedProxies, splitList(v)...)
+		return nil
+	})
+	if v := getenv("HOMOLOGA_TRUSTED_PROXY"); v != "" {
+		if _, err := httpx.ParseProxies(splitList(v)); err != nil && cfg.envErr == nil {
+			cfg.envErr = fmt.Errorf("HOMOLOGA_TRUSTED_PROXY: %w", err)
+		}
+		cfg.TrustedProxies = splitList(v)
+	}
 	tlsFlags(fs, cfg, getenv)
 	webhookFlags(fs, cfg, getenv)
 	retentionFlags(fs, cfg, getenv)

@@ -97,8 +97,8 @@ func (s *Server) mountRoutes() error {
 	inner := s.Recorder.Middleware(APIs, s.namespaces().Middleware(r))
 	// As many partner requests inside as processors, the rest in arrival
 	// order (httpx.Admission).
-	s.Handler = httpx.Admission{APIs: turnTakers(), Slots: runtime.GOMAXPROCS(0)}.Middleware(httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
-		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner))))
+	s.Handler = s.proxies.Middleware(httpx.Admission{APIs: turnTakers(), Slots: runtime.GOMAXPROCS(0)}.Middleware(httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
+		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner)))))
 	return nil
 }
 

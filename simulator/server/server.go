@@ -102,6 +102,13 @@ type Config struct {
 	// Quotas bound what each company may take (--quota-*); zero fields
 	// take quota.Defaults.
 	Quotas quota.Config
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For says
+	// where a request came from (--trusted-proxy): addresses or CIDR
+	// ranges. Without them every client is its connection's peer.
+	TrustedProxies []string
+	// PasswordHashers is how many password hashes run at once; 0 is
+	// half the processors, at least one.
+	PasswordHashers int
 	// ScenariosDir is --scenarios: a folder of scenario files beside the
 	// shipped ones (same id: the folder's wins).
 	ScenariosDir string
@@ -247,6 +254,7 @@ type Server struct {
 
 	logDB     *store.DB
 	guard     *events.Guard
+	proxies   httpx.Proxies
 	inboxKey  []byte
 	http      *http.Server
 	ln        net.Listener
@@ -402,7 +410,10 @@ func (s *Server) platform(ctx context.Context) error {
 	if s.tls != nil {
 		guard.RootCAs = s.trustedRoots()
 	}
-	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Guard: guard},
+	if s.proxies, err = httpx.ParseProxies(cfg.TrustedProxies); err != nil {
+		return err
+	}
+	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Guard: guard}, PasswordHashers: cfg.PasswordHashers,
 		SecureCookies: strings.HasPrefix(cfg.PublicURL, "https://") || s.tls != nil,
 		OperatorToken: s.Config.OperatorToken, CA: s.CA, MutualTLS: cfg.MTLS}
 	s.Hub = events.NewHub()
