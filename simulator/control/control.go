@@ -41,6 +41,28 @@ type Handlers struct {
 	Inbox    *Inbox
 	// Resetters empty what each package keeps of a company.
 	Resetters []Resetter
+	// Jumps is how long a clock move waits for its jobs before it
+	// answers their progress instead (202); zero fields take
+	// DefaultJumpBudget's.
+	Jumps jobs.Budget
+}
+
+// DefaultJumpBudget is what a move of the clock waits for: 10,000 jobs
+// or 15 seconds. A feature's advance of days or a year of a few
+// resources runs far fewer, and answers done, as it always did; a
+// jump of centuries through a company's recurrences answers its progress
+// and goes on in the background.
+var DefaultJumpBudget = jobs.Budget{Jobs: 10_000, Wait: 15 * time.Second}
+
+func (h *Handlers) budget() jobs.Budget {
+	b := h.Jumps
+	if b.Jobs <= 0 {
+		b.Jobs = DefaultJumpBudget.Jobs
+	}
+	if b.Wait <= 0 {
+		b.Wait = DefaultJumpBudget.Wait
+	}
+	return b
 }
 
 // Resetter empties what a package keeps of a company, in the reset's
@@ -145,10 +167,13 @@ type clockView struct {
 	JobsRun     *int       `json:"jobsRun,omitempty"`
 	Scope       string     `json:"scope"`
 	Own         bool       `json:"own"`
+	// Jump is the clock's jump while it runs.
+	Jump *jobs.JumpState `json:"jump,omitempty"`
 }
 
 // view is the clock a call acts on: its company's, or the default for the
-// operator.
+// operator. A move that ran jobs says how many (ran); one whose jump
+// goes on past the call's budget answers 202.
 func (h *Handlers) view(r *http.Request, ran *int) (*httpx.Reply, error) {
 	company := tenant.Of(r.Context())
 	clk := h.Clocks.Of(company)
@@ -160,6 +185,12 @@ func (h *Handlers) view(r *http.Request, ran *int) (*httpx.Reply, error) {
 	v := clockView{Now: clk.Now(), Mode: mode, Factor: factor, PendingJobs: n, JobsRun: ran, Scope: "company", Own: h.Clocks.Owns(company)}
 	if company == "" {
 		v.Scope, v.Own = "sandbox", false
+	}
+	if st, ok := h.Jobs.JumpOf(company); ok && !st.Done {
+		v.Jump = &st
+		if ran != nil {
+			return &httpx.Reply{Status: http.StatusAccepted, Body: v}, nil
+		}
 	}
 	return httpx.OK(v), nil
 }
@@ -176,6 +207,8 @@ type companyClock struct {
 	Mode      clock.Mode `json:"mode"`
 	Factor    float64    `json:"factor"`
 	Own       bool       `json:"own"`
+	// Jump is the clock's running jump, if one runs.
+	Jump *jobs.JumpState `json:"jump,omitempty"`
 }
 
 // clocks is GET /sandbox/clocks: the caller company's clock, or for the
@@ -194,7 +227,11 @@ func (h *Handlers) clocks(r *http.Request) (*httpx.Reply, error) {
 		}
 		clk := h.Clocks.Of(id)
 		mode, factor := clk.Mode()
-		out = append(out, companyClock{CompanyID: id, CNPJ: c.CNPJ, Namespace: c.Namespace, Now: clk.Now(), Mode: mode, Factor: factor, Own: h.Clocks.Owns(id)})
+		cc := companyClock{CompanyID: id, CNPJ: c.CNPJ, Namespace: c.Namespace, Now: clk.Now(), Mode: mode, Factor: factor, Own: h.Clocks.Owns(id)}
+		if st, ok := h.Jobs.JumpOf(id); ok && !st.Done {
+			cc.Jump = &st
+		}
+		out = append(out, cc)
 	}
 	return httpx.OK(map[string]any{"clocks": out}), nil
 }
@@ -202,8 +239,9 @@ func (h *Handlers) clocks(r *http.Request) (*httpx.Reply, error) {
 // advance is POST /sandbox/clock/advance {"by":"36h"}: the company's clock
 // moves (the first move gives it a clock of its own), and the call answers
 // after every job of the company due in the window has run, each at its
-// own instant. The operator moves the default clock and every company
-// that follows it.
+// own instant; a jump with more jobs than the call's budget answers 202
+// with its progress and goes on (jobs.Jump). The operator moves the
+// default clock and every company that follows it.
 func (h *Handlers) advance(r *http.Request) (*httpx.Reply, error) {
 	var in struct{ By string }
 	if err := httpx.DecodeJSON(r, h.Schemas, "platform/clock.advance", &in); err != nil {
@@ -217,11 +255,11 @@ func (h *Handlers) advance(r *http.Request) (*httpx.Reply, error) {
 	if err := clock.CheckInstant(target); err != nil {
 		return nil, errs.Invalidf("by", "%v", err)
 	}
-	n, err := h.Jobs.AdvanceTo(r.Context(), target)
+	st, err := h.Jobs.Jump(r.Context(), target, h.budget())
 	if err != nil {
 		return nil, err
 	}
-	return h.view(r, &n)
+	return h.view(r, &st.JobsRun)
 }
 
 // set is POST /sandbox/clock/set {"at":"2027-01-01T00:00:00Z", "mode":
@@ -258,8 +296,14 @@ func (h *Handlers) set(r *http.Request) (*httpx.Reply, error) {
 		if err := clock.CheckInstant(at); err != nil {
 			return nil, errs.Invalidf("at", "%v", err)
 		}
-		if n, err = h.Jobs.SetTo(r.Context(), at); err != nil {
+		st, err := h.Jobs.SetWithin(r.Context(), at, h.budget())
+		if err != nil {
 			return nil, err
+		}
+		n = st.JobsRun
+		if !st.Done {
+			// Still jumping: the mode can be set once it has landed.
+			return h.view(r, &n)
 		}
 	}
 	if in.Mode != "" && !freeze {

@@ -9,12 +9,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
+	"homologa/simulator/jobs"
 	"homologa/simulator/quota"
 	"homologa/simulator/server"
 )
@@ -332,5 +335,64 @@ func TestAbuseLockingOutAVictim(t *testing.T) {
 	}
 	if code := postFrom(t, s, victim, "/portal/tokens", email, password, ""); code != http.StatusCreated {
 		t.Fatalf("the owner's password after the attacker's failures: %d, want 201", code)
+	}
+}
+
+// TestAbuseJumpToTheEndOfTime is hole 5: one company's jump of its clock
+// through its insurance cycles kept a processor busy for minutes, the
+// client waiting, and a running clock at 1,000,000x passed the 2200
+// bound. Now a jump past its budget answers its progress (202) and runs
+// on in batches, shown in GET /sandbox/clock; the clock cannot be moved
+// again until it lands; the neighbour's calls are answered meanwhile;
+// and a running clock stops at the bound.
+func TestAbuseJumpToTheEndOfTime(t *testing.T) {
+	t.Parallel()
+	w := newInsTenantsWith(t, server.Config{ClockBudget: jobs.Budget{Jobs: 20}})
+	w.implanted("A")
+	// A's portal token (the demo account's) acts on A's clock: an app
+	// token could expire on the clock it moves.
+	req, _ := http.NewRequest(http.MethodPost, w.s.URL()+"/portal/tokens", nil)
+	req.SetBasicAuth(server.DemoEmail, server.DemoPassword)
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pat struct{ Token string }
+	json.NewDecoder(resp.Body).Decode(&pat)
+	resp.Body.Close()
+	w.tokens["A"] = pat.Token
+	began := time.Now()
+	code, out := w.call("A", http.MethodPost, "/sandbox/clock/set", `{"at": "2060-01-01T00:00:00Z"}`)
+	if code != http.StatusAccepted || out["jump"] == nil || field(out, "jump.done") != "false" || field(out, "jump.target") != "2060-01-01T00:00:00Z" {
+		t.Fatalf("a jump of 34 years: %d %v after %v, want 202 with its progress", code, out, time.Since(began))
+	}
+	if code, out := w.call("A", http.MethodPost, "/sandbox/clock/advance", `{"by": "1d"}`); code != http.StatusConflict {
+		t.Fatalf("another move while jumping: %d %v, want 409", code, out)
+	}
+	if code, out := w.call("B", http.MethodGet, "/sandbox/clock", ""); code != http.StatusOK || out["jump"] != nil || field(out, "now") != "2026-01-05T12:00:00Z" {
+		t.Fatalf("the neighbour's clock during A's jump: %d %v", code, out)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		_, out = w.call("A", http.MethodGet, "/sandbox/clock", "")
+		if out["jump"] == nil || time.Now().After(deadline) {
+			break
+		}
+		if n, _ := strconv.Atoi(field(out, "jump.jobsRun")); n == 0 {
+			t.Fatalf("the jump shows no progress: %v", out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if out["jump"] != nil || field(out, "now") != "2060-01-01T00:00:00Z" {
+		t.Fatalf("A's clock after the jump: %v", out)
+	}
+	// A running clock at 1,000,000x stops at the bound: 100 ms of wall
+	// time is 28 hours. (B's clock: it has no jobs to run on the way.)
+	w.must(http.StatusOK, "B", http.MethodPost, "/sandbox/clock/set", `{"at": "2199-12-31T00:00:00Z"}`)
+	w.renew("B")
+	w.must(http.StatusOK, "B", http.MethodPost, "/sandbox/clock/set", `{"mode": "1000000x"}`)
+	time.Sleep(150 * time.Millisecond)
+	if out := w.must(http.StatusOK, "op", http.MethodGet, "/sandbox/clocks", ""); !strings.Contains(fmt.Sprint(out), "2199-12-31T23:59:59Z") || !strings.Contains(fmt.Sprint(out), "frozen") {
+		t.Fatalf("a clock at 1,000,000x past the bound: %v", out)
 	}
 }

@@ -386,7 +386,7 @@ func (s *Server) namespaces() *control.Namespaces {
 // control is the control API's handlers, made once.
 func (s *Server) control() *control.Handlers {
 	if s.ctl == nil {
-		s.ctl = &control.Handlers{Clocks: s.Clocks, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas,
+		s.ctl = &control.Handlers{Clocks: s.Clocks, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Jumps: s.Config.ClockBudget,
 			Inbox: &control.Inbox{Owner: s.Bus.CompanyOfDelivery, Key: s.inboxKey, Base: s.baseURL, Quota: s.Config.Quotas},
 			// The insurer's cycles reset in the order their rows reference
 			// each other's: benefits, then enrollments, then proposals.

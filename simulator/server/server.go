@@ -109,6 +109,10 @@ type Config struct {
 	// PasswordHashers is how many password hashes run at once; 0 is
 	// half the processors, at least one.
 	PasswordHashers int
+	// ClockBudget is how long a move of the clock waits for its jobs
+	// before answering their progress (202) and going on in the
+	// background; zero fields take control.DefaultJumpBudget's.
+	ClockBudget jobs.Budget
 	// ScenariosDir is --scenarios: a folder of scenario files beside the
 	// shipped ones (same id: the folder's wins).
 	ScenariosDir string
