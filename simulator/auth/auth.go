@@ -124,6 +124,9 @@ type Service struct {
 	// per email (whether an account has it or not, so the answer tells
 	// nothing) and remote address, and per remote address.
 	LoginGuesses, LoginAddrs *Throttle
+	// Registrations counts the portal's registrations per address: 10
+	// an hour unless set (--quota-registrations).
+	Registrations *Window
 	// PasswordHashers is how many password hashes (bcrypt) run at once;
 	// 0 is half the processors, at least one (hashing.go).
 	PasswordHashers int
@@ -178,13 +181,15 @@ func scanCompany(row store.Scanner) (Company, error) {
 }
 
 // Company returns the company with id key, or with CNPJ key in the
-// namespace ctx names.
+// namespace ctx names: since each owner may register a CNPJ in its own
+// world, the sandbox's own (of no account) first, then the oldest.
 func (s *Service) Company(ctx context.Context, key string) (Company, error) {
 	var c Company
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
 		var err error
-		c, err = scanCompany(tx.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies WHERE id = ? OR (namespace = ? AND cnpj = ?)`,
-			key, tenant.Namespace(ctx), taxid.NormalizeCNPJ(key)))
+		c, err = scanCompany(tx.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies WHERE id = ?
+			UNION ALL SELECT * FROM (SELECT `+companyColumns+` FROM companies WHERE namespace = ? AND cnpj = ? ORDER BY account_id IS NULL DESC, created_at, id LIMIT 1)
+			LIMIT 1`, key, tenant.Namespace(ctx), taxid.NormalizeCNPJ(key)))
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {

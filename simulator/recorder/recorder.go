@@ -15,6 +15,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,6 +55,9 @@ type Interaction struct {
 	DurationMS     float64           `json:"durationMs"`
 	IdempotencyKey string            `json:"idempotencyKey,omitempty"`
 	Injected       string            `json:"injected,omitempty"`
+	// Truncated names the bodies kept cut at the log's bound
+	// (BodyLimit), with the size each had: {"requestBody": 921600}.
+	Truncated map[string]int `json:"truncated,omitempty"`
 }
 
 // Recorder records interactions.
@@ -61,12 +66,16 @@ type Recorder struct {
 	DB     *store.DB
 	Clocks *clock.Clocks
 	Log    *slog.Logger
-	// BodyLimit is how much of each body is kept.
+	// BodyLimit is how much of each body is kept (--quota-log-body); a
+	// longer one is kept cut, and marked (Truncated).
 	BodyLimit int
 	// Keep is the most requests a company's log holds
-	// (--retention-log); 0 keeps every one. The writer keeps it as it
-	// writes (capAt).
-	Keep int
+	// (--retention-log); 0 keeps every one. KeepBytes is the most bytes
+	// it holds (--quota-log-bytes), in a file or in memory; 0 is no
+	// bound. The writer keeps both as it writes (capAt; the memory log,
+	// as it adds).
+	Keep      int
+	KeepBytes int64
 
 	mem     *memLog
 	ch      chan *Interaction
@@ -82,6 +91,7 @@ type Recorder struct {
 	// connection orders them, so a count is never read stale.
 	countsMu sync.Mutex
 	counts   map[string]int
+	bytes    map[string]int64
 }
 
 // Start starts the writer goroutine.
@@ -91,6 +101,9 @@ func (r *Recorder) Start() {
 	}
 	if r.DB == nil {
 		r.mem = newMemLog()
+		if r.KeepBytes > 0 {
+			r.mem.maxBytes = int(min(r.KeepBytes, 1<<40))
+		}
 		return
 	}
 	// Pointers: a buffer of 4,096 interactions by value was 1.2 MB of an
@@ -182,6 +195,10 @@ func (r *Recorder) write(batch []Interaction) error {
 		rows[i].reqHeaders, _ = jsondoc.Marshal(it.RequestHeaders)
 		rows[i].respHeaders, _ = jsondoc.Marshal(it.ResponseHeader)
 	}
+	size := func(i int) int64 {
+		it := &batch[i]
+		return int64(len(it.RequestBody) + len(it.ResponseBody) + len(rows[i].reqHeaders) + len(rows[i].respHeaders) + len(it.Query) + len(it.Path) + rowOverhead)
+	}
 	ctx := context.Background()
 	// A transaction per writeChunk rows: one of 512 was a ~20 ms stretch
 	// inside SQLite, and a sandbox on one core (GOMAXPROCS=1) gets its
@@ -190,6 +207,7 @@ func (r *Recorder) write(batch []Interaction) error {
 	for len(batch) > 0 {
 		n := min(len(batch), writeChunk)
 		inserted := map[string]int{}
+		added := map[string]int64{}
 		err := r.DB.Tx(ctx, func(tx *store.Tx) error {
 			stmt, err := tx.PrepareContext(ctx, `INSERT INTO interactions (at, request_id, app_id, api, method, path, query, req_headers, req_body,
 			status, resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, company_id, sent_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -199,13 +217,14 @@ func (r *Recorder) write(batch []Interaction) error {
 			defer stmt.Close()
 			for i, it := range batch[:n] {
 				inserted[it.CompanyID]++
+				added[it.CompanyID] += size(i)
 				_, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rows[i].reqHeaders), it.RequestBody,
 					it.Status, string(rows[i].respHeaders), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID, it.SentPath)
 				if err != nil {
 					return err
 				}
 			}
-			return r.capAt(ctx, tx, inserted)
+			return r.capAt(ctx, tx, inserted, added)
 		})
 		if err != nil {
 			for company := range inserted { // counted what rolled back
@@ -219,45 +238,91 @@ func (r *Recorder) write(batch []Interaction) error {
 }
 
 // capAt deletes, in the transaction that wrote them, as many of a
-// company's oldest requests as it has beyond Keep. Left to the pruner's
-// batches (25 rows, 2.5 ms apart), a log past its cap fell behind a
-// steady load (~9,000 deletions a second behind 15,000 GETs) and grew,
-// each new page a fault (~12 µs here), and GETs queued behind each batch:
-// pixbench's GET c=32 had a p99 of 6.8–8.2 ms past the cap; kept here,
-// 4.4–5.3 ms, no page faults, as many GETs a second. At most twice what
-// the batch wrote goes at once, so a log far over a cap lowered since the
-// last start shrinks over a few batches, not in one long statement (the
-// pruner's batches do the rest).
-func (r *Recorder) capAt(ctx context.Context, tx *store.Tx, inserted map[string]int) error {
-	if r.Keep <= 0 {
+// company's oldest requests as it has beyond Keep, and beyond KeepBytes.
+// Left to the pruner's batches (25 rows, 2.5 ms apart), a log past its
+// cap fell behind a steady load (~9,000 deletions a second behind 15,000
+// GETs) and grew, each new page a fault (~12 µs here), and GETs queued
+// behind each batch: pixbench's GET c=32 had a p99 of 6.8–8.2 ms past
+// the cap; kept here, 4.4–5.3 ms, no page faults, as many GETs a second.
+// At most twice what the batch wrote goes at once (in requests, and in
+// bytes), so a log far over a cap lowered since the last start shrinks
+// over a few batches, not in one long statement (the pruner's batches
+// do the rest). The company's newest request always stays.
+func (r *Recorder) capAt(ctx context.Context, tx *store.Tx, inserted map[string]int, added map[string]int64) error {
+	if r.Keep <= 0 && r.KeepBytes <= 0 {
 		return nil
 	}
 	r.countsMu.Lock()
 	defer r.countsMu.Unlock()
 	if r.counts == nil {
-		r.counts = map[string]int{}
+		r.counts, r.bytes = map[string]int{}, map[string]int64{}
 	}
 	for company, n := range inserted {
 		count, ok := r.counts[company]
+		bytes := r.bytes[company]
 		if !ok {
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM interactions WHERE company_id = ?`, company).Scan(&count); err != nil {
+			if err := tx.QueryRowContext(ctx, `SELECT count(*), COALESCE(SUM(`+rowSize+`), 0) FROM interactions WHERE company_id = ?`, company).Scan(&count, &bytes); err != nil {
 				return fmt.Errorf("count a company's interactions: %w", err)
 			}
 		} else {
-			count += n
+			count, bytes = count+n, bytes+added[company]
 		}
-		if over := min(count-r.Keep, 2*n); over > 0 {
-			res, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE id IN
-				(SELECT id FROM interactions WHERE company_id = ? ORDER BY id LIMIT ?)`, company, over)
+		over := 0
+		if r.Keep > 0 {
+			over = min(count-r.Keep, 2*n)
+		}
+		freeing := int64(0)
+		if r.KeepBytes > 0 {
+			freeing = min(bytes-r.KeepBytes, 2*added[company])
+		}
+		if over > 0 || freeing > 0 {
+			deleted, freed, err := dropOldest(ctx, tx, company, max(over, 0), freeing, count-1)
 			if err != nil {
-				return fmt.Errorf("delete interactions beyond the cap: %w", err)
+				return err
 			}
-			deleted, _ := res.RowsAffected()
-			count -= int(deleted)
+			count, bytes = count-deleted, bytes-freed
 		}
-		r.counts[company] = count
+		r.counts[company], r.bytes[company] = count, bytes
 	}
 	return nil
+}
+
+// rowSize is the size of a log row as capAt counts it, in SQL; rowOverhead
+// is what a row holds beyond its bodies, headers, query and path.
+const (
+	rowSize     = `length(CAST(req_body AS BLOB)) + length(CAST(resp_body AS BLOB)) + length(CAST(req_headers AS BLOB)) + length(CAST(resp_headers AS BLOB)) + length(CAST(query AS BLOB)) + length(CAST(path AS BLOB)) + 160`
+	rowOverhead = 160
+)
+
+// dropOldest deletes a company's oldest requests: at least rows of them,
+// and until freeing bytes are freed, at most most.
+func dropOldest(ctx context.Context, tx *store.Tx, company string, rows int, freeing int64, most int) (deleted int, freed int64, err error) {
+	var last int64
+	for deleted < most && (deleted < rows || freed < freeing) {
+		q, err := tx.QueryContext(ctx, `SELECT id, `+rowSize+` FROM interactions WHERE company_id = ? AND id > ? ORDER BY id LIMIT 64`, company, last)
+		if err != nil {
+			return 0, 0, fmt.Errorf("find interactions beyond the cap: %w", err)
+		}
+		seen := 0
+		for q.Next() && deleted < most && (deleted < rows || freed < freeing) {
+			var size int64
+			if err := q.Scan(&last, &size); err != nil {
+				q.Close()
+				return 0, 0, err
+			}
+			deleted, freed, seen = deleted+1, freed+size, seen+1
+		}
+		q.Close()
+		if seen == 0 {
+			break
+		}
+	}
+	if deleted > 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE company_id = ? AND id <= ?`, company, last); err != nil {
+			return 0, 0, fmt.Errorf("delete interactions beyond the cap: %w", err)
+		}
+	}
+	return deleted, freed, nil
 }
 
 // forget makes the writer count a company's requests again: something
@@ -265,6 +330,7 @@ func (r *Recorder) capAt(ctx context.Context, tx *store.Tx, inserted map[string]
 func (r *Recorder) forget(company string) {
 	r.countsMu.Lock()
 	delete(r.counts, company)
+	delete(r.bytes, company)
 	r.countsMu.Unlock()
 }
 
@@ -296,6 +362,12 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 			Status: cw.Status, ResponseHeader: redact.Headers(w.Header()), ResponseBody: redact.Body(w.Header().Get("Content-Type"), cw.Body.Bytes()),
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000, IdempotencyKey: req.Header.Get("Idempotency-Key"),
 			Injected: info.Injected,
+		}
+		if tb, ok := req.Body.(*teeBody); ok && tb.total > reqBody.Len() {
+			it.RequestBody = markTruncated(it.RequestBody, tb.total)
+		}
+		if cw.Total > cw.Body.Len() {
+			it.ResponseBody = markTruncated(it.ResponseBody, cw.Total)
 		}
 		if it.Status == 0 && it.Injected == "" { // an injected reset answers nothing: 0 stays
 			it.Status = http.StatusOK
@@ -331,14 +403,42 @@ type teeBody struct {
 	io.ReadCloser
 	buf   *bytes.Buffer
 	limit int
+	total int // every byte read, kept or not
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
 	n, err := t.ReadCloser.Read(p)
+	t.total += n
 	if room := t.limit - t.buf.Len(); room > 0 {
 		t.buf.Write(p[:min(n, room)])
 	}
 	return n, err
+}
+
+// A body kept cut ends with a mark saying so and what it was, which the
+// log stores with it (either log, as its text: neither keeps another
+// column for it) and List takes off again, into Truncated.
+var truncation = regexp.MustCompile(`\n\[homologa: corpo truncado, ([0-9]+) bytes recebidos\]$`)
+
+// markTruncated ends a body kept cut with the mark of its full size.
+func markTruncated(body string, size int) string {
+	return body + "\n[homologa: corpo truncado, " + strconv.Itoa(size) + " bytes recebidos]"
+}
+
+// unmark takes the truncation marks off a listed request's bodies.
+func unmark(it *Interaction) {
+	for name, body := range map[string]*string{"requestBody": &it.RequestBody, "responseBody": &it.ResponseBody} {
+		m := truncation.FindStringSubmatchIndex(*body)
+		if m == nil {
+			continue
+		}
+		size, _ := strconv.Atoi((*body)[m[2]:m[3]])
+		*body = (*body)[:m[0]]
+		if it.Truncated == nil {
+			it.Truncated = map[string]int{}
+		}
+		it.Truncated[name] = size
+	}
 }
 
 // Filter selects interactions.
@@ -363,7 +463,11 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 		f.Limit = 100
 	}
 	if r.mem != nil {
-		return r.mem.list(f), nil
+		out := r.mem.list(f)
+		for i := range out {
+			unmark(&out[i])
+		}
+		return out, nil
 	}
 	path, prefix := strings.CutSuffix(f.Path, "*")
 	var since int64
@@ -411,6 +515,7 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 			it.At, it.WallAt, it.DurationMS = time.Unix(0, at).UTC(), time.Unix(0, wall).UTC(), float64(dur)/1000
 			json.Unmarshal([]byte(rh), &it.RequestHeaders)
 			json.Unmarshal([]byte(sh), &it.ResponseHeader)
+			unmark(&it)
 			out = append(out, it)
 		}
 		return rows.Err()

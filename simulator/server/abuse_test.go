@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -394,5 +396,134 @@ func TestAbuseJumpToTheEndOfTime(t *testing.T) {
 	time.Sleep(150 * time.Millisecond)
 	if out := w.must(http.StatusOK, "op", http.MethodGet, "/sandbox/clocks", ""); !strings.Contains(fmt.Sprint(out), "2199-12-31T23:59:59Z") || !strings.Contains(fmt.Sprint(out), "frozen") {
 		t.Fatalf("a clock at 1,000,000x past the bound: %v", out)
+	}
+}
+
+// dirSize is the bytes of every file in dir.
+func dirSize(t *testing.T, dir string) int64 {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
+}
+
+// TestAbuseFillingTheDisk is hole 3: one connection sending 900 KB
+// bodies, each refused with 400, wrote 83 MB of interaction log in 10 s
+// (3.4 GB a company before the cap of 50,000 requests), and one address
+// made 30 accounts in 2.5 s. Now a body is logged cut at 16 KiB, a
+// company's log is bounded in bytes (here 1 MiB), and an address may
+// register 10 accounts an hour.
+func TestAbuseFillingTheDisk(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := startHosted(t, server.Config{DBPath: filepath.Join(dir, "sandbox.db"), Quotas: quota.Config{LogBytes: 1 << 20}, TrustedProxies: []string{"127.0.0.1"}}, nil)
+	tok := hostedDemoToken(t, s)
+	call(t, s, tok, http.MethodGet, "/pix/v2/cob?inicio=2026-01-01T00:00:00Z&fim=2026-01-02T00:00:00Z", "")
+	s.Recorder.Flush()
+	before := dirSize(t, dir)
+	body := `{"calendario": {"expiracao": 3600}, "valor": {"original": "1.00"}, "chave": "52998224725", "solicitacaoPagador": "` + strings.Repeat("x", 900_000) + `"}`
+	for i := range 120 {
+		if code, m := call(t, s, tok, http.MethodPut, fmt.Sprintf("/pix/v2/cob/floodfloodfloodflood%08d", i), body); code != http.StatusBadRequest {
+			t.Fatalf("flood %d: %d %v", i, code, m)
+		}
+	}
+	s.Recorder.Flush()
+	grown := dirSize(t, dir) - before
+	if grown > 4<<20 {
+		t.Fatalf("120 requests of 900 KB grew the database by %d bytes, want under 4 MiB", grown)
+	}
+	code, list := call(t, s, tok, http.MethodGet, "/sandbox/interactions?limit=1", "")
+	its, _ := list["interactions"].([]any)
+	if code != 200 || len(its) != 1 {
+		t.Fatalf("interactions: %d %v", code, list)
+	}
+	if it := its[0].(map[string]any); field(it, "truncated.requestBody") == "" || len(field(it, "requestBody")) > 16<<10 {
+		t.Fatalf("the newest request as logged: truncated %v, body of %d bytes", it["truncated"], len(field(it, "requestBody")))
+	}
+	// Registrations: 10 an hour from one address, then 429; another
+	// address is not held back.
+	reg := func(from string, i int) int {
+		return postFrom(t, s, from, "/portal/accounts", "", "", fmt.Sprintf(`{"email": "conta%d@exemplo.com.br", "password": "senha-longa-123", "company": {"cnpj": "11444777000161", "name": "Conta %d"}}`, i, i))
+	}
+	for i := range 10 {
+		if code := reg("198.51.100.7", i); code != http.StatusCreated {
+			t.Fatalf("registration %d: %d", i+1, code)
+		}
+	}
+	if code := reg("198.51.100.7", 10); code != http.StatusTooManyRequests {
+		t.Fatalf("the 11th registration of the hour: %d, want 429", code)
+	}
+	if code := reg("203.0.113.9", 11); code != http.StatusCreated {
+		t.Fatalf("another address's registration: %d", code)
+	}
+}
+
+// registeredToken registers an account with its company and answers a
+// portal API token of it.
+func registeredToken(t *testing.T, s *server.Server, email, cnpj string) string {
+	t.Helper()
+	const password = "senha-longa-do-teste"
+	reg := fmt.Sprintf(`{"email": %q, "password": %q, "company": {"cnpj": %q, "name": "Empresa"}}`, email, password, cnpj)
+	if code := postFrom(t, s, "", "/portal/accounts", "", "", reg); code != http.StatusCreated {
+		t.Fatalf("register %s with %s: %d", email, cnpj, code)
+	}
+	req, _ := http.NewRequest(http.MethodPost, s.URL()+"/portal/tokens", nil)
+	req.SetBasicAuth(email, password)
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tok struct{ Token string }
+	json.NewDecoder(resp.Body).Decode(&tok)
+	return tok.Token
+}
+
+// TestAbuseSquattingCNPJsAndKeys is hole 3's last: a CNPJ or a Pix key
+// someone registered first answered 409 to its real owner. Now each is
+// unique within its owner's own world: the owner registers its CNPJ, and
+// its key, whoever has them in another.
+func TestAbuseSquattingCNPJsAndKeys(t *testing.T) {
+	t.Parallel()
+	s := startHosted(t, server.Config{}, nil)
+	const cnpj = "11444777000161"
+	squatter := registeredToken(t, s, "posseiro@exemplo.com.br", cnpj)
+	owner := registeredToken(t, s, "dona@exemplo.com.br", cnpj)
+	appOf := func(tok string) string {
+		code, m := call(t, s, tok, http.MethodPost, "/portal/apps", `{"name": "backend"}`)
+		if code != http.StatusCreated {
+			t.Fatalf("create app: %d %v", code, m)
+		}
+		return field(m, "id")
+	}
+	sq, own := appOf(squatter), appOf(owner)
+	// The squatter takes the demo company's key and the owner's own.
+	for _, chave := range []string{"52998224725", "dona@exemplo.com.br"} {
+		if code, m := call(t, s, squatter, http.MethodPost, "/portal/apps/"+sq+"/pix-keys", `{"chave": "`+chave+`"}`); code/100 != 2 {
+			t.Fatalf("the squatter's key %s: %d %v", chave, code, m)
+		}
+	}
+	if code, m := call(t, s, owner, http.MethodPost, "/portal/apps/"+own+"/pix-keys", `{"chave": "dona@exemplo.com.br"}`); code/100 != 2 {
+		t.Fatalf("the owner's own key, after the squatter's: %d %v", code, m)
+	}
+	// Within one world a key still has one holder.
+	other := appOf(owner)
+	if code, _ := call(t, s, owner, http.MethodPost, "/portal/apps/"+other+"/pix-keys", `{"chave": "dona@exemplo.com.br"}`); code != http.StatusConflict {
+		t.Fatalf("the same key for another app of the owner's: %d, want 409", code)
+	}
+	// And the owner's company is its own: its CNPJ names it for it.
+	if code, m := call(t, s, owner, http.MethodGet, "/portal/companies/"+cnpj, ""); code != http.StatusOK || field(m, "cnpj") != cnpj {
+		t.Fatalf("the owner's company by its CNPJ: %d %v", code, m)
+	}
+	if code, _ := call(t, s, owner, http.MethodPost, "/portal/companies", `{"cnpj": "`+cnpj+`", "name": "De novo"}`); code != http.StatusConflict {
+		t.Fatalf("the same CNPJ twice in one world: %d, want 409", code)
 	}
 }

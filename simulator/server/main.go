@@ -163,6 +163,9 @@ func quotaFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
 		name, env, def, usage string
 		set                   func(string) error
 	}{
+		{"quota-log-bytes", "HOMOLOGA_QUOTA_LOG_BYTES", quota.FormatBytes(d.LogBytes), "most bytes a company's interaction log keeps, in a file or in memory, its own oldest requests dropped first", size(&q.LogBytes)},
+		{"quota-log-body", "HOMOLOGA_QUOTA_LOG_BODY", quota.FormatBytes(d.LogBody), "how much of each request's and answer's body the interaction log keeps; a longer one is kept cut and marked truncated", size(&q.LogBody)},
+		{"quota-registrations", "HOMOLOGA_QUOTA_REGISTRATIONS", strconv.Itoa(d.Registrations), "portal registrations one address may make in an hour (behind a proxy, see --trusted-proxy)", count(&q.Registrations)},
 		{"quota-inbox-boxes", "HOMOLOGA_QUOTA_INBOX_BOXES", strconv.Itoa(d.InboxBoxes), "most built-in inbox boxes a company keeps; a new one drops its own oldest", count(&q.InboxBoxes)},
 		{"quota-inbox-bytes", "HOMOLOGA_QUOTA_INBOX_BYTES", quota.FormatBytes(d.InboxBytes), "most bytes a company's inbox boxes keep (100 requests a box), its own oldest dropped first", size(&q.InboxBytes)},
 	} {

@@ -5,11 +5,13 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -419,7 +421,7 @@ func (s *Server) platform(ctx context.Context) error {
 	}
 	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Guard: guard}, PasswordHashers: cfg.PasswordHashers,
 		SecureCookies: strings.HasPrefix(cfg.PublicURL, "https://") || s.tls != nil,
-		OperatorToken: s.Config.OperatorToken, CA: s.CA, MutualTLS: cfg.MTLS}
+		OperatorToken: s.Config.OperatorToken, CA: s.CA, MutualTLS: cfg.MTLS, Registrations: s.registrations()}
 	s.Hub = events.NewHub()
 	s.Bus = &events.Bus{
 		DB: s.DB, Clocks: s.Clocks, Jobs: s.Jobs, Hub: s.Hub, Log: s.Log, Backoff: cfg.Backoff,
@@ -427,7 +429,9 @@ func (s *Server) platform(ctx context.Context) error {
 	}
 	s.Bus.Register()
 	s.Machines = &statemachine.Applier{Bus: s.Bus}
-	s.Recorder = &recorder.Recorder{DB: s.logDB, Clocks: s.Clocks, Log: s.Log, Keep: s.Config.Retention.Log}
+	q := cfg.Quotas.WithDefaults()
+	s.Recorder = &recorder.Recorder{DB: s.logDB, Clocks: s.Clocks, Log: s.Log, Keep: s.Config.Retention.Log, KeepBytes: q.LogBytes,
+		BodyLimit: int(cmp.Or(q.LogBody, 1<<20))} // no quota on bodies: as much as a request may send
 	s.Recorder.Start()
 	s.Keys = &idempotency.Keys{DB: s.DB, Clocks: s.Clocks}
 	s.Faults = &scenario.Faults{Clocks: s.Clocks, Apps: s.Auth}
@@ -618,6 +622,17 @@ func (s *Server) Start(ctx context.Context) error {
 		}
 	}()
 	return nil
+}
+
+// registrations is the limit of portal registrations per address and
+// hour: a hosted sandbox's quota; none on a developer's machine, where
+// the one client is the developer (and a test suite registering).
+func (s *Server) registrations() *auth.Window {
+	n := s.Config.Quotas.WithDefaults().Registrations
+	if n == 0 || !s.Hosted() {
+		n = math.MaxInt32
+	}
+	return &auth.Window{Limit: n, Per: time.Hour}
 }
 
 // Hosted reports whether the sandbox is hosted for partners
