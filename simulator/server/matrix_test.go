@@ -183,6 +183,7 @@ func (m *matrixWorld) cases() map[string]matrixCase {
 		"POST /portal/apps/{id}/secret":         {access: owned, path: "/portal/apps/" + app + "/secret", order: 9},
 		"POST /portal/apps/{id}/webhook-secret": {access: owned, path: "/portal/apps/" + app + "/webhook-secret"},
 		"PUT /portal/apps/{id}/webhook":         {access: owned, path: "/portal/apps/" + app + "/webhook", body: `{"webhookUrl":"` + m.s.URL() + `/sandbox/inbox/demo"}`},
+		"PUT /portal/apps/{id}/widget-origins":  {access: owned, path: "/portal/apps/" + app + "/widget-origins", body: `{"origins":["https://parceiro.example"]}`},
 		"POST /portal/apps/{id}/homologations":  {access: owned, path: "/portal/apps/" + app + "/homologations", body: "name: x\nurl: http://127.0.0.1:1\n", rightOK: func(c int, _ string) bool { return c == 503 }},
 		"GET /portal/apps/{id}/homologations":   {access: owned, path: "/portal/apps/" + app + "/homologations"},
 		"GET /portal/apps/{id}/homologations/{run}": {access: owned, path: "/portal/apps/" + app + "/homologations/hrun_none",

@@ -37,7 +37,7 @@ func (s *Server) Routes() []httpx.Route {
 		{Method: http.MethodGet, Path: "/", Auth: httpx.Public, Handler: http.HandlerFunc(s.index),
 			Doc: "the dashboard for browsers (Accept: text/html); where every API is, for everyone else"},
 		{Method: http.MethodGet, Path: "/dashboard", Prefix: true, Auth: httpx.Public, Handler: dashboard.Handler(), Doc: "the dashboard"},
-		{Method: http.MethodGet, Path: "/widgets/", Prefix: true, Auth: httpx.Public, Handler: widgets.Handler("/widgets/"), Doc: "the widgets and their example host page"},
+		{Method: http.MethodGet, Path: "/widgets/", Prefix: true, Auth: httpx.Public, Handler: widgets.Handler("/widgets/", s.widgetPolicy()), Doc: "the widgets and their example host page"},
 		{Method: http.MethodGet, Path: "/widgets", Auth: httpx.Public, Handler: http.RedirectHandler("/widgets/", http.StatusMovedPermanently), Doc: "to /widgets/"},
 		{API: "oauth", Method: http.MethodPost, Path: "", Auth: httpx.Client, MutualTLS: true, Answer: "platform/token", Handler: httpx.HandlerFunc(s.Auth.TokenHandler),
 			Doc: "OAuth2 client credentials"},
@@ -393,6 +393,20 @@ func (s *Server) control() *control.Handlers {
 			Resetters: []control.Resetter{s.Bus, s.Jobs, s.Keys, s.Scenarios, s.Pix, s.Benefit, s.Customer, s.Sale}}
 	}
 	return s.ctl
+}
+
+// widgetPolicy says which pages may frame the widgets: an app's widget
+// origins, for a widget framed for it; any page on a developer's sandbox
+// (loopback, not hosted) otherwise.
+func (s *Server) widgetPolicy() widgets.Policy {
+	return widgets.Policy{AnyOrigin: !s.Hosted() && !exposed(s.Config.Addr),
+		Origins: func(r *http.Request, clientID string) ([]string, bool) {
+			a, err := s.Auth.App(r.Context(), clientID)
+			if err != nil || (a.ClientID != clientID && a.ID != clientID) {
+				return nil, false
+			}
+			return a.WidgetOrigins, true
+		}}
 }
 
 // refusesForms says whether a route refuses the content types a

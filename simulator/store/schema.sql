@@ -51,7 +51,7 @@ CREATE TABLE "apps" (
 	scopes         TEXT NOT NULL,
 	environment    TEXT NOT NULL,
 	created_at     INTEGER NOT NULL,
-	updated_at     INTEGER NOT NULL,
+	updated_at     INTEGER NOT NULL, widget_origins TEXT NOT NULL DEFAULT '',
 	UNIQUE (namespace, client_id)
 );
 CREATE TABLE beneficio_pendencias (
@@ -639,3 +639,4 @@ INSERT INTO "migrations" VALUES('migrations/0030_locations_by_charge.sql');
 INSERT INTO "migrations" VALUES('migrations/0031_events_id_not_indexed.sql');
 INSERT INTO "migrations" VALUES('migrations/0032_age_in_write_order.sql');
 INSERT INTO "migrations" VALUES('migrations/0033_company_worlds.sql');
+INSERT INTO "migrations" VALUES('migrations/0034_widget_origins.sql');
