@@ -41,14 +41,14 @@ type Config struct {
 }
 
 // Defaults are sized for a hosted sandbox of a few hundred companies on
-// a machine with a few GB to spare: a company's log keeps ~8,000
-// typical requests (~2 KB each) in 16 MiB, well past a homologation's
+// a machine with a few GB to spare: a company's log keeps ~4,000
+// typical requests (~2 KB each) in 8 MiB, well past a homologation's
 // few hundred; 50,000 resources, 200,000 events and as many deliveries
 // are years of a busy integration's sandbox time (retention prunes
 // finished ones long before); 20 inbox boxes of 100 requests in 2 MiB
 // are more than a walkthrough and a test suite use.
 var Defaults = Config{
-	LogBytes: 16 << 20, LogBody: 16 << 10,
+	LogBytes: 8 << 20, LogBody: 16 << 10,
 	Resources: 50_000, Events: 200_000, Deliveries: 200_000,
 	InboxBoxes: 20, InboxPerBox: 100, InboxBytes: 2 << 20, InboxTotal: 256 << 20,
 	Storage:       8 << 30,

@@ -76,6 +76,9 @@ type Recorder struct {
 	// as it adds).
 	Keep      int
 	KeepBytes int64
+	// Full, when set, says the sandbox's stores are past their budget:
+	// nothing new is recorded meanwhile (counted as dropped).
+	Full func() bool
 
 	mem     *memLog
 	ch      chan *Interaction
@@ -386,6 +389,10 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 // record keeps it: in memory at once, or handed to the writer; counted
 // as dropped when it cannot be (the writer fell behind, no memory).
 func (r *Recorder) record(it *Interaction) {
+	if r.Full != nil && r.Full() {
+		r.dropped.Add(1)
+		return
+	}
 	if r.mem != nil {
 		if !r.mem.add(it, r.Keep) {
 			r.dropped.Add(1)

@@ -158,11 +158,25 @@ func quotaFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
 			return nil
 		}
 	}
+	count64 := func(field *int64) func(string) error {
+		return func(v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 {
+				return errors.New("want a whole number, 0 for no quota")
+			}
+			*field = cmp.Or(n, -1)
+			return nil
+		}
+	}
 	d := quota.Defaults
 	for _, f := range []struct {
 		name, env, def, usage string
 		set                   func(string) error
 	}{
+		{"quota-resources", "HOMOLOGA_QUOTA_RESOURCES", strconv.FormatInt(d.Resources, 10), "most resources (charges, Pix, recurrences, proposals, enrollments, benefits) a company holds; past it its writes are a 429 with Retry-After", count64(&q.Resources)},
+		{"quota-events", "HOMOLOGA_QUOTA_EVENTS", strconv.FormatInt(d.Events, 10), "most events a company holds; past it its writes are a 429 with Retry-After", count64(&q.Events)},
+		{"quota-deliveries", "HOMOLOGA_QUOTA_DELIVERIES", strconv.FormatInt(d.Deliveries, 10), "most webhook deliveries a company holds; past it its writes are a 429 with Retry-After", count64(&q.Deliveries)},
+		{"quota-storage", "HOMOLOGA_QUOTA_STORAGE", quota.FormatBytes(d.Storage), "most the sandbox's databases take, in files or in memory; past it every write is a 429 and nothing new is logged", size(&q.Storage)},
 		{"quota-log-bytes", "HOMOLOGA_QUOTA_LOG_BYTES", quota.FormatBytes(d.LogBytes), "most bytes a company's interaction log keeps, in a file or in memory, its own oldest requests dropped first", size(&q.LogBytes)},
 		{"quota-log-body", "HOMOLOGA_QUOTA_LOG_BODY", quota.FormatBytes(d.LogBody), "how much of each request's and answer's body the interaction log keeps; a longer one is kept cut and marked truncated", size(&q.LogBody)},
 		{"quota-registrations", "HOMOLOGA_QUOTA_REGISTRATIONS", strconv.Itoa(d.Registrations), "portal registrations one address may make in an hour (behind a proxy, see --trusted-proxy)", count(&q.Registrations)},

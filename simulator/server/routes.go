@@ -22,6 +22,7 @@ import (
 	"homologa/simulator/portal"
 	"homologa/simulator/resource"
 	"homologa/simulator/scenario"
+	"homologa/simulator/tenant"
 	"homologa/simulator/widgets"
 )
 
@@ -150,6 +151,10 @@ func (s *Server) Mount(rt httpx.Route) error {
 	// Inside the credential's rule, so an oversized request is filed
 	// under its app in the interaction log.
 	h = httpx.LimitDeclared(h)
+	// Inside it too: the quota is the company's the credential names.
+	if writesUnderQuota(rt) {
+		h = s.underQuota(h)
+	}
 	switch rt.Auth {
 	case httpx.Public, httpx.Stream:
 	case httpx.Client:
@@ -393,6 +398,34 @@ func (s *Server) control() *control.Handlers {
 			Resetters: []control.Resetter{s.Bus, s.Jobs, s.Keys, s.Scenarios, s.Pix, s.Benefit, s.Customer, s.Sale}}
 	}
 	return s.ctl
+}
+
+// writesUnderQuota says whether a route's requests count against the
+// caller company's quotas and the storage budget: the partner APIs' and
+// the control API's writes, save a reset (which frees what a company
+// holds) and deletions.
+func writesUnderQuota(rt httpx.Route) bool {
+	switch {
+	case rt.Auth != httpx.App && rt.Auth != httpx.Tenant:
+		return false
+	case rt.Method == http.MethodGet || rt.Method == http.MethodHead || rt.Method == http.MethodDelete:
+		return false
+	case rt.API == "sandbox" && rt.Path == "/reset":
+		return false
+	}
+	return true
+}
+
+// underQuota refuses a write of a company past one of its quotas, or of
+// anyone while the stores are past their budget, in the API's dialect.
+func (s *Server) underQuota(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.Usage.Check(r.Context(), tenant.Of(r.Context())); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // widgetPolicy says which pages may frame the widgets: an app's widget

@@ -111,6 +111,10 @@ type Config struct {
 	// PasswordHashers is how many password hashes run at once; 0 is
 	// half the processors, at least one.
 	PasswordHashers int
+	// QuotaEvery is how often the quotas' counts and the storage are read
+	// again; zero is a second for a company's counts and five for the
+	// storage.
+	QuotaEvery time.Duration
 	// ClockBudget is how long a move of the clock waits for its jobs
 	// before answering their progress (202) and going on in the
 	// background; zero fields take control.DefaultJumpBudget's.
@@ -250,6 +254,9 @@ type Server struct {
 	// Homologation runs the homologation suite for apps and gates
 	// publishing on its runs.
 	Homologation *homologation.Service
+	// Usage keeps what each company holds and refuses writes past its
+	// quotas, and every write past the storage budget.
+	Usage *quota.Usage
 	// Demo is the demo app, with its secret, once Start has run.
 	Demo *auth.App
 	demo demoSecrets
@@ -301,7 +308,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err := s.openStores(ctx); err != nil {
 		return nil, err
 	}
-	steps := []func(context.Context) error{s.loadCA, func(context.Context) error { return s.setupTLS() }, s.platform, s.domains, s.retention, s.startScenarios, s.loadApps, s.loadInboxKey,
+	steps := []func(context.Context) error{s.loadCA, func(context.Context) error { return s.setupTLS() }, s.platform, s.domains, s.quotas, s.retention, s.startScenarios, s.loadApps, s.loadInboxKey,
 		func(context.Context) error { return s.mountRoutes() }}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
@@ -466,6 +473,50 @@ func (s *Server) domains(context.Context) error {
 	s.Benefit.ScenarioRunners(s.Scenarios)
 	s.Customer.RegisterJobs(s.Jobs)
 	return nil
+}
+
+// quotas makes the usage that keeps each company to its quotas of
+// resources, events and deliveries, and the sandbox to its storage
+// budget (package quota); the interaction log records nothing new while
+// the stores are past it.
+func (s *Server) quotas(context.Context) error {
+	s.Usage = &quota.Usage{DB: s.DB, Config: s.Config.Quotas.WithDefaults(), Log: s.Log, Storage: s.storageBytes,
+		Every: s.Config.QuotaEvery, StorageEvery: s.Config.QuotaEvery,
+		Counters: map[string][]quota.Counter{
+			quota.Resources:  {s.Pix.CountResources, s.Sale.CountResources, s.Customer.CountResources, s.Benefit.CountResources},
+			quota.Events:     {s.Bus.CountEvents},
+			quota.Deliveries: {s.Bus.CountDeliveries},
+		}}
+	s.Recorder.Full = s.Usage.Full
+	return nil
+}
+
+// storageBytes is what the sandbox's databases take: their pages (in a
+// file or in memory) and their write-ahead logs.
+func (s *Server) storageBytes(ctx context.Context) (int64, error) {
+	var total int64
+	for _, db := range []*store.DB{s.DB, s.logDB} {
+		if db == nil {
+			continue
+		}
+		var pages, size int64
+		err := db.Read(ctx, func(tx *store.Tx) error {
+			if err := tx.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+				return err
+			}
+			return tx.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&size)
+		})
+		if err != nil {
+			return 0, fmt.Errorf("measure the database: %w", err)
+		}
+		total += pages * size
+		if db.Path() != "" {
+			if st, err := os.Stat(db.Path() + "-wal"); err == nil {
+				total += st.Size()
+			}
+		}
+	}
+	return total, nil
 }
 
 // retention makes the pruner, unless Config.Retention keeps everything,
