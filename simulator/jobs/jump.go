@@ -220,6 +220,9 @@ func (s *Scheduler) runJump(ctx context.Context, j *jump, group string, clk *clo
 	var err error
 	counted := time.Time{}
 	for {
+		// What is still due is counted again every second: the jobs that
+		// run schedule more (a month's charge, the next), so no count
+		// made once says how many are left.
 		if time.Since(counted) > time.Second {
 			left := s.dueBy(ctx, group, target)
 			j.mu.Lock()
@@ -238,7 +241,6 @@ func (s *Scheduler) runJump(ctx context.Context, j *jump, group string, clk *clo
 		s.run.Unlock()
 		j.mu.Lock()
 		j.st.JobsRun += n
-		j.st.JobsLeft = max(0, j.st.JobsLeft-n)
 		j.mu.Unlock()
 		if err != nil || !more {
 			break
