@@ -474,9 +474,12 @@ func (s *Scheduler) Run(ctx context.Context) {
 		s.dispatch(ctx, flying)
 	}()
 	s.runLine(ctx)
+	// Jumps stop between two of their jobs; one waiting for the lanes'
+	// flights of its company to land waits no longer than land lets them.
+	s.jumps.end()
 	<-dispatched
-	s.stopJumps()
 	s.land(abort)
+	s.jumps.wg.Wait()
 }
 
 // runLine runs the line's due jobs until ctx ends.

@@ -77,7 +77,9 @@ func (j *jump) state() JumpState {
 }
 
 // jumps are the scheduler's jumps by clock group, and the life they run
-// on.
+// on: Run ends it at the sandbox's shutdown, and a jump stops between two
+// of its jobs, the clock where the last one ran; what was still due runs
+// at the next move.
 type jumps struct {
 	mu      sync.Mutex
 	byGroup map[string]*jump
@@ -89,14 +91,6 @@ type jumps struct {
 func (js *jumps) init() {
 	js.byGroup = map[string]*jump{}
 	js.life, js.end = context.WithCancel(context.Background())
-}
-
-// stopJumps ends the running jumps between two of their jobs and waits
-// for them (the sandbox's shutdown): the clock stays where the last job
-// ran, and what was still due runs at the next move.
-func (s *Scheduler) stopJumps() {
-	s.jumps.end()
-	s.jumps.wg.Wait()
 }
 
 // running is a clock group's running jump, or nil.

@@ -175,3 +175,29 @@ func TestTheLineGivesWayToARacingClock(t *testing.T) {
 		t.Fatalf("B's due job did not run within 5 s beside A's %d racing jobs", racing.Load())
 	}
 }
+
+// TestAShutdownStopsAJump: a jump still running when the scheduler stops
+// ends between two jobs, the clock where the last one ran, and Run
+// returns at once.
+func TestAShutdownStopsAJump(t *testing.T) {
+	c := newCompanies(t, time.Millisecond)
+	c.schedule(t, "A", 5000)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.s.Run(ctx); close(done) }()
+	a := tenant.With(context.Background(), "A")
+	if _, err := c.s.Jump(a, start.AddDate(1, 0, 0), jobs.Budget{Jobs: 10}); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return within 5 s of its end, a jump running")
+	}
+	st, _ := c.s.JumpOf("A")
+	now := c.clocks.NowOf("A")
+	if st.Done || st.Error == "" || st.JobsRun >= 5000 || !now.After(start) || !now.Before(start.AddDate(1, 0, 0)) {
+		t.Fatalf("the jump at shutdown: %+v, A's clock %v", st, now)
+	}
+}
