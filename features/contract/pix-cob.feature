@@ -526,7 +526,7 @@ Feature: Pix immediate charges (cob), locations, received Pix, refunds and webho
     And the response field "deliveries.0.attempts" has 2 items
     And the response field "deliveries.0.url" is "${receiverUrl}/pix"
 
-  Scenario: Keys added in the portal can receive charges; keys must be DICT keys
+  Scenario: Keys added in the portal can receive charges; keys must be DICT keys, one app's in a company
     Given a company "Corretora Sul" with CNPJ "11444777000161" and an app "backend"
     When I send "POST" to "/portal/apps/${app.id}/pix-keys" with JSON:
       """
@@ -540,13 +540,27 @@ Feature: Pix immediate charges (cob), locations, received Pix, refunds and webho
       """
     Then the response status is 400
     And the response field "errors.0.field" is "chave"
+    # A key the demo company holds is another company's world: nobody's
+    # key is kept from its owner by whoever registered it first.
     When I send "POST" to "/portal/apps/${app.id}/pix-keys" with JSON:
       """
       {"chave": "52998224725"}
       """
+    Then the response status is 201
+    # Within one company, a key belongs to one app.
+    When I send "POST" to "/portal/apps" with JSON:
+      """
+      {"companyId": "${company.id}", "name": "outro"}
+      """
+    Then the response status is 201
+    And I remember the response field "id" as "outro"
+    When I send "POST" to "/portal/apps/${outro}/pix-keys" with JSON:
+      """
+      {"chave": "11444777000161"}
+      """
     Then the response status is 409
     When I send "GET" to "/portal/apps/${app.id}/pix-keys"
-    Then the response field "chaves" has 1 item
+    Then the response field "chaves" has 2 items
     When I obtain a token
     And I send "PUT" to "/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1" with JSON:
       """

@@ -97,7 +97,7 @@ func (s *Service) Register(ctx context.Context, in NewAccount) (Account, Company
 	}
 	hash := in.PasswordHash
 	if hash == "" {
-		if hash, err = hashPassword(in.Password); err != nil {
+		if hash, err = s.hash(ctx, in.Password); err != nil {
 			return Account{}, Company{}, err
 		}
 	}
@@ -161,13 +161,18 @@ func (s *Service) CheckPassword(ctx context.Context, email, password string) (Ac
 			tenant.Namespace(ctx), email).Scan(&a.ID, &a.Namespace, &a.Email, &a.Name, &hash, &at)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		if err := s.compare(ctx, dummyHash, password); errs.CodeOf(err) == errs.TooManyRequests {
+			return Account{}, err
+		}
 		return Account{}, fail
 	}
 	if err != nil {
 		return Account{}, fmt.Errorf("check password: %w", err)
 	}
-	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
+	if err := s.compare(ctx, []byte(hash), password); err != nil {
+		if errs.CodeOf(err) == errs.TooManyRequests {
+			return Account{}, err
+		}
 		return Account{}, fail
 	}
 	a.CreatedAt = time.Unix(0, at).UTC()
@@ -335,15 +340,22 @@ func (s *Service) CompaniesOf(ctx context.Context, o Owner) ([]Company, error) {
 }
 
 // OwnedCompany is Company for the portal: the company with id key (or
-// CNPJ key in the namespace), if the owner may act on it; another's is
-// not found, as if it did not exist.
+// CNPJ key among the owner's in the namespace), if the owner may act on
+// it; another's is not found, as if it did not exist.
 func (s *Service) OwnedCompany(ctx context.Context, o Owner, key string) (Company, error) {
-	c, err := s.Company(ctx, key)
-	if err != nil {
-		return Company{}, err
-	}
-	if !o.owns(c.AccountID) || c.Namespace != tenant.Namespace(ctx) {
+	var c Company
+	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+		var err error
+		c, err = scanCompany(tx.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies
+			WHERE namespace = ? AND (id = ? OR cnpj = ?) AND (? OR account_id = ?) ORDER BY id = ? DESC, account_id IS NULL DESC, created_at, id LIMIT 1`,
+			tenant.Namespace(ctx), key, taxid.NormalizeCNPJ(key), o.Operator, o.AccountID, key))
+		return err
+	})
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !o.owns(c.AccountID)) {
 		return Company{}, errs.Errorf(errs.NotFound, "nenhuma empresa %q", key)
+	}
+	if err != nil {
+		return Company{}, fmt.Errorf("read company: %w", err)
 	}
 	return c, nil
 }
@@ -409,10 +421,13 @@ func (s *Service) newCompany(ctx context.Context, cnpj, name string) (Company, e
 }
 
 // insertCompany stores a new company for an account ("" for none); its
-// CNPJ is unique within its namespace.
+// CNPJ is unique within the account's world (the sandbox's own, for
+// none) in its namespace: another account having registered it first
+// holds nothing from its owner.
 func insertCompany(ctx context.Context, tx *store.Tx, c Company, accountID string) error {
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM companies WHERE namespace = ? AND cnpj = ?`, c.Namespace, c.CNPJ).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM companies WHERE namespace = ? AND cnpj = ? AND COALESCE(account_id, '') = ?`,
+		c.Namespace, c.CNPJ, accountID).Scan(&n); err != nil {
 		return err
 	}
 	if n > 0 {
@@ -436,12 +451,14 @@ func (s *Service) CreateOwnedApp(ctx context.Context, o Owner, in NewApp) (App, 
 		}
 		in.Company = cs[0].ID
 	}
-	if _, err := s.OwnedCompany(ctx, o, in.Company); err != nil {
+	c, err := s.OwnedCompany(ctx, o, in.Company)
+	if err != nil {
 		if errs.CodeOf(err) == errs.NotFound {
 			return App{}, errs.Invalidf("companyId", "nenhuma empresa %q nesta conta; cadastre-a antes com POST /portal/companies", in.Company)
 		}
 		return App{}, err
 	}
+	in.Company = c.ID // a CNPJ may name others' companies too
 	return s.CreateApp(ctx, in)
 }
 
@@ -476,7 +493,7 @@ func (s *Service) SeedAccount(ctx context.Context, in NewAccount, companyID stri
 	}
 	hash := in.PasswordHash
 	if hash == "" {
-		if hash, err = hashPassword(in.Password); err != nil {
+		if hash, err = s.hash(ctx, in.Password); err != nil {
 			return Account{}, err
 		}
 	}

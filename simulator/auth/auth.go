@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -62,17 +63,20 @@ type Company struct {
 // shown only when created or rotated; the portal shows the webhook
 // signing secret only then too (Listed).
 type App struct {
-	ID            string    `json:"id"`
-	CompanyID     string    `json:"companyId"`
-	Namespace     string    `json:"namespace,omitempty"`
-	CNPJ          string    `json:"cnpj"`
-	Name          string    `json:"name"`
-	ClientID      string    `json:"clientId"`
-	ClientSecret  string    `json:"clientSecret,omitempty"`
-	WebhookURL    string    `json:"webhookUrl"`
-	WebhookSecret string    `json:"webhookSecret,omitempty"`
-	Scopes        []string  `json:"scopes"`
-	Environment   string    `json:"environment"`
+	ID            string   `json:"id"`
+	CompanyID     string   `json:"companyId"`
+	Namespace     string   `json:"namespace,omitempty"`
+	CNPJ          string   `json:"cnpj"`
+	Name          string   `json:"name"`
+	ClientID      string   `json:"clientId"`
+	ClientSecret  string   `json:"clientSecret,omitempty"`
+	WebhookURL    string   `json:"webhookUrl"`
+	WebhookSecret string   `json:"webhookSecret,omitempty"`
+	Scopes        []string `json:"scopes"`
+	Environment   string   `json:"environment"`
+	// WidgetOrigins are the origins the app's pages embed the widgets
+	// from (SetWidgetOrigins).
+	WidgetOrigins []string  `json:"widgetOrigins"`
 	CreatedAt     time.Time `json:"createdAt"`
 	UpdatedAt     time.Time `json:"updatedAt"`
 }
@@ -123,13 +127,21 @@ type Service struct {
 	appPrincipals sync.Map
 
 	// ClientGuesses and AddrGuesses throttle the token endpoint's failed
-	// attempts: per app, and per remote address for client ids no app
-	// has. Nil ones are made with their defaults on first use.
+	// attempts: per app and remote address, and per remote address for
+	// client ids no app has. Nil ones are made with their defaults on
+	// first use.
 	ClientGuesses, AddrGuesses *Throttle
 	// LoginGuesses and LoginAddrs throttle the portal's failed logins:
 	// per email (whether an account has it or not, so the answer tells
-	// nothing), and per remote address.
+	// nothing) and remote address, and per remote address.
 	LoginGuesses, LoginAddrs *Throttle
+	// Registrations counts the portal's registrations per address: 10
+	// an hour unless set (--quota-registrations).
+	Registrations *Window
+	// PasswordHashers is how many password hashes (bcrypt) run at once;
+	// 0 is half the processors, at least one (hashing.go).
+	PasswordHashers int
+	hashTurns       chan struct{}
 }
 
 type cachedToken struct {
@@ -219,13 +231,15 @@ func scanCompany(row store.Scanner) (Company, error) {
 }
 
 // Company returns the company with id key, or with CNPJ key in the
-// namespace ctx names.
+// namespace ctx names: since each owner may register a CNPJ in its own
+// world, the sandbox's own (of no account) first, then the oldest.
 func (s *Service) Company(ctx context.Context, key string) (Company, error) {
 	var c Company
 	err := s.DB.Read(ctx, func(tx *store.Tx) error {
 		var err error
-		c, err = scanCompany(tx.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies WHERE id = ? OR (namespace = ? AND cnpj = ?)`,
-			key, tenant.Namespace(ctx), taxid.NormalizeCNPJ(key)))
+		c, err = scanCompany(tx.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies WHERE id = ?
+			UNION ALL SELECT * FROM (SELECT `+companyColumns+` FROM companies WHERE namespace = ? AND cnpj = ? ORDER BY account_id IS NULL DESC, created_at, id LIMIT 1)
+			LIMIT 1`, key, tenant.Namespace(ctx), taxid.NormalizeCNPJ(key)))
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -263,7 +277,7 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 	}
 	now := s.Clocks.NowOf(c.ID)
 	a := App{
-		ID: s.DB.IDs.UUID(), CompanyID: c.ID, Namespace: c.Namespace, CNPJ: c.CNPJ, Name: strings.TrimSpace(in.Name),
+		ID: s.DB.IDs.UUID(), CompanyID: c.ID, Namespace: c.Namespace, CNPJ: c.CNPJ, Name: strings.TrimSpace(in.Name), WidgetOrigins: []string{},
 		ClientID: in.ClientID, ClientSecret: in.ClientSecret, WebhookURL: in.WebhookURL, WebhookSecret: in.WebhookSecret,
 		Scopes: in.Scopes, Environment: in.Environment, CreatedAt: now, UpdatedAt: now,
 	}
@@ -318,14 +332,15 @@ func (s *Service) CreateApp(ctx context.Context, in NewApp) (App, error) {
 	return a, nil
 }
 
-const appColumns = `a.id, a.company_id, a.namespace, c.cnpj, a.name, a.client_id, a.webhook_url, a.webhook_secret, a.scopes, a.environment, a.created_at, a.updated_at`
+const appColumns = `a.id, a.company_id, a.namespace, c.cnpj, a.name, a.client_id, a.webhook_url, a.webhook_secret, a.scopes, a.environment, a.created_at, a.updated_at, a.widget_origins`
 
 func scanApp(row store.Scanner) (App, error) {
 	var a App
-	var scopes string
+	var scopes, origins string
 	var created, updated int64
-	err := row.Scan(&a.ID, &a.CompanyID, &a.Namespace, &a.CNPJ, &a.Name, &a.ClientID, &a.WebhookURL, &a.WebhookSecret, &scopes, &a.Environment, &created, &updated)
+	err := row.Scan(&a.ID, &a.CompanyID, &a.Namespace, &a.CNPJ, &a.Name, &a.ClientID, &a.WebhookURL, &a.WebhookSecret, &scopes, &a.Environment, &created, &updated, &origins)
 	a.Scopes = strings.Fields(scopes)
+	a.WidgetOrigins = append([]string{}, strings.Fields(origins)...)
 	a.CreatedAt, a.UpdatedAt = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
 	return a, err
 }
@@ -479,6 +494,63 @@ func (s *Service) SetWebhook(ctx context.Context, key, webhookURL string) (App, 
 	})
 	if err != nil {
 		return App{}, fmt.Errorf("set webhook: %w", err)
+	}
+	return a, nil
+}
+
+// MaxWidgetOrigins is how many origins an app may embed widgets from.
+const MaxWidgetOrigins = 20
+
+// WidgetOrigin reads a web origin as a browser writes it: http or https,
+// a host, a port when not the scheme's; nothing else. It answers the
+// origin in its canonical form, or why it is not one, in Portuguese.
+func WidgetOrigin(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(u.Host, " *") {
+		return "", fmt.Errorf("%q não é uma origem: informe esquema, host e porta, como https://parceiro.example ou http://localhost:3000", raw)
+	}
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return u.Scheme + "://" + host, nil
+}
+
+// SetWidgetOrigins sets the origins an app's pages embed the widgets
+// from: a widget framed for the app (?clientId=) is framed by them only,
+// takes its token from them and posts its results to them.
+func (s *Service) SetWidgetOrigins(ctx context.Context, key string, origins []string) (App, error) {
+	a, err := s.App(ctx, key)
+	if err != nil {
+		return App{}, err
+	}
+	if len(origins) > MaxWidgetOrigins {
+		return App{}, errs.Invalidf("origins", "no máximo %d origens", MaxWidgetOrigins)
+	}
+	clean := []string{}
+	for i, o := range origins {
+		c, err := WidgetOrigin(o)
+		if err != nil {
+			return App{}, errs.Invalidf(fmt.Sprintf("origins.%d", i), "%v", err)
+		}
+		if !slices.Contains(clean, c) {
+			clean = append(clean, c)
+		}
+	}
+	a.WidgetOrigins, a.UpdatedAt = clean, s.Clocks.NowOf(a.CompanyID)
+	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE apps SET widget_origins = ?, updated_at = ? WHERE id = ?`, strings.Join(clean, " "), a.UpdatedAt.UnixNano(), a.ID)
+		return err
+	})
+	if err != nil {
+		return App{}, fmt.Errorf("set widget origins: %w", err)
 	}
 	return a, nil
 }

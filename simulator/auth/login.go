@@ -13,11 +13,13 @@ import (
 
 // CheckLogin is CheckPassword behind throttles on guessing, for the
 // portal's logins (POST /portal/login, HTTP Basic on /portal/tokens): an
-// email or an address past its failures is answered 429 without the
-// password being checked at all.
+// email past its failures from an address, or an address past its
+// failures with any email, is answered 429 without the password being
+// checked at all. Failures from one address never refuse the right
+// password from another.
 func (s *Service) CheckLogin(r *http.Request, email, password string) (Account, error) {
 	emails, addrs := s.loginThrottles()
-	ekey := tenant.Namespace(r.Context()) + "/" + strings.ToLower(strings.TrimSpace(email))
+	ekey := sourced(tenant.Namespace(r.Context())+"/"+strings.ToLower(strings.TrimSpace(email)), r)
 	akey := addrKey(r)
 	if wait := max(emails.Wait(ekey), addrs.Wait(akey)); wait > 0 {
 		secs := max(1, int(math.Ceil(wait.Seconds())))
@@ -43,8 +45,9 @@ func (s *Service) loginThrottles() (emails, addrs *Throttle) {
 		s.LoginGuesses = &Throttle{}
 	}
 	if s.LoginAddrs == nil {
-		// One address may hold many people (an office): only a flood of
-		// failures from it is a search.
+		// One address may hold many people (an office; a proxy not named
+		// with --trusted-proxy): only a flood of failures from it is a
+		// search.
 		s.LoginAddrs = &Throttle{Limit: 50, Lockout: 30 * time.Second}
 	}
 	return s.LoginGuesses, s.LoginAddrs

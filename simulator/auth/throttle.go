@@ -175,9 +175,17 @@ func throttled(wait time.Duration, why string) *errs.Error {
 		WithType("temporarily_unavailable").WithHeader("Retry-After", strconv.Itoa(secs))
 }
 
+// sourced is a throttle key of a credential as guessed from one source:
+// failures count per credential and address, so that nobody guessing
+// from elsewhere can lock a credential's owner out.
+func sourced(credential string, r *http.Request) string {
+	return credential + "|" + addrKey(r)
+}
+
 // guesses answers the throttles of the token endpoint, made on first use:
-// one per app, and one per remote address for client ids no app has, so
-// a flood of addresses never pushes an app's lockout out of memory.
+// one per app and address, and one per address for client ids no app
+// has, so a flood of addresses never pushes an app's lockout out of
+// memory.
 func (s *Service) guesses() (clients, addrs *Throttle) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -193,10 +201,11 @@ func (s *Service) guesses() (clients, addrs *Throttle) {
 }
 
 // issueThrottled is IssueToken behind the throttles: a client past its
-// failures, or an address past its failures with unknown client ids, is
-// answered 429 without its secret being checked at all; a wrong secret
-// or an unknown client id counts one failure, the right secret resets the
-// client's count. A client certificate that is not the app's is refused
+// failures from an address, or an address past its failures with unknown
+// client ids, is answered 429 without its secret being checked at all; a
+// wrong secret or an unknown client id counts one failure, the right
+// secret resets the client's count at that address. Another address's
+// failures never refuse the right secret. A client certificate that is not the app's is refused
 // before the secret is checked (it is no guess of the secret); the token
 // is bound to the app's.
 func (s *Service) issueThrottled(r *http.Request, clientID, secret, scope string) (Token, error) {
@@ -205,7 +214,7 @@ func (s *Service) issueThrottled(r *http.Request, clientID, secret, scope string
 		return Token{}, err
 	}
 	clients, addrs := s.guesses()
-	th, key, why := clients, a.ID, fmt.Sprintf("tentativas demais com credenciais erradas do cliente %s", clientID)
+	th, key, why := clients, sourced(a.ID, r), fmt.Sprintf("tentativas demais com credenciais erradas do cliente %s deste endereço", clientID)
 	if !found {
 		th, key, why = addrs, addrKey(r), "tentativas demais com client_id desconhecido deste endereço"
 	}

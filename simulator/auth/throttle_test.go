@@ -96,11 +96,16 @@ func TestThrottleMemoryIsBounded(t *testing.T) {
 	}
 }
 
-// tokenServer serves the token endpoint of svc in its dialect.
+// loopbackProxy trusts loopback as a proxy, so that a test's requests
+// come from the address their X-Forwarded-For names.
+var loopbackProxy, _ = httpx.ParseProxies([]string{"127.0.0.0/8", "::1"})
+
+// tokenServer serves the token endpoint of svc in its dialect, behind a
+// trusted proxy on loopback.
 func tokenServer(t *testing.T, svc *auth.Service) string {
 	t.Helper()
 	apis := []httpx.API{{Prefix: "/oauth/token", Name: "oauth", Dialect: httpx.OAuth{}}}
-	srv := httptest.NewServer(httpx.Outer(apis, 0, nil, httpx.HandlerFunc(svc.TokenHandler)))
+	srv := httptest.NewServer(loopbackProxy.Middleware(httpx.Outer(apis, 0, nil, httpx.HandlerFunc(svc.TokenHandler))))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/oauth/token"
 }
@@ -108,9 +113,19 @@ func tokenServer(t *testing.T, svc *auth.Service) string {
 // askToken runs the client-credentials grant and answers the status, the
 // Retry-After header and the OAuth error, if any.
 func askToken(t *testing.T, endpoint, id, secret string) (int, string, string) {
+	return askTokenFrom(t, endpoint, "", id, secret)
+}
+
+// askTokenFrom is askToken from the address from ("" for loopback).
+func askTokenFrom(t *testing.T, endpoint, from, id, secret string) (int, string, string) {
 	t.Helper()
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}}
-	resp, err := http.Post(endpoint, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if from != "" {
+		req.Header.Set("X-Forwarded-For", from)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,8 +169,16 @@ func TestTokenEndpointThrottlesGuesses(t *testing.T) {
 			expect(t, "a", "guess", 401, "", "invalid_client")
 		}
 		expect(t, "a", "guess", 429, "10", "temporarily_unavailable")
-		// Locked out, the right secret is not even checked.
+		// Locked out, the right secret is not even checked from the
+		// address that guessed; from another, the owner gets its token,
+		// and its own count is its own.
 		expect(t, "a", "a-secret-secret", 429, "10", "temporarily_unavailable")
+		if s, _, _ := askTokenFrom(t, endpoint, "198.51.100.20", "a", "a-secret-secret"); s != 200 {
+			t.Fatalf("the owner, from another address, after someone's failures: %d, want 200", s)
+		}
+		if s, _, _ := askTokenFrom(t, endpoint, "198.51.100.20", "a", "guess"); s != 401 {
+			t.Fatalf("the owner's own first mistake: %d, want 401", s)
+		}
 		// The lockout is the client's: another app is not slowed.
 		expect(t, "b", "b-secret-secret", 200, "", "")
 		// The sandbox's clock is not the throttle's.

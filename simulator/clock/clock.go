@@ -89,13 +89,23 @@ func (c *Clock) nowLocked() time.Time {
 		return c.anchor
 	}
 	elapsed := c.wall().Sub(c.wallAnchor)
-	return c.anchor.Add(time.Duration(float64(elapsed) * c.factor))
+	ahead := float64(elapsed) * c.factor
+	if ahead >= float64(Latest.Sub(c.anchor)) {
+		// A running clock stops at the last instant a set may reach,
+		// frozen there: at 1,000,000x it would otherwise pass the bound
+		// in days of wall time and, past 2262, overflow the instants
+		// the store keeps.
+		c.mode, c.factor, c.anchor, c.wallAnchor = Frozen, 0, Last, c.wall()
+		return c.anchor
+	}
+	return c.anchor.Add(time.Duration(ahead))
 }
 
 // Mode returns the clock's mode and its speed factor.
 func (c *Clock) Mode() (Mode, float64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.nowLocked() // a running clock past the bound has stopped
 	return c.mode, c.factor
 }
 
@@ -134,10 +144,11 @@ func (c *Clock) OnChange(f func()) {
 func (c *Clock) WallUntil(t time.Time) (d time.Duration, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	now := c.nowLocked()
 	if c.factor == 0 {
 		return 0, false
 	}
-	return time.Duration(float64(t.Sub(c.nowLocked())) / c.factor), true
+	return time.Duration(float64(t.Sub(now)) / c.factor), true
 }
 
 // The instants a clock may show. Instants are stored as nanoseconds since
@@ -147,6 +158,9 @@ func (c *Clock) WallUntil(t time.Time) (d time.Duration, ok bool) {
 var (
 	Earliest = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	Latest   = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+	// Last is the last instant a clock shows, the bound's eve: where a
+	// running clock stops.
+	Last = Latest.Add(-time.Second)
 )
 
 // CheckInstant reports why a clock may not show t, or nil.
@@ -169,7 +183,8 @@ type State struct {
 func (c *Clock) State() State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return State{Mode: c.mode, Factor: c.factor, At: c.nowLocked(), Wall: c.wall().UTC()}
+	at := c.nowLocked()
+	return State{Mode: c.mode, Factor: c.factor, At: at, Wall: c.wall().UTC()}
 }
 
 // FromState makes a clock from saved settings: a frozen clock at the same

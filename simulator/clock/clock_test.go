@@ -76,6 +76,29 @@ func TestModes(t *testing.T) {
 	})
 }
 
+// TestRunningClockStopsAtTheBound: a clock at 1,000,000x passes 2200 in
+// days of wall time; it stops at the last instant a set may reach, and
+// says it is frozen there, instead of running on past the store's
+// instants (2262).
+func TestRunningClockStopsAtTheBound(t *testing.T) {
+	wall := time.Date(2030, 5, 5, 0, 0, 0, 0, time.UTC)
+	c := clock.NewWithWall(clock.Accelerated, 1e6, time.Date(2199, 12, 1, 0, 0, 0, 0, time.UTC), func() time.Time { return wall })
+	wall = wall.Add(3 * time.Second) // 34.7 days of sandbox time
+	if got := c.Now(); !got.Equal(clock.Last) || clock.CheckInstant(got) != nil {
+		t.Fatalf("Now = %v, want the last instant %v", got, clock.Last)
+	}
+	if mode, factor := c.Mode(); mode != clock.Frozen || factor != 0 {
+		t.Fatalf("mode %s ×%g at the bound, want frozen", mode, factor)
+	}
+	wall = wall.Add(365 * 24 * time.Hour)
+	if got := c.Now(); !got.Equal(clock.Last) {
+		t.Fatalf("a year of wall time later: %v", got)
+	}
+	if _, ok := c.WallUntil(clock.Latest); ok {
+		t.Fatal("a stopped clock claims it will reach the bound")
+	}
+}
+
 func TestParseDuration(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -42,6 +41,28 @@ type Handlers struct {
 	Inbox    *Inbox
 	// Resetters empty what each package keeps of a company.
 	Resetters []Resetter
+	// Jumps is how long a clock move waits for its jobs before it
+	// answers their progress instead (202); zero fields take
+	// DefaultJumpBudget's.
+	Jumps jobs.Budget
+}
+
+// DefaultJumpBudget is what a move of the clock waits for: 10,000 jobs
+// or 15 seconds. A feature's advance of days or a year of a few
+// resources runs far fewer, and answers done, as it always did; a
+// jump of centuries through a company's recurrences answers its progress
+// and goes on in the background.
+var DefaultJumpBudget = jobs.Budget{Jobs: 10_000, Wait: 15 * time.Second}
+
+func (h *Handlers) budget() jobs.Budget {
+	b := h.Jumps
+	if b.Jobs <= 0 {
+		b.Jobs = DefaultJumpBudget.Jobs
+	}
+	if b.Wait <= 0 {
+		b.Wait = DefaultJumpBudget.Wait
+	}
+	return b
 }
 
 // Resetter empties what a package keeps of a company, in the reset's
@@ -120,15 +141,20 @@ func (h *Handlers) Routes() []httpx.Route {
 		route(http.MethodGet, "/events", "", h.events, "emitted events"),
 		{API: "sandbox", Method: http.MethodPost, Path: "/events/ping", Auth: httpx.Tenant, Idempotent: true, Handler: httpx.HandlerFunc(h.ping),
 			Doc: "send a test event to the app's webhook"},
-		// The inbox receives whoever posts (it is a webhook receiver); a
-		// company reads only the deliveries the sandbox made for it.
+		// The inbox takes the sandbox's own deliveries at its name (served
+		// in the process, never from the network), and anyone's at its
+		// box URL, a secret of its company's; a company reads its own.
 		{API: "sandbox", Method: http.MethodPost, Path: "/inbox/{name}", Auth: httpx.Public, RawBody: true, Handler: httpx.HandlerFunc(h.Inbox.receive),
-			Doc: "the built-in webhook receiver"},
+			Doc: "the built-in webhook receiver: the sandbox's own deliveries"},
 		// Callers that append to a webhook URL (the Pix PSP adds /pix)
-		// land in the same inbox, with the path kept.
+		// land in the same box, with the path kept.
 		{API: "sandbox", Method: http.MethodPost, Path: "/inbox/{name}/{rest:.+}", Auth: httpx.Public, RawBody: true, Handler: httpx.HandlerFunc(h.Inbox.receive),
-			Doc: "the built-in webhook receiver"},
-		route(http.MethodGet, "/inbox/{name}", "", h.Inbox.list, "what the inbox received for the company"),
+			Doc: "the built-in webhook receiver: the sandbox's own deliveries"},
+		{API: "sandbox", Method: http.MethodPost, Path: "/hooks/{key}", Auth: httpx.Public, RawBody: true, Handler: httpx.HandlerFunc(h.Inbox.receiveAtKey),
+			Doc: "a company's inbox box, at its secret URL: anyone's posts"},
+		{API: "sandbox", Method: http.MethodPost, Path: "/hooks/{key}/{rest:.+}", Auth: httpx.Public, RawBody: true, Handler: httpx.HandlerFunc(h.Inbox.receiveAtKey),
+			Doc: "a company's inbox box, at its secret URL: anyone's posts"},
+		route(http.MethodGet, "/inbox/{name}", "", h.Inbox.list, "what the company's inbox box received, and the box's secret URL"),
 		route(http.MethodPost, "/reset", "", h.reset, "empty the company's sandbox (the operator: every company's)"),
 		route(http.MethodPost, "/tokens/expire", "", h.expireTokens, "end every access token of the company now (they live on the wall clock; this tests renewal)"),
 		route(http.MethodGet, "/app", "platform/app", h.app, "the app of the token: its company, CNPJ and webhook (no secret)"),
@@ -144,10 +170,13 @@ type clockView struct {
 	JobsRun     *int       `json:"jobsRun,omitempty"`
 	Scope       string     `json:"scope"`
 	Own         bool       `json:"own"`
+	// Jump is the clock's jump while it runs.
+	Jump *jobs.JumpState `json:"jump,omitempty"`
 }
 
 // view is the clock a call acts on: its company's, or the default for the
-// operator.
+// operator. A move that ran jobs says how many (ran); one whose jump
+// goes on past the call's budget answers 202.
 func (h *Handlers) view(r *http.Request, ran *int) (*httpx.Reply, error) {
 	company := tenant.Of(r.Context())
 	clk := h.Clocks.Of(company)
@@ -159,6 +188,12 @@ func (h *Handlers) view(r *http.Request, ran *int) (*httpx.Reply, error) {
 	v := clockView{Now: clk.Now(), Mode: mode, Factor: factor, PendingJobs: n, JobsRun: ran, Scope: "company", Own: h.Clocks.Owns(company)}
 	if company == "" {
 		v.Scope, v.Own = "sandbox", false
+	}
+	if st, ok := h.Jobs.JumpOf(company); ok && !st.Done {
+		v.Jump = &st
+		if ran != nil {
+			return &httpx.Reply{Status: http.StatusAccepted, Body: v}, nil
+		}
 	}
 	return httpx.OK(v), nil
 }
@@ -175,6 +210,8 @@ type companyClock struct {
 	Mode      clock.Mode `json:"mode"`
 	Factor    float64    `json:"factor"`
 	Own       bool       `json:"own"`
+	// Jump is the clock's running jump, if one runs.
+	Jump *jobs.JumpState `json:"jump,omitempty"`
 }
 
 // clocks is GET /sandbox/clocks: the caller company's clock, or for the
@@ -193,7 +230,11 @@ func (h *Handlers) clocks(r *http.Request) (*httpx.Reply, error) {
 		}
 		clk := h.Clocks.Of(id)
 		mode, factor := clk.Mode()
-		out = append(out, companyClock{CompanyID: id, CNPJ: c.CNPJ, Namespace: c.Namespace, Now: clk.Now(), Mode: mode, Factor: factor, Own: h.Clocks.Owns(id)})
+		cc := companyClock{CompanyID: id, CNPJ: c.CNPJ, Namespace: c.Namespace, Now: clk.Now(), Mode: mode, Factor: factor, Own: h.Clocks.Owns(id)}
+		if st, ok := h.Jobs.JumpOf(id); ok && !st.Done {
+			cc.Jump = &st
+		}
+		out = append(out, cc)
 	}
 	return httpx.OK(map[string]any{"clocks": out}), nil
 }
@@ -201,8 +242,9 @@ func (h *Handlers) clocks(r *http.Request) (*httpx.Reply, error) {
 // advance is POST /sandbox/clock/advance {"by":"36h"}: the company's clock
 // moves (the first move gives it a clock of its own), and the call answers
 // after every job of the company due in the window has run, each at its
-// own instant. The operator moves the default clock and every company
-// that follows it.
+// own instant; a jump with more jobs than the call's budget answers 202
+// with its progress and goes on (jobs.Jump). The operator moves the
+// default clock and every company that follows it.
 func (h *Handlers) advance(r *http.Request) (*httpx.Reply, error) {
 	var in struct{ By string }
 	if err := httpx.DecodeJSON(r, h.Schemas, "platform/clock.advance", &in); err != nil {
@@ -216,11 +258,11 @@ func (h *Handlers) advance(r *http.Request) (*httpx.Reply, error) {
 	if err := clock.CheckInstant(target); err != nil {
 		return nil, errs.Invalidf("by", "%v", err)
 	}
-	n, err := h.Jobs.AdvanceTo(r.Context(), target)
+	st, err := h.Jobs.Jump(r.Context(), target, h.budget())
 	if err != nil {
 		return nil, err
 	}
-	return h.view(r, &n)
+	return h.view(r, &st.JobsRun)
 }
 
 // set is POST /sandbox/clock/set {"at":"2027-01-01T00:00:00Z", "mode":
@@ -257,8 +299,14 @@ func (h *Handlers) set(r *http.Request) (*httpx.Reply, error) {
 		if err := clock.CheckInstant(at); err != nil {
 			return nil, errs.Invalidf("at", "%v", err)
 		}
-		if n, err = h.Jobs.SetTo(r.Context(), at); err != nil {
+		st, err := h.Jobs.SetWithin(r.Context(), at, h.budget())
+		if err != nil {
 			return nil, err
+		}
+		n = st.JobsRun
+		if !st.Done {
+			// Still jumping: the mode can be set once it has landed.
+			return h.view(r, &n)
 		}
 	}
 	if in.Mode != "" && !freeze {
@@ -495,91 +543,5 @@ func (h *Handlers) firstAttempts(ctx context.Context, eventID string) ([]events.
 			return ds, nil
 		}
 		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// Inbox is a webhook receiver built into the sandbox, so the onboarding
-// walkthrough and a first test need no receiver of their own. It keeps the
-// last 100 requests of each of at most 100 named inboxes, in memory.
-type Inbox struct {
-	// Owner names the company a request was delivered for (by its
-	// Homologa-Delivery-Id), "" for one the sandbox did not make.
-	Owner func(ctx context.Context, deliveryID string) string
-
-	mu    sync.Mutex
-	boxes map[string][]Received
-	order []string
-}
-
-// Received is one request an inbox got.
-type Received struct {
-	company    string
-	ReceivedAt time.Time         `json:"receivedAt"`
-	Path       string            `json:"path"`
-	Headers    map[string]string `json:"headers"`
-	Body       string            `json:"body"`
-}
-
-// receive is POST /sandbox/inbox/{name}.
-func (ib *Inbox) receive(r *http.Request) (*httpx.Reply, error) {
-	body, err := httpx.ReadBody(r, 0)
-	if err != nil {
-		return nil, err
-	}
-	name := mux.Vars(r)["name"]
-	rec := Received{ReceivedAt: time.Now().UTC(), Path: r.URL.Path, Headers: map[string]string{}, Body: string(body)}
-	if id := r.Header.Get("Homologa-Delivery-Id"); id != "" && ib.Owner != nil {
-		rec.company = ib.Owner(r.Context(), id)
-	}
-	for k, vs := range r.Header {
-		rec.Headers[k] = vs[0]
-	}
-	ib.mu.Lock()
-	defer ib.mu.Unlock()
-	if ib.boxes == nil {
-		ib.boxes = map[string][]Received{}
-	}
-	if _, ok := ib.boxes[name]; !ok {
-		ib.order = append(ib.order, name)
-		if len(ib.order) > 100 {
-			delete(ib.boxes, ib.order[0])
-			ib.order = ib.order[1:]
-		}
-	}
-	box := append(ib.boxes[name], rec)
-	if len(box) > 100 {
-		box = box[len(box)-100:]
-	}
-	ib.boxes[name] = box
-	return httpx.OK(map[string]any{"received": true}), nil
-}
-
-// list is GET /sandbox/inbox/{name}, oldest first: what the sandbox
-// delivered there for the caller's company (everything, for the operator).
-func (ib *Inbox) list(r *http.Request) (*httpx.Reply, error) {
-	company := tenant.Of(r.Context())
-	ib.mu.Lock()
-	defer ib.mu.Unlock()
-	box := []Received{}
-	for _, rec := range ib.boxes[mux.Vars(r)["name"]] {
-		if company == "" || rec.company == company {
-			box = append(box, rec)
-		}
-	}
-	return httpx.OK(map[string]any{"requests": box}), nil
-}
-
-// forget drops what the inbox received for a company (its reset).
-func (ib *Inbox) forget(companyID string) {
-	ib.mu.Lock()
-	defer ib.mu.Unlock()
-	for name, box := range ib.boxes {
-		kept := box[:0]
-		for _, rec := range box {
-			if rec.company != companyID {
-				kept = append(kept, rec)
-			}
-		}
-		ib.boxes[name] = kept
 	}
 }

@@ -16,7 +16,10 @@ import (
 
 	"homologa/simulator/browsertest"
 	"homologa/simulator/events"
+	"homologa/simulator/jobs"
 	"homologa/simulator/server"
+	"homologa/simulator/store"
+	"io"
 )
 
 // The dashboard is tested the way an operator meets it: a sandbox on
@@ -340,4 +343,54 @@ func TestDashboardSignsInWithAPortalAccount(t *testing.T) {
 	// the cookie authenticates.
 	call(t, http.MethodPost, s.URL()+"/sandbox/events/ping", demoToken(t, s, ""), "")
 	waitJS(t, ctx, "the ping in the live events", `document.querySelector('#events').innerText.includes('sandbox.ping')`)
+}
+
+// TestDashboardShowsAJumpInProgress: a move of the clock that outlasts
+// its budget answers at once, and the dashboard shows the jump going on
+// (its target, jobs run and still due) until it lands.
+func TestDashboardShowsAJumpInProgress(t *testing.T) {
+	t.Parallel()
+	bg := context.Background()
+	s, err := server.New(bg, server.Config{Addr: "127.0.0.1:0", Clock: "frozen", Log: io.Discard, OperatorToken: browsertest.OperatorToken,
+		ClockBudget: jobs.Budget{Jobs: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A kind of job of this test's, slow enough that the jump lasts
+	// seconds: 800 of them, due over the next hour, on the default clock.
+	s.Jobs.Handle("test.slow", func(context.Context, jobs.Job) error { time.Sleep(4 * time.Millisecond); return nil })
+	if err := s.Start(bg); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	now := s.Clocks.Default.Now()
+	err = s.DB.Tx(bg, func(tx *store.Tx) error {
+		for i := range 800 {
+			if _, err := s.Jobs.Schedule(bg, tx, "test.slow", now.Add(time.Duration(i+1)*time.Second), nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := newBrowser(t)
+	run(t, ctx, "open the dashboard", chromedp.Navigate(s.URL()+"/#operator="+browsertest.OperatorToken))
+	waitJS(t, ctx, "the clock", `document.querySelector('#clock-now').hasAttribute('datetime')`)
+	run(t, ctx, "advance by an hour", chromedp.Click(`[data-advance="1h"]`, chromedp.ByQuery))
+	waitJS(t, ctx, "the jump shown", `!document.querySelector('#clock-jump').hidden && Number(document.querySelector('#clock-jump-run').textContent) > 0`)
+	var shown string
+	run(t, ctx, "read the jump", chromedp.Text(`#clock-jump`, &shown, chromedp.ByQuery))
+	if !strings.Contains(shown, "Jumping") || !strings.Contains(shown, "still due") {
+		t.Errorf("the jump shows %q", shown)
+	}
+	if st, ok := s.Jobs.JumpOf(""); !ok || st.Done {
+		t.Fatalf("the jump had landed already (%+v): make it longer", st)
+	}
+	waitJS(t, ctx, "the jump landed", `document.querySelector('#clock-jump').hidden`)
+	if st, _ := s.Jobs.JumpOf(""); !st.Done || st.JobsRun != 800 {
+		t.Fatalf("the jump: %+v", st)
+	}
+	screenshot(t, ctx, "jump-landed")
 }

@@ -3,6 +3,7 @@ package events
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -241,30 +242,48 @@ func (b *Bus) attempt(ctx context.Context, d Delivery, secret string, n int, rep
 	resp, err := b.client().Do(req)
 	a.LatencyMS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
-		// A refusal says only why: nothing was dialled, so there is no
-		// answer to show, and the transport's wrapping adds nothing.
-		if r, ok := Refusal(err); ok {
-			a.Error = r.Error()
-		} else {
-			a.Error = err.Error()
-		}
+		a.Error = transportError(err)
+		// How long a connection took to fail tells a closed port (at
+		// once) from a filtered one (the timeout): not shown either.
+		a.LatencyMS = 0
 		return a
 	}
 	defer resp.Body.Close()
 	a.StatusCode = resp.StatusCode
-	excerpt, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
-	for !utf8.Valid(excerpt) && len(excerpt) > 0 {
-		excerpt = excerpt[:len(excerpt)-1]
-	}
-	a.Response = string(excerpt)
 	switch {
 	case a.ok():
+		// Only an accepted delivery shows what the receiver said: a
+		// refused one is nobody's event, and its answer could be any
+		// service's that a webhook URL was pointed at.
+		excerpt, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
+		for !utf8.Valid(excerpt) && len(excerpt) > 0 {
+			excerpt = excerpt[:len(excerpt)-1]
+		}
+		a.Response = string(excerpt)
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
 		a.Error = redirectNotFollowed(resp)
 	default:
 		a.Error = "non-2xx answer: " + resp.Status
 	}
 	return a
+}
+
+// transportError is the log's text for a delivery that got no answer. A
+// refusal says why: nothing was dialled. Any other failure, before an
+// answer, says the same words whatever happened (refused, reset, timed
+// out, unreachable, unresolved): the delivery log must not work as a port
+// scanner, telling a closed port from a filtered one. A certificate the
+// partner must fix is named, since only an open, answering TLS port gets
+// that far.
+func transportError(err error) string {
+	if r, ok := Refusal(err); ok {
+		return r.Error()
+	}
+	var cert *tls.CertificateVerificationError
+	if errors.As(err, &cert) {
+		return "certificado TLS do webhook não é válido: " + cert.Err.Error()
+	}
+	return "sem resposta do webhook: a conexão falhou ou o tempo se esgotou antes de uma resposta HTTP"
 }
 
 // redirectNotFollowed is the log's text for a 3xx answer. A redirect is a

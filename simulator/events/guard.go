@@ -12,14 +12,18 @@ import (
 	"net/netip"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 )
 
-// DefaultWebhookAllow is what every allow-list holds: this machine, where
-// partners run their receivers during homologation and where the built-in
-// inbox is. --webhook-allow adds to it, never replaces it.
+// DefaultWebhookAllow is what every allow-list of a developer's sandbox
+// holds: this machine, where partners run their receivers during
+// homologation and where the built-in inbox is. --webhook-allow adds to
+// it, never replaces it. A hosted sandbox has no such default
+// (NewHostedGuard): there this machine is the host's, and its loopback
+// services are nobody's webhook.
 var DefaultWebhookAllow = []string{"localhost", "127.0.0.0/8", "::1"}
 
 // Guard decides where webhooks may go. It is checked twice: on the URL's
@@ -41,6 +45,15 @@ var DefaultWebhookAllow = []string{"localhost", "127.0.0.0/8", "::1"}
 //   - a literal public address in a URL: allowed with "*" only;
 //   - anything else: refused.
 //
+// A hosted sandbox (NewHostedGuard: --public-url, or a listen address
+// beyond loopback) has no loopback default, and its IP and CIDR entries
+// may name public addresses only: no name, "*", address or range admits
+// loopback, private, link-local or other special addresses, nor the
+// host's own (Own). The one way to such a receiver is an entry naming it
+// exactly, host:port ("10.0.0.5:8443", "hooks.internal:443"): that host
+// on that port, whatever it resolves to. The sandbox's own inbox is not
+// reached through the network at all (Local).
+//
 // A Guard is safe for concurrent use once made; its fields are set before
 // the first delivery.
 type Guard struct {
@@ -56,10 +69,20 @@ type Guard struct {
 	// the system's. A sandbox serving TLS adds its own CA, so its
 	// built-in inbox is reached over its TLS.
 	RootCAs *x509.CertPool
+	// Own are the host's own addresses, refused to a hosted sandbox's
+	// deliveries whatever their class (a public address of the host
+	// reaches its services as loopback does). NewHostedGuard fills it
+	// from the host's interfaces; tests add theirs.
+	Own []netip.Addr
+	// Local, when set, is the sandbox itself: requests to its own inbox
+	// are served in the process, never dialled (local.go).
+	Local *Local
 
+	hosted   bool
 	any      bool
 	names    map[string]bool
 	prefixes []netip.Prefix
+	exact    map[string]bool // host:port entries, as exactKey writes them
 	pins     map[string][]netip.Addr
 	entries  []string
 }
@@ -69,8 +92,25 @@ type Guard struct {
 // addresses ("host=ip", as curl's --resolve). An entry that is none of
 // these is an error naming it.
 func NewGuard(allow, resolve []string) (*Guard, error) {
-	g := &Guard{names: map[string]bool{}, pins: map[string][]netip.Addr{}}
-	for _, e := range append(append([]string(nil), DefaultWebhookAllow...), allow...) {
+	return newGuard(false, append(append([]string(nil), DefaultWebhookAllow...), allow...), resolve)
+}
+
+// NewHostedGuard makes the guard of a hosted sandbox: allow alone, with
+// no loopback default; an IP or CIDR entry naming a non-public address is
+// an error (name it exactly, host:port, instead); Own holds the host's
+// interface addresses.
+func NewHostedGuard(allow, resolve []string) (*Guard, error) {
+	g, err := newGuard(true, allow, resolve)
+	if err != nil {
+		return nil, err
+	}
+	g.Own = ownAddrs()
+	return g, nil
+}
+
+func newGuard(hosted bool, allow, resolve []string) (*Guard, error) {
+	g := &Guard{hosted: hosted, names: map[string]bool{}, exact: map[string]bool{}, pins: map[string][]netip.Addr{}}
+	for _, e := range allow {
 		if err := g.add(strings.TrimSpace(e)); err != nil {
 			return nil, err
 		}
@@ -84,6 +124,25 @@ func NewGuard(allow, resolve []string) (*Guard, error) {
 	}
 	return g, nil
 }
+
+// ownAddrs are the addresses of the host's interfaces; none when they
+// cannot be read (the special ranges are refused anyway).
+func ownAddrs() []netip.Addr {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []netip.Addr
+	for _, a := range addrs {
+		if p, err := netip.ParsePrefix(a.String()); err == nil {
+			out = append(out, plain(p.Addr()))
+		}
+	}
+	return out
+}
+
+// Hosted reports whether the guard is a hosted sandbox's.
+func (g *Guard) Hosted() bool { return g.hosted }
 
 // DefaultGuard is a guard of the loopback default alone.
 func DefaultGuard() *Guard {
@@ -111,11 +170,24 @@ func (g *Guard) add(e string) error {
 		if p.Addr().Is4In6() {
 			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
 		}
+		if err := g.checkHostedPrefix(e, p.Masked()); err != nil {
+			return err
+		}
 		g.prefixes = append(g.prefixes, p.Masked())
+	case isHostPort(e):
+		key, ok := exactKey(e)
+		if !ok {
+			return fmt.Errorf("webhook allow-list entry %q: want host:port with a host name or an IP address and a port from 1 to 65535", e)
+		}
+		g.exact[key] = true
 	default:
 		if ip, err := netip.ParseAddr(strings.Trim(e, "[]")); err == nil {
 			ip = plain(ip)
-			g.prefixes = append(g.prefixes, netip.PrefixFrom(ip, ip.BitLen()))
+			p := netip.PrefixFrom(ip, ip.BitLen())
+			if err := g.checkHostedPrefix(e, p); err != nil {
+				return err
+			}
+			g.prefixes = append(g.prefixes, p)
 			break
 		}
 		name, ok := hostName(e)
@@ -128,6 +200,62 @@ func (g *Guard) add(e string) error {
 		g.entries = append(g.entries, e)
 	}
 	return nil
+}
+
+// checkHostedPrefix refuses, on a hosted sandbox, an IP or CIDR entry
+// that holds a non-public address: such an entry would admit whatever a
+// partner points at in it, the host's neighbours included.
+func (g *Guard) checkHostedPrefix(e string, p netip.Prefix) error {
+	if !g.hosted {
+		return nil
+	}
+	for _, r := range nonPublic {
+		if r.prefix.Overlaps(p) {
+			return fmt.Errorf("webhook allow-list entry %q: a hosted sandbox admits a %s address only when named exactly as host:port (such as 10.0.0.5:8443)", e, r.what)
+		}
+	}
+	return nil
+}
+
+// isHostPort tells a host:port entry from an address or a name: an IPv6
+// address has colons too, but no port unless bracketed.
+func isHostPort(e string) bool {
+	if strings.HasPrefix(e, "[") {
+		return strings.Contains(e, "]:")
+	}
+	return strings.Count(e, ":") == 1
+}
+
+// exactKey is a host:port in the form the guard compares: a lower-case
+// name without its final dot, or a plain address, joined to the port.
+func exactKey(hostport string) (string, bool) {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return "", false
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return "", false
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return net.JoinHostPort(plain(ip).String(), port), true
+	}
+	name, ok := hostName(host)
+	if !ok {
+		return "", false
+	}
+	return net.JoinHostPort(name, port), true
+}
+
+// named reports whether the operator named host (a name, or "" for an
+// address written literally) or ip, on port, exactly.
+func (g *Guard) named(host string, ip netip.Addr, port string) bool {
+	if len(g.exact) == 0 || port == "" {
+		return false
+	}
+	if host != "" && g.exact[net.JoinHostPort(host, port)] {
+		return true
+	}
+	return ip.IsValid() && g.exact[net.JoinHostPort(plain(ip).String(), port)]
 }
 
 // ParsePin reads one --webhook-resolve entry, "host=ip".
@@ -227,19 +355,30 @@ func Class(ip netip.Addr) string {
 // Allows reports why ip, reached through host (a lower-case name, or ""
 // for an address written literally), may not be connected to, or nil.
 // This is the rule of the Guard's doc comment.
-func (g *Guard) Allows(host string, ip netip.Addr) error {
+func (g *Guard) Allows(host string, ip netip.Addr) error { return g.AllowsPort(host, ip, "") }
+
+// AllowsPort is Allows for a connection to port ("" when unknown): an
+// entry naming host, or ip, on that port exactly allows it whatever the
+// address is.
+func (g *Guard) AllowsPort(host string, ip netip.Addr, port string) error {
 	ip = plain(ip)
+	if g.named(host, ip, port) {
+		return nil
+	}
+	class := Class(ip)
+	if g.hosted && class == Public && slices.Contains(g.Own, ip) {
+		return &RefusedError{Host: host, Addr: ip, Class: "público da própria máquina do sandbox", Hosted: true, Own: true}
+	}
 	for _, p := range g.prefixes {
-		if p.Contains(ip) {
+		if p.Contains(ip) && (!g.hosted || class == Public) {
 			return nil
 		}
 	}
-	class := Class(ip)
 	listed := g.any || (host != "" && g.names[host])
 	if class == Public && listed {
 		return nil
 	}
-	return &RefusedError{Host: host, Addr: ip, Class: class, Listed: listed}
+	return &RefusedError{Host: host, Addr: ip, Class: class, Listed: listed, Hosted: g.hosted}
 }
 
 // RefusedError is a connection the guard refused, before anything was
@@ -249,6 +388,9 @@ type RefusedError struct {
 	Addr   netip.Addr
 	Class  string
 	Listed bool
+	// Hosted says the sandbox is hosted: only an exact host:port entry
+	// admits what is not public, or is the host's own (Own).
+	Hosted, Own bool
 }
 
 func (e *RefusedError) Error() string {
@@ -257,9 +399,12 @@ func (e *RefusedError) Error() string {
 		target = fmt.Sprintf("%s (resolvido para %s)", e.Host, e.Addr)
 	}
 	why := fmt.Sprintf("é um endereço %s", e.Class)
-	if e.Listed {
+	switch {
+	case e.Hosted && (e.Class != Public || e.Own):
+		why += ", que um sandbox hospedado nunca alcança: só o operador o permite, nomeando host:porta exatos em --webhook-allow"
+	case e.Listed:
 		why += ", que um nome ou * nunca admite: só uma entrada IP ou CIDR de --webhook-allow o permite"
-	} else {
+	default:
 		why += ", fora da lista de destinos de webhook permitidos"
 	}
 	return fmt.Sprintf("destino recusado: %s %s; nenhuma conexão foi aberta", target, why)
@@ -277,9 +422,15 @@ func (g *Guard) CheckURL(raw string) error {
 	if u.User != nil {
 		return fmt.Errorf("credenciais na URL não são permitidas")
 	}
-	host := u.Hostname()
+	if g.Local.serves(u) {
+		return nil
+	}
+	host, port := u.Hostname(), portOf(u)
 	if ip, err := netip.ParseAddr(host); err == nil {
-		if err := g.Allows("", ip); err != nil {
+		if err := g.AllowsPort("", ip, port); err != nil {
+			if g.hosted && Class(ip) != Public {
+				return fmt.Errorf("o host %q é um endereço %s, que um sandbox hospedado não alcança (só o operador o permite, nomeando %s em --webhook-allow)", host, Class(ip), net.JoinHostPort(host, port))
+			}
 			return fmt.Errorf("o host %q (endereço %s) não está na lista de destinos de webhook permitidos (%s); inicie o sandbox com --webhook-allow para incluí-lo", host, Class(ip), g.list())
 		}
 		return nil
@@ -288,20 +439,36 @@ func (g *Guard) CheckURL(raw string) error {
 	if !ok {
 		return fmt.Errorf("o host %q não é um nome válido", host)
 	}
-	if g.any || g.names[name] {
+	if g.any || g.names[name] || g.named(name, netip.Addr{}, port) {
 		return nil
 	}
 	// A name pinned with --webhook-resolve may be used when one of its
 	// addresses is allowed: it is never looked up.
 	for _, ip := range g.pins[name] {
-		if g.Allows(name, ip) == nil {
+		if g.AllowsPort(name, ip, port) == nil {
 			return nil
 		}
 	}
 	return fmt.Errorf("o host %q não está na lista de destinos de webhook permitidos (%s); inicie o sandbox com --webhook-allow para incluí-lo", host, g.list())
 }
 
-func (g *Guard) list() string { return strings.Join(g.entries, ", ") }
+func (g *Guard) list() string {
+	if len(g.entries) == 0 {
+		return "nenhum"
+	}
+	return strings.Join(g.entries, ", ")
+}
+
+// portOf is a URL's port, or its scheme's.
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if u.Scheme == "https" {
+		return "443"
+	}
+	return "80"
+}
 
 // resolve is where host leads: itself if it is an address, its pins, or
 // what Lookup answers. name is host as a name, "" for an address.
@@ -352,7 +519,7 @@ func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn
 	var allowed []netip.Addr
 	var refused error
 	for _, ip := range ips {
-		if err := g.Allows(name, ip); err != nil {
+		if err := g.AllowsPort(name, ip, port); err != nil {
 			refused = cmp.Or(refused, err)
 			continue
 		}
@@ -391,7 +558,7 @@ func (g *Guard) control(ctx context.Context, network, address string, c syscall.
 		return fmt.Errorf("destino recusado: %q não é um endereço; nenhuma conexão foi aberta", address)
 	}
 	name, _ := ctx.Value(dialHost{}).(string)
-	if err := g.Allows(name, ap.Addr()); err != nil {
+	if err := g.AllowsPort(name, ap.Addr(), strconv.Itoa(int(ap.Port()))); err != nil {
 		return err
 	}
 	if g.Control != nil {
@@ -406,7 +573,7 @@ func (g *Guard) control(ctx context.Context, network, address string, c syscall.
 func (g *Guard) Client(timeout time.Duration) *http.Client {
 	return &http.Client{
 		Timeout: timeout,
-		Transport: &http.Transport{
+		Transport: localFirst{g: g, next: &http.Transport{
 			Proxy:                 nil,
 			DialContext:           g.DialContext,
 			TLSClientConfig:       &tls.Config{RootCAs: g.RootCAs},
@@ -414,7 +581,7 @@ func (g *Guard) Client(timeout time.Duration) *http.Client {
 			ResponseHeaderTimeout: timeout,
 			MaxIdleConnsPerHost:   4,
 			IdleConnTimeout:       90 * time.Second,
-		},
+		}},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 }

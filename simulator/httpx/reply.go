@@ -137,6 +137,8 @@ type Capture struct {
 	Status int
 	Body   bytes.Buffer
 	Limit  int
+	// Total is every byte of the body written, kept or not.
+	Total int
 }
 
 // WriteHeader implements http.ResponseWriter.
@@ -153,6 +155,7 @@ func (c *Capture) Write(b []byte) (int, error) {
 		c.Status = http.StatusOK
 	}
 	keep := b
+	c.Total += len(b)
 	if c.Limit > 0 {
 		keep = b[:max(0, min(len(b), c.Limit-c.Body.Len()))]
 	}

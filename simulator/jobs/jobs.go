@@ -69,12 +69,16 @@ type Scheduler struct {
 	// company whose clock it was ("" for the default): the server records
 	// where the clock stands.
 	AfterMove func(ctx context.Context, companyID string)
+
+	// jumps are the clock groups' jumps, running or last (jump.go).
+	jumps jumps
 }
 
 // New returns a scheduler; call Handle for each kind, then Run.
 func New(db *store.DB, clocks *clock.Clocks, log *slog.Logger) *Scheduler {
 	s := &Scheduler{db: db, clocks: clocks, log: log, handlers: map[string]Handler{}, laned: map[string]bool{}, inTx: map[string]bool{}, wake: make(chan struct{}, 1),
 		lanes: newLanes(DefaultLanes, DefaultLanesPerCompany)}
+	s.jumps.init()
 	clocks.OnChange(s.clockMoved)
 	return s
 }
@@ -227,30 +231,49 @@ func (s *Scheduler) next(ctx context.Context, q, group string, until time.Time) 
 // and the lanes apart; RunDue is for a caller that wants everything due
 // done when it returns.)
 func (s *Scheduler) RunDue(ctx context.Context) (int, error) {
-	return s.runDue(ctx, allJobs)
+	total := 0
+	for {
+		n, more, err := s.runDue(ctx, allJobs)
+		total += n
+		if err != nil || !more {
+			return total, err
+		}
+	}
 }
 
-// runDue runs the jobs q reads that are due now on every clock: the line's
-// (lineJobs, the run loop) or every kind (allJobs), each clock group held
-// from the lanes meanwhile when the lanes' kinds run here.
-func (s *Scheduler) runDue(ctx context.Context, q string) (int, error) {
+// runDue runs a batch of the jobs q reads that are due now on each clock:
+// the line's (lineJobs, the run loop) or every kind (allJobs), each clock
+// group held from the lanes meanwhile when the lanes' kinds run here. more
+// says a group had more due than a batch: the caller gives way, then runs
+// another pass, so that a clock racing ahead (a company's at 1,000,000x)
+// takes its share of the line and no more.
+func (s *Scheduler) runDue(ctx context.Context, q string) (total int, more bool, err error) {
 	s.run.Lock()
-	defer s.run.Unlock()
-	total := 0
+	start := time.Now()
+	defer func() {
+		s.run.Unlock()
+		if more {
+			giveWay(time.Since(start))
+		}
+	}()
 	for _, g := range append([]string{""}, s.clocks.Owners()...) {
+		if s.jumping(g) {
+			continue // its jump runs its jobs, each at its instant
+		}
 		clk := s.clocks.Of(g)
 		release := func() {}
 		if q == allJobs {
 			release = s.lanes.hold(g, "")
 		}
-		n, err := s.runUntil(ctx, q, g, clk, clk.Now, false)
+		n, gmore, err := s.runUntil(ctx, q, g, clk, clk.Now, false)
 		release()
 		total += n
+		more = more || gmore
 		if err != nil {
-			return total, err
+			return total, false, err
 		}
 	}
-	return total, nil
+	return total, more, nil
 }
 
 // clockFor returns the clock a move acts on: the company's own (made from
@@ -278,31 +301,10 @@ func (s *Scheduler) clockFor(ctx context.Context) (string, *clock.Clock, error) 
 // AdvanceTo moves the clock of the company ctx carries (the default clock
 // without one) to target, running each of its jobs due on the way at its
 // own instant and in order; it returns once all have run. A target in the
-// past only runs what is due now.
+// past only runs what is due now. It is a Jump waited for to its end.
 func (s *Scheduler) AdvanceTo(ctx context.Context, target time.Time) (int, error) {
-	if err := clock.CheckInstant(target); err != nil {
-		return 0, err
-	}
-	s.run.Lock()
-	defer s.run.Unlock()
-	group, clk, err := s.clockFor(ctx)
-	if err != nil {
-		return 0, err
-	}
-	// The advance runs the company's deliveries itself, each at its
-	// instant: the lanes leave its clock group alone meanwhile, and what
-	// they have in flight of it lands first.
-	release := s.lanes.hold(group, tenant.Of(ctx))
-	n, err := s.runUntil(ctx, allJobs, group, clk, func() time.Time { return target }, true)
-	release()
-	if err != nil {
-		return n, err
-	}
-	if target.After(clk.Now()) {
-		clk.Set(target)
-	}
-	s.moved(ctx, group)
-	return n, nil
+	st, err := s.Jump(ctx, target, Budget{})
+	return st.JobsRun, err
 }
 
 func (s *Scheduler) moved(ctx context.Context, group string) {
@@ -314,23 +316,33 @@ func (s *Scheduler) moved(ctx context.Context, group string) {
 // SetTo moves the clock of the company ctx carries to t, forward (running
 // its due jobs on the way) or back.
 func (s *Scheduler) SetTo(ctx context.Context, t time.Time) (int, error) {
+	st, err := s.SetWithin(ctx, t, Budget{})
+	return st.JobsRun, err
+}
+
+// SetWithin is SetTo within a budget: forward, a Jump waited for as b
+// says; back, at once.
+func (s *Scheduler) SetWithin(ctx context.Context, t time.Time, b Budget) (JumpState, error) {
 	if err := clock.CheckInstant(t); err != nil {
-		return 0, err
+		return JumpState{}, err
 	}
 	if t.After(s.clocks.Now(ctx)) {
-		return s.AdvanceTo(ctx, t)
+		return s.Jump(ctx, t, b)
 	}
 	s.run.Lock()
 	group, clk, err := s.clockFor(ctx)
+	if err == nil {
+		err = s.notJumping(group)
+	}
 	if err == nil {
 		clk.Set(t)
 	}
 	s.run.Unlock()
 	if err != nil {
-		return 0, err
+		return JumpState{}, err
 	}
 	s.moved(ctx, group)
-	return 0, nil
+	return JumpState{Target: t, Done: true}, nil
 }
 
 // SetMode makes the clock of the company ctx carries frozen, real or
@@ -338,6 +350,9 @@ func (s *Scheduler) SetTo(ctx context.Context, t time.Time) (int, error) {
 func (s *Scheduler) SetMode(ctx context.Context, mode clock.Mode, factor float64) error {
 	s.run.Lock()
 	group, clk, err := s.clockFor(ctx)
+	if err == nil {
+		err = s.notJumping(group)
+	}
 	if err == nil {
 		clk.SetMode(mode, factor)
 	}
@@ -361,15 +376,22 @@ func (s *Scheduler) Release(ctx context.Context, companyID string) error {
 	})
 }
 
-func (s *Scheduler) runUntil(ctx context.Context, q, group string, clk *clock.Clock, until func() time.Time, step bool) (int, error) {
-	n := 0
+// runUntil runs a batch of the jobs of a clock group due by until, in
+// order: at most batchJobs of them, for at most batchTime. With step, the
+// clock is set to each job's instant before it runs. more says the batch
+// ended with jobs still due.
+func (s *Scheduler) runUntil(ctx context.Context, q, group string, clk *clock.Clock, until func() time.Time, step bool) (n int, more bool, err error) {
+	start := time.Now()
 	for {
 		if err := ctx.Err(); err != nil {
-			return n, err
+			return n, false, err
+		}
+		if n >= batchJobs || time.Since(start) >= batchTime {
+			return n, true, nil
 		}
 		j, err := s.next(ctx, q, group, until())
 		if err != nil || j == nil {
-			return n, err
+			return n, false, err
 		}
 		if step && j.Due.After(clk.Now()) {
 			clk.Set(j.Due)
@@ -452,15 +474,23 @@ func (s *Scheduler) Run(ctx context.Context) {
 		s.dispatch(ctx, flying)
 	}()
 	s.runLine(ctx)
+	// Jumps stop between two of their jobs; one waiting for the lanes'
+	// flights of its company to land waits no longer than land lets them.
+	s.jumps.end()
 	<-dispatched
 	s.land(abort)
+	s.jumps.wg.Wait()
 }
 
 // runLine runs the line's due jobs until ctx ends.
 func (s *Scheduler) runLine(ctx context.Context) {
 	for {
-		if _, err := s.runDue(ctx, lineJobs); err != nil && ctx.Err() == nil {
+		_, more, err := s.runDue(ctx, lineJobs)
+		if err != nil && ctx.Err() == nil {
 			s.log.Error("run jobs", "err", err)
+		}
+		if more {
+			continue // it gave way already
 		}
 		t := time.NewTimer(s.nextWake(ctx))
 		select {

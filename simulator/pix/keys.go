@@ -75,7 +75,7 @@ func (s *Service) AddKey(ctx context.Context, appID, chave string) (Key, error) 
 		// The portal's call carries no company: the key is dated by its
 		// app's company's clock.
 		k.AppID, k.CreatedAt = a.ID, s.nowOf(a.CompanyID)
-		owner, err := findKeyOwner(ctx, tx, a.Namespace, chave)
+		owner, err := findKeyOwner(ctx, tx, a.CompanyID, chave)
 		switch {
 		case err != nil:
 			return err

@@ -30,3 +30,8 @@ func (s *Service) ListResources(ctx context.Context, kinds []string, q resource.
 	})
 	return list, counts, err
 }
+
+// CountResources counts a company's resources, for its quota.
+func (s *Service) CountResources(ctx context.Context, tx *store.Tx, companyID string) (int64, error) {
+	return resource.CountRows(ctx, tx, resourceTables, companyID)
+}

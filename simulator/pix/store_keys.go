@@ -6,10 +6,13 @@ import (
 	"homologa/simulator/store"
 )
 
-// findKeyOwner is the app holding a key in a namespace: a key has one owner
-// within a namespace, as DICT gives it one.
-func findKeyOwner(ctx context.Context, tx *store.Tx, namespace, chave string) (string, error) {
-	owner, err := store.Value[string](ctx, tx, `SELECT app_id FROM pix_keys WHERE namespace = ? AND chave = ?`, namespace, chave)
+// findKeyOwner is the app of a company holding a key, "" when none does:
+// a key has one owner within its company's world, as DICT gives it one.
+// Another company holding the same key holds nothing of this one's: in a
+// shared sandbox, whoever registered a key first would otherwise keep it
+// from its real owner.
+func findKeyOwner(ctx context.Context, tx *store.Tx, companyID, chave string) (string, error) {
+	owner, err := store.Value[string](ctx, tx, `SELECT app_id FROM pix_keys WHERE company_id = ? AND chave = ?`, companyID, chave)
 	return owner, store.NoRow(err)
 }
 

@@ -29,9 +29,10 @@ func findCobRByTxid(ctx context.Context, tx *store.Tx, txid string) (*cobr, erro
 }
 
 // findKeyReceiver is the app and company that receive on a key in a
-// namespace; both "" when no receiver has it.
+// namespace, the oldest holder when companies share it; both "" when no
+// receiver has it.
 func findKeyReceiver(ctx context.Context, tx *store.Tx, namespace, chave string) (appID, companyID string, err error) {
-	err = tx.QueryRowContext(ctx, `SELECT app_id, company_id FROM pix_keys WHERE namespace = ? AND chave = ?`, namespace, chave).Scan(&appID, &companyID)
+	err = tx.QueryRowContext(ctx, `SELECT app_id, company_id FROM pix_keys WHERE namespace = ? AND chave = ? ORDER BY created_at LIMIT 1`, namespace, chave).Scan(&appID, &companyID)
 	return appID, companyID, store.NoRow(err)
 }
 

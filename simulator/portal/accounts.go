@@ -36,6 +36,9 @@ func (h *Handlers) register(r *http.Request) (*httpx.Reply, error) {
 	if err := httpx.DecodeJSON(r, h.Schemas, "platform/registration.create", &in); err != nil {
 		return nil, err
 	}
+	if err := h.Auth.AllowRegistration(r); err != nil {
+		return nil, err
+	}
 	a, _, err := h.Auth.Register(r.Context(), auth.NewAccount{Email: in.Email, Password: in.Password, Name: in.Name,
 		CompanyCNPJ: in.Company.CNPJ, CompanyName: in.Company.Name})
 	if err != nil {

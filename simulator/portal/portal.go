@@ -45,6 +45,7 @@ func (h *Handlers) Routes() []httpx.Route {
 		creating(route(http.MethodPost, "/apps/{id}/secret", httpx.Account, "", h.rotateSecret, "rotate an app's client secret (shown once)")),
 		creating(route(http.MethodPost, "/apps/{id}/webhook-secret", httpx.Account, "", h.rotateWebhookSecret, "rotate an app's webhook signing secret (shown once)")),
 		route(http.MethodPut, "/apps/{id}/webhook", httpx.Account, "", h.setWebhook, "set an app's webhook URL"),
+		route(http.MethodPut, "/apps/{id}/widget-origins", httpx.Account, "platform/app", h.setWidgetOrigins, "set the origins an app's pages embed the widgets from"),
 	}, h.certificateRoutes()...)
 }
 
@@ -167,6 +168,24 @@ func (h *Handlers) setWebhook(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	if a, err = h.Auth.SetWebhook(r.Context(), a.ID, in.WebhookURL); err != nil {
+		return nil, err
+	}
+	return httpx.OK(a.Listed()), nil
+}
+
+// setWidgetOrigins is PUT /portal/apps/{id}/widget-origins.
+func (h *Handlers) setWidgetOrigins(r *http.Request) (*httpx.Reply, error) {
+	var in struct {
+		Origins []string `json:"origins"`
+	}
+	if err := httpx.DecodeJSON(r, h.Schemas, "platform/app.widget-origins", &in); err != nil {
+		return nil, err
+	}
+	a, err := h.Auth.OwnedApp(r.Context(), auth.OwnerOf(r.Context()), mux.Vars(r)["id"])
+	if err != nil {
+		return nil, err
+	}
+	if a, err = h.Auth.SetWidgetOrigins(r.Context(), a.ID, in.Origins); err != nil {
 		return nil, err
 	}
 	return httpx.OK(a.Listed()), nil

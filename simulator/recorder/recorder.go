@@ -16,6 +16,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -54,6 +56,9 @@ type Interaction struct {
 	DurationMS     float64           `json:"durationMs"`
 	IdempotencyKey string            `json:"idempotencyKey,omitempty"`
 	Injected       string            `json:"injected,omitempty"`
+	// Truncated names the bodies kept cut at the log's bound
+	// (BodyLimit), with the size each had: {"requestBody": 921600}.
+	Truncated map[string]int `json:"truncated,omitempty"`
 }
 
 // Recorder records interactions.
@@ -62,15 +67,20 @@ type Recorder struct {
 	DB     *store.DB
 	Clocks *clock.Clocks
 	Log    *slog.Logger
-	// BodyLimit is how much of each body is kept.
+	// BodyLimit is how much of each body is kept (--quota-log-body); a
+	// longer one is kept cut, and marked (Truncated).
 	BodyLimit int
 	// Keep is the most requests a company's log holds
 	// (--retention-log); 0 keeps every one. The writer keeps it as it
 	// writes (capAt).
 	Keep int
-	// MaxBytes is the most a company's log holds, whatever Keep; 0 is
-	// DefaultMaxBytes. The newest request stays, however large.
+	// MaxBytes is the most a company's log holds, whatever Keep
+	// (--quota-log-bytes); 0 is DefaultMaxBytes. The newest request
+	// stays, however large.
 	MaxBytes int
+	// Full, when set, says the sandbox's stores are past their budget:
+	// nothing new is recorded meanwhile (counted as dropped).
+	Full func() bool
 
 	ch      chan *Interaction
 	flush   chan chan struct{}
@@ -341,6 +351,12 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000, IdempotencyKey: req.Header.Get("Idempotency-Key"),
 			Injected: info.Injected,
 		}
+		if tb, ok := req.Body.(*teeBody); ok && tb.total > reqBody.Len() {
+			it.RequestBody = markTruncated(it.RequestBody, tb.total)
+		}
+		if cw.Total > cw.Body.Len() {
+			it.ResponseBody = markTruncated(it.ResponseBody, cw.Total)
+		}
 		if it.Status == 0 && it.Injected == "" { // an injected reset answers nothing: 0 stays
 			it.Status = http.StatusOK
 		}
@@ -358,6 +374,10 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 // record hands it to the writer; counted as dropped when the writer
 // fell behind.
 func (r *Recorder) record(it *Interaction) {
+	if r.Full != nil && r.Full() {
+		r.dropped.Add(1)
+		return
+	}
 	select {
 	case r.ch <- it:
 	default:
@@ -369,14 +389,42 @@ type teeBody struct {
 	io.ReadCloser
 	buf   *bytes.Buffer
 	limit int
+	total int // every byte read, kept or not
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
 	n, err := t.ReadCloser.Read(p)
+	t.total += n
 	if room := t.limit - t.buf.Len(); room > 0 {
 		t.buf.Write(p[:min(n, room)])
 	}
 	return n, err
+}
+
+// A body kept cut ends with a mark saying so and what it was, which the
+// log stores with it (as its text: the log keeps no other column for it)
+// and List takes off again, into Truncated.
+var truncation = regexp.MustCompile(`\n\[homologa: corpo truncado, ([0-9]+) bytes recebidos\]$`)
+
+// markTruncated ends a body kept cut with the mark of its full size.
+func markTruncated(body string, size int) string {
+	return body + "\n[homologa: corpo truncado, " + strconv.Itoa(size) + " bytes recebidos]"
+}
+
+// unmark takes the truncation marks off a listed request's bodies.
+func unmark(it *Interaction) {
+	for name, body := range map[string]*string{"requestBody": &it.RequestBody, "responseBody": &it.ResponseBody} {
+		m := truncation.FindStringSubmatchIndex(*body)
+		if m == nil {
+			continue
+		}
+		size, _ := strconv.Atoi((*body)[m[2]:m[3]])
+		*body = (*body)[:m[0]]
+		if it.Truncated == nil {
+			it.Truncated = map[string]int{}
+		}
+		it.Truncated[name] = size
+	}
 }
 
 // Filter selects interactions.
@@ -446,6 +494,7 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 			it.At, it.WallAt, it.DurationMS = time.Unix(0, at).UTC(), time.Unix(0, wall).UTC(), float64(dur)/1000
 			json.Unmarshal([]byte(rh), &it.RequestHeaders)
 			json.Unmarshal([]byte(sh), &it.ResponseHeader)
+			unmark(&it)
 			out = append(out, it)
 		}
 		return rows.Err()

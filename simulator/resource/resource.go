@@ -181,3 +181,21 @@ func List(ctx context.Context, tx *store.Tx, tables []Table, q Query) ([]Summary
 	}
 	return list, counts, crows.Err()
 }
+
+// CountRows counts a company's rows of tables in tx: what its quota of
+// resources counts (package quota). A domain calls it on its own tables.
+func CountRows(ctx context.Context, tx *store.Tx, tables []Table, companyID string) (int64, error) {
+	var total int64
+	for _, k := range tables {
+		conds := []string{k.col(k.Company, "t.company_id") + " = ?"}
+		if k.Where != "" {
+			conds = append(conds, k.Where)
+		}
+		var n int64
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+k.Table+` t `+k.Join+` WHERE `+strings.Join(conds, " AND "), companyID).Scan(&n); err != nil {
+			return 0, fmt.Errorf("count %s: %w", k.Kind, err)
+		}
+		total += n
+	}
+	return total, nil
+}

@@ -56,8 +56,11 @@ func LoadApps(ctx context.Context, svc *auth.Service, path string) error {
 	}
 	for i, c := range f.Companies {
 		where := fmt.Sprintf("%s: companies[%d]", path, i)
-		if _, err := svc.Company(ctx, c.CNPJ); err != nil {
-			if _, err := svc.CreateCompany(ctx, c.CNPJ, c.Name); err != nil {
+		// The operator's own company of that CNPJ: one an account
+		// registered is another world's, not the file's.
+		co, err := svc.OwnedCompany(ctx, auth.Owner{Operator: true}, c.CNPJ)
+		if err != nil || co.AccountID != "" {
+			if co, err = svc.CreateCompany(ctx, c.CNPJ, c.Name); err != nil {
 				return fmt.Errorf("%s: %s", where, describe(err))
 			}
 		}
@@ -72,7 +75,7 @@ func LoadApps(ctx context.Context, svc *auth.Service, path string) error {
 				return fmt.Errorf("%s.clientSecret: must have at least 16 characters", where)
 			}
 			_, err := svc.CreateApp(ctx, auth.NewApp{
-				Company: c.CNPJ, Name: a.Name, ClientID: a.ClientID, ClientSecret: a.ClientSecret,
+				Company: co.ID, Name: a.Name, ClientID: a.ClientID, ClientSecret: a.ClientSecret,
 				WebhookURL: a.WebhookURL, WebhookSecret: a.WebhookSecret, Scopes: a.Scopes, Environment: a.Environment,
 			})
 			if err != nil {

@@ -28,9 +28,12 @@ type insTenants struct {
 
 const insCPF = "11144477735"
 
-func newInsTenants(t *testing.T) *insTenants {
-	start := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
-	s := startServer(t, server.Config{Clock: "frozen", ClockStart: start})
+func newInsTenants(t *testing.T) *insTenants { return newInsTenantsWith(t, server.Config{}) }
+
+// newInsTenantsWith is newInsTenants with cfg's other settings.
+func newInsTenantsWith(t *testing.T, cfg server.Config) *insTenants {
+	cfg.Clock, cfg.ClockStart = "frozen", time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
+	s := startServer(t, cfg)
 	t.Cleanup(func() { s.Close(context.Background()) })
 	w := &insTenants{t: t, s: s, tokens: map[string]string{}}
 	code, body := tenantCall(t, s, testOperator, "POST", "/sandbox/namespaces", "")

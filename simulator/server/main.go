@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,8 @@ import (
 	"homologa/simulator/clock"
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
+	"homologa/simulator/httpx"
+	"homologa/simulator/quota"
 	"homologa/simulator/retention"
 	"io"
 	"runtime/debug"
@@ -110,10 +113,87 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	fs.StringVar(&cfg.ScenariosDir, "scenarios", env("HOMOLOGA_SCENARIOS", ""), "folder of scenario files beside the shipped ones; POST /sandbox/scenarios/reload rereads it (HOMOLOGA_SCENARIOS)")
 	fs.StringVar(&cfg.LogFormat, "log-format", env("HOMOLOGA_LOG_FORMAT", "text"), "log format: text or json (HOMOLOGA_LOG_FORMAT)")
 	fs.StringVar(&cfg.PublicURL, "public-url", env("HOMOLOGA_PUBLIC_URL", ""), "the URL partners reach a hosted sandbox at, e.g. https://homologa.example.com; required to listen beyond loopback (HOMOLOGA_PUBLIC_URL)")
+	proxyFlag := false // the flag takes the environment's place
+	fs.Func("trusted-proxy", "comma-separated addresses or CIDR ranges of the reverse proxies in front of a hosted sandbox, whose X-Forwarded-For names the client that throttles count (HOMOLOGA_TRUSTED_PROXY)", func(v string) error {
+		if _, err := httpx.ParseProxies(splitList(v)); err != nil {
+			return err
+		}
+		if !proxyFlag {
+			proxyFlag, cfg.TrustedProxies = true, nil
+		}
+		cfg.TrustedProxies = append(cfg.TrustedProxies, splitList(v)...)
+		return nil
+	})
+	if v := getenv("HOMOLOGA_TRUSTED_PROXY"); v != "" {
+		if _, err := httpx.ParseProxies(splitList(v)); err != nil && cfg.envErr == nil {
+			cfg.envErr = fmt.Errorf("HOMOLOGA_TRUSTED_PROXY: %w", err)
+		}
+		cfg.TrustedProxies = splitList(v)
+	}
 	tlsFlags(fs, cfg, getenv)
 	webhookFlags(fs, cfg, getenv)
 	retentionFlags(fs, cfg, getenv)
+	quotaFlags(fs, cfg, getenv)
 	return fs
+}
+
+// quotaFlags are the --quota-* flags: what each company may take of a
+// hosted sandbox (package quota). Each defaults to quota.Defaults; 0
+// means no quota.
+func quotaFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
+	q := &cfg.Quotas
+	size := func(field *int64) func(string) error {
+		return func(v string) error {
+			n, err := quota.ParseBytes(v)
+			if err != nil {
+				return err
+			}
+			*field = cmp.Or(n, -1)
+			return nil
+		}
+	}
+	count := func(field *int) func(string) error {
+		return func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return errors.New("want a whole number, 0 for no quota")
+			}
+			*field = cmp.Or(n, -1)
+			return nil
+		}
+	}
+	count64 := func(field *int64) func(string) error {
+		return func(v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 {
+				return errors.New("want a whole number, 0 for no quota")
+			}
+			*field = cmp.Or(n, -1)
+			return nil
+		}
+	}
+	d := quota.Defaults
+	for _, f := range []struct {
+		name, env, def, usage string
+		set                   func(string) error
+	}{
+		{"quota-resources", "HOMOLOGA_QUOTA_RESOURCES", strconv.FormatInt(d.Resources, 10), "most resources (charges, Pix, recurrences, proposals, enrollments, benefits) a company holds; past it its writes are a 429 with Retry-After", count64(&q.Resources)},
+		{"quota-events", "HOMOLOGA_QUOTA_EVENTS", strconv.FormatInt(d.Events, 10), "most events a company holds; past it its writes are a 429 with Retry-After", count64(&q.Events)},
+		{"quota-deliveries", "HOMOLOGA_QUOTA_DELIVERIES", strconv.FormatInt(d.Deliveries, 10), "most webhook deliveries a company holds; past it its writes are a 429 with Retry-After", count64(&q.Deliveries)},
+		{"quota-storage", "HOMOLOGA_QUOTA_STORAGE", quota.FormatBytes(d.Storage), "most the sandbox's databases take, in files or in memory; past it every write is a 429 and nothing new is logged", size(&q.Storage)},
+		{"quota-log-bytes", "HOMOLOGA_QUOTA_LOG_BYTES", quota.FormatBytes(d.LogBytes), "most bytes a company's interaction log keeps, in a file or in memory, its own oldest requests dropped first", size(&q.LogBytes)},
+		{"quota-log-body", "HOMOLOGA_QUOTA_LOG_BODY", quota.FormatBytes(d.LogBody), "how much of each request's and answer's body the interaction log keeps; a longer one is kept cut and marked truncated", size(&q.LogBody)},
+		{"quota-registrations", "HOMOLOGA_QUOTA_REGISTRATIONS", strconv.Itoa(d.Registrations), "portal registrations one address may make in an hour (behind a proxy, see --trusted-proxy)", count(&q.Registrations)},
+		{"quota-inbox-boxes", "HOMOLOGA_QUOTA_INBOX_BOXES", strconv.Itoa(d.InboxBoxes), "most built-in inbox boxes a company keeps; a new one drops its own oldest", count(&q.InboxBoxes)},
+		{"quota-inbox-bytes", "HOMOLOGA_QUOTA_INBOX_BYTES", quota.FormatBytes(d.InboxBytes), "most bytes a company's inbox boxes keep (100 requests a box), its own oldest dropped first", size(&q.InboxBytes)},
+	} {
+		fs.Func(f.name, f.usage+" ("+f.env+"; default "+f.def+")", f.set)
+		if v := getenv(f.env); v != "" {
+			if err := f.set(v); err != nil && cfg.envErr == nil {
+				cfg.envErr = fmt.Errorf("%s: %w", f.env, err)
+			}
+		}
+	}
 }
 
 // tlsFlags are --tls, --tls-cert, --tls-key, --tls-dir and --mtls.
@@ -155,7 +235,7 @@ func webhookFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
 	}
 	allow, allowEnv := list(&cfg.WebhookAllow, func(l []string) error { _, err := events.NewGuard(l, nil); return err })
 	resolve, resolveEnv := list(&cfg.WebhookResolve, func(l []string) error { _, err := events.NewGuard(nil, l); return err })
-	fs.Func("webhook-allow", "comma-separated hosts, IPs or CIDRs webhooks may target besides loopback, * for any public address; checked again after DNS at every delivery (HOMOLOGA_WEBHOOK_ALLOW)", allow)
+	fs.Func("webhook-allow", "comma-separated hosts, IPs, CIDRs or exact host:port webhooks may target, * for any public address; a developer's sandbox adds loopback, a hosted one (--public-url) reaches loopback, private and its own addresses only at an exact host:port listed; checked again after DNS at every delivery (HOMOLOGA_WEBHOOK_ALLOW)", allow)
 	fs.Func("webhook-resolve", "comma-separated host=ip pins for deliveries, as curl's --resolve: the host is never looked up (HOMOLOGA_WEBHOOK_RESOLVE)", resolve)
 	for _, e := range []struct {
 		name string

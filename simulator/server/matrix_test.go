@@ -23,7 +23,8 @@ type access int
 
 const (
 	// open routes take no credential: registration, login, the inbox
-	// receiver (what a webhook sender posts).
+	// receiver (the sandbox's own deliveries; anyone's at a box's secret
+	// URL).
 	open access = iota
 	// owned routes name a resource of A's (in the path or the body): B
 	// finds nothing (404, or 400 naming the field), A gets through.
@@ -167,6 +168,8 @@ func (m *matrixWorld) cases() map[string]matrixCase {
 		"POST /portal/tokens":                   {access: open},
 		"POST /sandbox/inbox/{name}":            {access: open},
 		"POST /sandbox/inbox/{name}/{rest:.+}":  {access: open},
+		"POST /sandbox/hooks/{key}":             {access: open},
+		"POST /sandbox/hooks/{key}/{rest:.+}":   {access: open},
 		"POST /portal/logout":                   {access: own, path: "/portal/logout", destructive: true},
 		"GET /portal/account":                   {access: own, path: "/portal/account"},
 		"GET /portal/tokens":                    {access: own, path: "/portal/tokens"},
@@ -180,6 +183,7 @@ func (m *matrixWorld) cases() map[string]matrixCase {
 		"POST /portal/apps/{id}/secret":         {access: owned, path: "/portal/apps/" + app + "/secret", order: 9},
 		"POST /portal/apps/{id}/webhook-secret": {access: owned, path: "/portal/apps/" + app + "/webhook-secret"},
 		"PUT /portal/apps/{id}/webhook":         {access: owned, path: "/portal/apps/" + app + "/webhook", body: `{"webhookUrl":"` + m.s.URL() + `/sandbox/inbox/demo"}`},
+		"PUT /portal/apps/{id}/widget-origins":  {access: owned, path: "/portal/apps/" + app + "/widget-origins", body: `{"origins":["https://parceiro.example"]}`},
 		"POST /portal/apps/{id}/homologations":  {access: owned, path: "/portal/apps/" + app + "/homologations", body: "name: x\nurl: http://127.0.0.1:1\n", rightOK: func(c int, _ string) bool { return c == 503 }},
 		"GET /portal/apps/{id}/homologations":   {access: owned, path: "/portal/apps/" + app + "/homologations"},
 		"GET /portal/apps/{id}/homologations/{run}": {access: owned, path: "/portal/apps/" + app + "/homologations/hrun_none",

@@ -22,6 +22,7 @@ import (
 	"homologa/simulator/portal"
 	"homologa/simulator/resource"
 	"homologa/simulator/scenario"
+	"homologa/simulator/tenant"
 	"homologa/simulator/widgets"
 )
 
@@ -37,7 +38,7 @@ func (s *Server) Routes() []httpx.Route {
 		{Method: http.MethodGet, Path: "/", Auth: httpx.Public, Handler: http.HandlerFunc(s.index),
 			Doc: "the dashboard for browsers (Accept: text/html); where every API is, for everyone else"},
 		{Method: http.MethodGet, Path: "/dashboard", Prefix: true, Auth: httpx.Public, Handler: dashboard.Handler(), Doc: "the dashboard"},
-		{Method: http.MethodGet, Path: "/widgets/", Prefix: true, Auth: httpx.Public, Handler: widgets.Handler("/widgets/"), Doc: "the widgets and their example host page"},
+		{Method: http.MethodGet, Path: "/widgets/", Prefix: true, Auth: httpx.Public, Handler: widgets.Handler("/widgets/", s.widgetPolicy()), Doc: "the widgets and their example host page"},
 		{Method: http.MethodGet, Path: "/widgets", Auth: httpx.Public, Handler: http.RedirectHandler("/widgets/", http.StatusMovedPermanently), Doc: "to /widgets/"},
 		{API: "oauth", Method: http.MethodPost, Path: "", Auth: httpx.Client, MutualTLS: true, Answer: "platform/token", Handler: httpx.HandlerFunc(s.Auth.TokenHandler),
 			Doc: "OAuth2 client credentials"},
@@ -97,8 +98,8 @@ func (s *Server) mountRoutes() error {
 	inner := s.Recorder.Middleware(APIs, s.namespaces().Middleware(r))
 	// As many partner requests inside as processors, the rest in arrival
 	// order (httpx.Admission).
-	s.Handler = httpx.Admission{APIs: turnTakers(), Slots: runtime.GOMAXPROCS(0)}.Middleware(httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
-		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner))))
+	s.Handler = s.proxies.Middleware(httpx.Admission{APIs: turnTakers(), Slots: runtime.GOMAXPROCS(0)}.Middleware(httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
+		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner)))))
 	return nil
 }
 
@@ -150,6 +151,10 @@ func (s *Server) Mount(rt httpx.Route) error {
 	// Inside the credential's rule, so an oversized request is filed
 	// under its app in the interaction log.
 	h = httpx.LimitDeclared(h)
+	// Inside it too: the quota is the company's the credential names.
+	if writesUnderQuota(rt) {
+		h = s.underQuota(h)
+	}
 	switch rt.Auth {
 	case httpx.Public, httpx.Stream:
 	case httpx.Client:
@@ -411,13 +416,55 @@ func (s *Server) namespaces() *control.Namespaces {
 // control is the control API's handlers, made once.
 func (s *Server) control() *control.Handlers {
 	if s.ctl == nil {
-		s.ctl = &control.Handlers{Clocks: s.Clocks, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas,
-			Inbox: &control.Inbox{Owner: s.Bus.CompanyOfDelivery},
+		s.ctl = &control.Handlers{Clocks: s.Clocks, Jobs: s.Jobs, Auth: s.Auth, Bus: s.Bus, DB: s.DB, Recorder: s.Recorder, Schemas: s.Schemas, Jumps: s.Config.ClockBudget,
+			Inbox: &control.Inbox{Owner: s.Bus.CompanyOfDelivery, Key: s.inboxKey, Base: s.baseURL, Quota: s.Config.Quotas},
 			// The insurer's cycles reset in the order their rows reference
 			// each other's: benefits, then enrollments, then proposals.
 			Resetters: []control.Resetter{s.Bus, s.Jobs, s.Keys, s.Scenarios, s.Pix, s.Benefit, s.Customer, s.Sale}}
 	}
 	return s.ctl
+}
+
+// writesUnderQuota says whether a route's requests count against the
+// caller company's quotas and the storage budget: the partner APIs' and
+// the control API's writes, save a reset (which frees what a company
+// holds) and deletions.
+func writesUnderQuota(rt httpx.Route) bool {
+	switch {
+	case rt.Auth != httpx.App && rt.Auth != httpx.Tenant:
+		return false
+	case rt.Method == http.MethodGet || rt.Method == http.MethodHead || rt.Method == http.MethodDelete:
+		return false
+	case rt.API == "sandbox" && rt.Path == "/reset":
+		return false
+	}
+	return true
+}
+
+// underQuota refuses a write of a company past one of its quotas, or of
+// anyone while the stores are past their budget, in the API's dialect.
+func (s *Server) underQuota(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.Usage.Check(r.Context(), tenant.Of(r.Context())); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// widgetPolicy says which pages may frame the widgets: an app's widget
+// origins, for a widget framed for it; any page on a developer's sandbox
+// (loopback, not hosted) otherwise.
+func (s *Server) widgetPolicy() widgets.Policy {
+	return widgets.Policy{AnyOrigin: !s.Hosted() && !exposed(s.Config.Addr),
+		Origins: func(r *http.Request, clientID string) ([]string, bool) {
+			a, err := s.Auth.App(r.Context(), clientID)
+			if err != nil || (a.ClientID != clientID && a.ID != clientID) {
+				return nil, false
+			}
+			return a.WidgetOrigins, true
+		}}
 }
 
 // refusesForms says whether a route refuses the content types a

@@ -5,14 +5,17 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,6 +44,7 @@ import (
 	"homologa/simulator/insurance/wire"
 	"homologa/simulator/jobs"
 	"homologa/simulator/pix"
+	"homologa/simulator/quota"
 	"homologa/simulator/recorder"
 	"homologa/simulator/redact"
 	"homologa/simulator/retention"
@@ -72,8 +76,11 @@ type Config struct {
 	// dial not loopback: a broken guard would still send nothing out.
 	WebhookLookup      func(ctx context.Context, host string) ([]netip.Addr, error)
 	WebhookDialControl func(network, address string, c syscall.RawConn) error
-	BodyLimit          int64
-	TokenTTL           time.Duration
+	// WebhookOwn adds to the host's own addresses, which a hosted
+	// sandbox never delivers to (tests name an address of theirs).
+	WebhookOwn []netip.Addr
+	BodyLimit  int64
+	TokenTTL   time.Duration
 	// HeaderTimeout, BodyTimeout and IdleTimeout bound a slow client: the
 	// time to send a request's headers, then its body, and how long a
 	// kept-alive connection may sit idle between requests. MaxHeaderBytes
@@ -94,6 +101,24 @@ type Config struct {
 	// Retention bounds what each company keeps (--retention-age, -rows,
 	// -log, -every); the zero value keeps everything.
 	Retention retention.Config
+	// Quotas bound what each company may take (--quota-*); zero fields
+	// take quota.Defaults.
+	Quotas quota.Config
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For says
+	// where a request came from (--trusted-proxy): addresses or CIDR
+	// ranges. Without them every client is its connection's peer.
+	TrustedProxies []string
+	// PasswordHashers is how many password hashes run at once; 0 is
+	// half the processors, at least one.
+	PasswordHashers int
+	// QuotaEvery is how often the quotas' counts and the storage are read
+	// again; zero is a second for a company's counts and five for the
+	// storage.
+	QuotaEvery time.Duration
+	// ClockBudget is how long a move of the clock waits for its jobs
+	// before answering their progress (202) and going on in the
+	// background; zero fields take control.DefaultJumpBudget's.
+	ClockBudget jobs.Budget
 	// ScenariosDir is --scenarios: a folder of scenario files beside the
 	// shipped ones (same id: the folder's wins).
 	ScenariosDir string
@@ -229,6 +254,9 @@ type Server struct {
 	// Homologation runs the homologation suite for apps and gates
 	// publishing on its runs.
 	Homologation *homologation.Service
+	// Usage keeps what each company holds and refuses writes past its
+	// quotas, and every write past the storage budget.
+	Usage *quota.Usage
 	// Demo is the demo app, with its secret, once Start has run.
 	Demo *auth.App
 	demo demoSecrets
@@ -238,6 +266,9 @@ type Server struct {
 	tls *tlsState
 
 	logDB     *store.DB
+	guard     *events.Guard
+	proxies   httpx.Proxies
+	inboxKey  []byte
 	http      *http.Server
 	ln        net.Listener
 	cancel    context.CancelFunc
@@ -277,7 +308,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err := s.openStores(ctx); err != nil {
 		return nil, err
 	}
-	steps := []func(context.Context) error{s.loadCA, func(context.Context) error { return s.setupTLS() }, s.platform, s.domains, s.retention, s.startScenarios, s.loadApps,
+	steps := []func(context.Context) error{s.loadCA, func(context.Context) error { return s.setupTLS() }, s.platform, s.domains, s.quotas, s.retention, s.startScenarios, s.loadApps, s.loadInboxKey,
 		func(context.Context) error { return s.mountRoutes() }}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {
@@ -372,17 +403,31 @@ func (s *Server) platform(ctx context.Context) error {
 	if s.Config.OperatorToken == "" {
 		s.Config.OperatorToken = "op_" + s.DB.IDs.Token(16)
 	}
-	guard, err := events.NewGuard(cfg.WebhookAllow, cfg.WebhookResolve)
+	newGuard := events.NewGuard
+	if s.Hosted() {
+		newGuard = events.NewHostedGuard
+	}
+	guard, err := newGuard(cfg.WebhookAllow, cfg.WebhookResolve)
 	if err != nil {
 		return err
 	}
 	guard.Lookup, guard.Control = cfg.WebhookLookup, cfg.WebhookDialControl
+	guard.Own = append(guard.Own, cfg.WebhookOwn...)
+	// The sandbox's own inbox is served in the process (Start names
+	// where it listens): never dialled, so a hosted sandbox needs no
+	// way into its host's loopback for it.
+	guard.Local = &events.Local{Paths: []string{"/sandbox/inbox/", "/sandbox/hooks/"},
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.Handler.ServeHTTP(w, r) })}
+	s.guard = guard
 	if s.tls != nil {
 		guard.RootCAs = s.trustedRoots()
 	}
-	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Guard: guard},
+	if s.proxies, err = httpx.ParseProxies(cfg.TrustedProxies); err != nil {
+		return err
+	}
+	s.Auth = &auth.Service{DB: s.DB, Clocks: s.Clocks, TokenTTL: cfg.TokenTTL, Webhooks: auth.WebhookPolicy{Guard: guard}, PasswordHashers: cfg.PasswordHashers,
 		SecureCookies: strings.HasPrefix(cfg.PublicURL, "https://") || s.tls != nil,
-		OperatorToken: s.Config.OperatorToken, CA: s.CA, MutualTLS: cfg.MTLS}
+		OperatorToken: s.Config.OperatorToken, CA: s.CA, MutualTLS: cfg.MTLS, Registrations: s.registrations()}
 	s.Hub = events.NewHub()
 	s.Bus = &events.Bus{
 		DB: s.DB, Clocks: s.Clocks, Jobs: s.Jobs, Hub: s.Hub, Log: s.Log, Backoff: cfg.Backoff,
@@ -390,7 +435,9 @@ func (s *Server) platform(ctx context.Context) error {
 	}
 	s.Bus.Register()
 	s.Machines = &statemachine.Applier{Bus: s.Bus}
-	s.Recorder = &recorder.Recorder{DB: s.logDB, Clocks: s.Clocks, Log: s.Log, Keep: s.Config.Retention.Log}
+	q := cfg.Quotas.WithDefaults()
+	s.Recorder = &recorder.Recorder{DB: s.logDB, Clocks: s.Clocks, Log: s.Log, Keep: s.Config.Retention.Log, MaxBytes: int(q.LogBytes),
+		BodyLimit: int(cmp.Or(q.LogBody, 1<<20))} // no quota on bodies: as much as a request may send
 	s.Recorder.Start()
 	s.Keys = &idempotency.Keys{DB: s.DB, Clocks: s.Clocks}
 	s.Faults = &scenario.Faults{Clocks: s.Clocks, Apps: s.Auth}
@@ -425,6 +472,50 @@ func (s *Server) domains(context.Context) error {
 	s.Benefit.ScenarioRunners(s.Scenarios)
 	s.Customer.RegisterJobs(s.Jobs)
 	return nil
+}
+
+// quotas makes the usage that keeps each company to its quotas of
+// resources, events and deliveries, and the sandbox to its storage
+// budget (package quota); the interaction log records nothing new while
+// the stores are past it.
+func (s *Server) quotas(context.Context) error {
+	s.Usage = &quota.Usage{DB: s.DB, Config: s.Config.Quotas.WithDefaults(), Log: s.Log, Storage: s.storageBytes,
+		Every: s.Config.QuotaEvery, StorageEvery: s.Config.QuotaEvery,
+		Counters: map[string][]quota.Counter{
+			quota.Resources:  {s.Pix.CountResources, s.Sale.CountResources, s.Customer.CountResources, s.Benefit.CountResources},
+			quota.Events:     {s.Bus.CountEvents},
+			quota.Deliveries: {s.Bus.CountDeliveries},
+		}}
+	s.Recorder.Full = s.Usage.Full
+	return nil
+}
+
+// storageBytes is what the sandbox's databases take: their pages (in a
+// file or in memory) and their write-ahead logs.
+func (s *Server) storageBytes(ctx context.Context) (int64, error) {
+	var total int64
+	for _, db := range []*store.DB{s.DB, s.logDB} {
+		if db == nil {
+			continue
+		}
+		var pages, size int64
+		err := db.Read(ctx, func(tx *store.Tx) error {
+			if err := tx.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+				return err
+			}
+			return tx.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&size)
+		})
+		if err != nil {
+			return 0, fmt.Errorf("measure the database: %w", err)
+		}
+		total += pages * size
+		if db.Path() != "" {
+			if st, err := os.Stat(db.Path() + "-wal"); err == nil {
+				total += st.Size()
+			}
+		}
+	}
+	return total, nil
 }
 
 // retention makes the pruner, unless Config.Retention keeps everything,
@@ -532,6 +623,7 @@ func (s *Server) Start(ctx context.Context) error {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	s.ln = ln
+	s.guard.Local.Hosts = s.selfHosts()
 	if !s.Config.NoDemo {
 		if err := s.seedDemo(ctx); err != nil {
 			ln.Close()
@@ -576,6 +668,46 @@ func (s *Server) Start(ctx context.Context) error {
 		}
 	}()
 	return nil
+}
+
+// registrations is the limit of portal registrations per address and
+// hour: a hosted sandbox's quota; none on a developer's machine, where
+// the one client is the developer (and a test suite registering).
+func (s *Server) registrations() *auth.Window {
+	n := s.Config.Quotas.WithDefaults().Registrations
+	if n == 0 || !s.Hosted() {
+		n = math.MaxInt32
+	}
+	return &auth.Window{Limit: n, Per: time.Hour}
+}
+
+// Hosted reports whether the sandbox is hosted for partners
+// (--public-url, which listening beyond loopback requires): its webhooks
+// then never reach the host's loopback or private networks unless the
+// operator names the exact host:port (SECURITY.md).
+func (s *Server) Hosted() bool { return s.Config.PublicURL != "" }
+
+// selfHosts are the host:port pairs the sandbox is reached at: where it
+// listens (loopback's names and addresses too, when it listens on every
+// address) and its public URL's.
+func (s *Server) selfHosts() []string {
+	ap, err := netip.ParseAddrPort(s.ln.Addr().String())
+	if err != nil {
+		return nil
+	}
+	port := strconv.Itoa(int(ap.Port()))
+	hosts := []string{net.JoinHostPort(ap.Addr().Unmap().String(), port)}
+	if ap.Addr().IsUnspecified() || ap.Addr().IsLoopback() {
+		hosts = append(hosts, net.JoinHostPort("127.0.0.1", port), net.JoinHostPort("::1", port), net.JoinHostPort("localhost", port))
+	}
+	if u, err := url.Parse(s.Config.PublicURL); err == nil && u.Host != "" {
+		p := u.Port()
+		if p == "" {
+			p = map[bool]string{true: "443", false: "80"}[u.Scheme == "https"]
+		}
+		hosts = append(hosts, net.JoinHostPort(strings.ToLower(u.Hostname()), p))
+	}
+	return hosts
 }
 
 // URL is the base URL of the running sandbox: https under --tls.
@@ -650,15 +782,18 @@ func (s *Server) demoIn(ctx context.Context) (auth.App, auth.Account, error) {
 	return a, acct, nil
 }
 
-// demoInbox is the demo app's webhook: the built-in inbox, reached by
-// loopback. A sandbox listening on every address (0.0.0.0, [::]) is
-// reached by 127.0.0.1, since webhooks never go to an unspecified
-// address; one listening only on another address of its own has no
-// loopback inbox, and its demo app starts without a webhook (said in the
-// log) unless --webhook-allow lets that address in.
+// demoInbox is the demo app's webhook: the built-in inbox, at the
+// sandbox's public URL when it is hosted, else at its loopback address.
+// Either is served in the process (events.Local). A developer's sandbox
+// listening on every address (0.0.0.0, [::]) gives 127.0.0.1, since
+// webhooks never go to an unspecified address.
 func (s *Server) demoInbox() string {
 	u := s.URL() + "/sandbox/inbox/demo"
-	if ap, err := netip.ParseAddrPort(s.ln.Addr().String()); err == nil && ap.Addr().IsUnspecified() {
+	switch ap, err := netip.ParseAddrPort(s.ln.Addr().String()); {
+	case s.Hosted():
+		// Where partners see the sandbox; served in the process all the same.
+		u = strings.TrimSuffix(s.Config.PublicURL, "/") + "/sandbox/inbox/demo"
+	case err == nil && ap.Addr().IsUnspecified():
 		u = s.scheme() + "://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(int(ap.Port()))) + "/sandbox/inbox/demo"
 	}
 	if err := s.Auth.Webhooks.Check(u); err != nil {

@@ -14,17 +14,32 @@ import (
 	"homologa/simulator/server"
 )
 
-// TestWebhookFlags: --webhook-allow adds to the loopback default (the
-// demo app's inbox registers, on a sandbox listening on every address),
-// takes the place of HOMOLOGA_WEBHOOK_ALLOW, and --webhook-resolve pins a
-// listed name to the inbox, so a delivery to that name arrives without
-// DNS. Listening on every address needs --public-url.
+// TestWebhookFlags: --webhook-allow adds entries (the demo app's inbox
+// registers, on a sandbox listening on every address), takes the place
+// of HOMOLOGA_WEBHOOK_ALLOW, and --webhook-resolve pins a listed name to
+// a partner's receiver on loopback, so a delivery to that name arrives
+// without DNS. Listening on every address needs --public-url, and a
+// hosted sandbox reaches loopback only at a host:port the operator names
+// exactly.
 func TestWebhookFlags(t *testing.T) {
 	t.Parallel()
+	// A receiver of the partner's, on loopback, behind the pinned name
+	// (the sandbox's own inbox would refuse the name: it serves only its
+	// own).
+	got := make(chan string, 1)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		select {
+		case got <- r.Host + " " + string(b):
+		default:
+		}
+	}))
+	defer recv.Close()
+	_, rport, _ := net.SplitHostPort(strings.TrimPrefix(recv.URL, "http://"))
 	_, port, _ := net.SplitHostPort(freeAddr(t))
 	base := "http://127.0.0.1:" + port
 	out, stop := runMain(t, []string{"--addr", "0.0.0.0:" + port, "--public-url", base, "--operator-token", testOperator,
-		"--webhook-allow", "partner.example", "--webhook-allow", "second.example",
+		"--webhook-allow", "partner.example", "--webhook-allow", "second.example,partner.example:" + rport,
 		"--webhook-resolve", "partner.example=127.0.0.1"},
 		map[string]string{"HOMOLOGA_WEBHOOK_ALLOW": "env.example"})
 	defer stop()
@@ -57,26 +72,14 @@ func TestWebhookFlags(t *testing.T) {
 		"http://env.example/hooks":                 400, // the flag took the environment's place
 		"http://169.254.169.254/latest/meta-data":  400,
 		"http://10.0.0.1/hooks":                    400,
-		"http://partner.example:" + port + "/hook": 200,
-		base + "/sandbox/inbox/demo":               200, // loopback, always
+		"http://partner.example:" + port + "/hook": 200, // a listed name: checked again when dialled
+		"http://127.0.0.1:18463/admin":             400, // the host's loopback, never, hosted
+		base + "/sandbox/inbox/demo":               200, // the sandbox's own inbox, always
 	} {
 		if code := setWebhook(url); code != want {
 			t.Errorf("webhook %s: %d, want %d", url, code, want)
 		}
 	}
-	// A receiver of the partner's, on loopback, behind the pinned name
-	// (the sandbox's own inbox would refuse the name: it serves only its
-	// own).
-	got := make(chan string, 1)
-	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		select {
-		case got <- r.Host + " " + string(b):
-		default:
-		}
-	}))
-	defer recv.Close()
-	_, rport, _ := net.SplitHostPort(strings.TrimPrefix(recv.URL, "http://"))
 	if code := setWebhook("http://partner.example:" + rport + "/pinned"); code != 200 {
 		t.Fatalf("webhook on the pinned name: %d", code)
 	}

@@ -51,7 +51,7 @@ CREATE TABLE "apps" (
 	scopes         TEXT NOT NULL,
 	environment    TEXT NOT NULL,
 	created_at     INTEGER NOT NULL,
-	updated_at     INTEGER NOT NULL,
+	updated_at     INTEGER NOT NULL, widget_origins TEXT NOT NULL DEFAULT '',
 	UNIQUE (namespace, client_id)
 );
 CREATE TABLE beneficio_pendencias (
@@ -152,8 +152,8 @@ CREATE TABLE "companies" (
 	namespace  TEXT NOT NULL DEFAULT '',
 	cnpj       TEXT NOT NULL,
 	name       TEXT NOT NULL,
-	created_at INTEGER NOT NULL, account_id TEXT REFERENCES accounts(id),
-	UNIQUE (namespace, cnpj)
+	created_at INTEGER NOT NULL,
+	account_id TEXT REFERENCES accounts(id)
 );
 CREATE TABLE company_clocks (
 	company_id TEXT PRIMARY KEY REFERENCES companies(id) ON DELETE CASCADE,
@@ -351,7 +351,7 @@ CREATE TABLE "pix_keys" (
 	company_id TEXT NOT NULL REFERENCES companies(id),
 	namespace  TEXT NOT NULL DEFAULT '',
 	created_at INTEGER NOT NULL,
-	PRIMARY KEY (namespace, chave)
+	PRIMARY KEY (company_id, chave)
 );
 CREATE TABLE pix_locrecs (
 	id         INTEGER PRIMARY KEY,
@@ -568,6 +568,7 @@ CREATE INDEX cobrancas_company ON cobrancas(company_id, created_at);
 CREATE INDEX comissoes_company ON comissoes(company_id, status);
 CREATE INDEX comissoes_inscricao ON comissoes(inscricao_id);
 CREATE INDEX companies_account ON companies(account_id);
+CREATE INDEX companies_cnpj ON companies(namespace, cnpj, created_at);
 CREATE INDEX deliveries_created ON deliveries(created_at);
 CREATE INDEX deliveries_event ON deliveries(event_seq, status);
 CREATE INDEX deliveries_subject ON deliveries(app_id, subject_key, status, event_seq);
@@ -589,6 +590,7 @@ CREATE INDEX pix_cobrs_rec ON pix_cobrs(id_rec, vencimento);
 CREATE INDEX pix_cobs_company_updated ON pix_cobs(company_id, updated_at);
 CREATE INDEX pix_cobs_list ON pix_cobs(company_id, kind, created_at);
 CREATE INDEX pix_keys_app ON pix_keys(app_id);
+CREATE INDEX pix_keys_chave ON pix_keys(namespace, chave, created_at);
 CREATE INDEX pix_locrecs_company ON pix_locrecs(company_id, created_at);
 CREATE INDEX pix_locs_company ON pix_locs(company_id, created_at);
 CREATE INDEX pix_lote_items_lote ON pix_lote_items(company_id, lote_id, position);
@@ -636,3 +638,5 @@ INSERT INTO "migrations" VALUES('migrations/0029_charge_done_at.sql');
 INSERT INTO "migrations" VALUES('migrations/0030_locations_by_charge.sql');
 INSERT INTO "migrations" VALUES('migrations/0031_events_id_not_indexed.sql');
 INSERT INTO "migrations" VALUES('migrations/0032_age_in_write_order.sql');
+INSERT INTO "migrations" VALUES('migrations/0033_company_worlds.sql');
+INSERT INTO "migrations" VALUES('migrations/0034_widget_origins.sql');

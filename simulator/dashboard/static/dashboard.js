@@ -175,6 +175,34 @@
   function setClock(c) {
     clock = { ms: Date.parse(c.now), mode: c.mode, factor: c.factor, jobs: c.pendingJobs, at: performance.now() };
     renderClock();
+    renderJump(c.jump);
+  }
+
+  // A jump of many jobs answers before it lands (202) and runs in the
+  // background: its progress shows, read again every second, until done.
+  let jumpPoll = null;
+  function renderJump(j) {
+    const box = $('#clock-jump');
+    const running = !!(j && !j.done);
+    box.hidden = !running;
+    if (running) {
+      const t = $('#clock-jump-target');
+      t.setAttribute('datetime', j.target);
+      t.textContent = fmtTime(j.target);
+      $('#clock-jump-run').textContent = String(j.jobsRun);
+      $('#clock-jump-left').textContent = String(j.jobsRemaining);
+      const total = j.jobsRun + j.jobsRemaining;
+      const bar = $('#clock-jump-progress');
+      bar.max = total || 1;
+      bar.value = j.jobsRun;
+    }
+    if (running && !jumpPoll) {
+      jumpPoll = setInterval(() => run(loadClock), 1000);
+    } else if (!running && jumpPoll) {
+      clearInterval(jumpPoll);
+      jumpPoll = null;
+      refreshSoon();
+    }
   }
 
   function clockNow() {
@@ -211,7 +239,8 @@
     $('#clocks-none').hidden = own.length > 0;
     list.replaceChildren(...own.map((c) => h('li', { dataset: { company: c.companyId, cnpj: c.cnpj } },
       h('span', { class: 'mono' }, fmtCNPJ(c.cnpj)), c.namespace ? h('span', { class: 'hint' }, ` (namespace ${c.namespace})`) : '',
-      ': ', timeEl(c.now), ` — ${c.mode === 'accelerated' ? `×${c.factor}` : c.mode}`)));
+      ': ', timeEl(c.now), ` — ${c.mode === 'accelerated' ? `×${c.factor}` : c.mode}`,
+      c.jump ? h('span', { class: 'jumping' }, ` — jumping to ${fmtTime(c.jump.target)}: ${c.jump.jobsRun} jobs run, ${c.jump.jobsRemaining} still due`) : '')));
   }
 
   async function advance(by) {
@@ -224,7 +253,11 @@
     try {
       const c = await api('POST', '/sandbox/clock/advance', { by });
       setClock(c);
-      say(status, `Advanced by ${by}: now ${fmtTime(c.now)}; ${c.jobsRun} scheduled job${c.jobsRun === 1 ? '' : 's'} ran.`, 'ok');
+      if (c.jump && !c.jump.done) {
+        say(status, `Jumping by ${by}: ${c.jobsRun} scheduled job${c.jobsRun === 1 ? '' : 's'} ran so far; the jump goes on in the background.`, 'ok');
+      } else {
+        say(status, `Advanced by ${by}: now ${fmtTime(c.now)}; ${c.jobsRun} scheduled job${c.jobsRun === 1 ? '' : 's'} ran.`, 'ok');
+      }
       refreshSoon();
     } catch (e) {
       say(status, `Could not advance: ${e.message}`, 'error');

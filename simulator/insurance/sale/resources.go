@@ -5,6 +5,7 @@ import (
 
 	"homologa/simulator/insurance/wire"
 	"homologa/simulator/resource"
+	"homologa/simulator/store"
 )
 
 // resourceTables are the sale's resources as the dashboard lists them;
@@ -21,4 +22,9 @@ func (s *Service) ResourceKinds() []string { return resource.Kinds(resourceTable
 // ListResources implements resource.Lister.
 func (s *Service) ListResources(ctx context.Context, kinds []string, q resource.Query) ([]resource.Summary, []resource.Count, error) {
 	return wire.ListResources(ctx, s.DB, resourceTables, kinds, q)
+}
+
+// CountResources counts a company's resources, for its quota.
+func (s *Service) CountResources(ctx context.Context, tx *store.Tx, companyID string) (int64, error) {
+	return resource.CountRows(ctx, tx, resourceTables, companyID)
 }

@@ -2,22 +2,47 @@
 // partner's page; it waits for the host to post it a token, calls the
 // sandbox's public APIs with it, and tells the host what happened by
 // postMessage. No build step, no framework: plain ES2020.
+//
+// A widget is a gateway to a customer's card and answers: it listens to
+// its parent window alone (never a sibling frame, an opener or itself),
+// and only at an origin the page it was served with allows (the app's
+// widget origins, which the sandbox writes in the page; "*" on a
+// developer's sandbox); it posts its results to that parent's origin
+// alone, never "*".
 "use strict";
 (function () {
   let token = null;
+  let parentOrigin = null; // where the token came from: where results go
   const waiting = [];
   const watchers = [];
+
+  const meta = document.querySelector('meta[name="homologa-widget-origins"]');
+  const allowedOrigins = ((meta && meta.content) || "").split(/\s+/).filter(Boolean);
+  // The sandbox's own pages (its example host page) may always talk to
+  // its widgets; "null" (a sandboxed or local page) never.
+  const allowed = (origin) => origin !== "null" && (origin === location.origin || allowedOrigins.includes("*") || allowedOrigins.includes(origin));
+  const framed = window.parent && window.parent !== window;
 
   // The host posts {event: "notify", property: "Auth" | "access_token" |
   // "Token", value: <bearer token>} (insurance SUMMARY §3.10: the card
   // widget says Auth, the forms widget access_token, older forms Token).
   window.addEventListener("message", (ev) => {
+    if (!framed || ev.source !== window.parent || !allowed(ev.origin)) return;
     const m = typeof ev.data === "string" ? safeJSON(ev.data) : ev.data;
     if (!m || m.event !== "notify" || !["Auth", "access_token", "Token"].includes(m.property) || !m.value) return;
     token = String(m.value);
+    parentOrigin = ev.origin;
     while (waiting.length) waiting.shift()(token);
     watchers.forEach((cb) => cb(token));
   });
+
+  // The parent's origin, before it has posted a token: the browser says
+  // it (Chromium's ancestorOrigins); without it, nothing is posted yet.
+  function target() {
+    if (parentOrigin) return parentOrigin;
+    const a = location.ancestorOrigins;
+    return a && a.length && allowed(a[0]) ? a[0] : null;
+  }
 
   function safeJSON(s) { try { return JSON.parse(s); } catch { return null; } }
 
@@ -34,7 +59,8 @@
     // post tells the host page; the body is a JSON string, as the real
     // card widget sends (the host parses it).
     post(payload) {
-      if (window.parent && window.parent !== window) window.parent.postMessage(JSON.stringify(payload), "*");
+      const to = framed ? target() : null;
+      if (to) window.parent.postMessage(JSON.stringify(payload), to);
     },
 
     // api calls the sandbox with the host's token; it resolves to
