@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/homologa
 
-.PHONY: run build test vet fmt-check bench profile soak steps clean
+.PHONY: run build test vet fmt-check bench profile soak steps dist image release-test clean
 
 ## run: start the sandbox on 127.0.0.1:8080 with zero configuration
 # (built, then run: under go run, Ctrl-C would end in "Error 1" although
@@ -10,9 +10,10 @@ BIN := bin/homologa
 run: build
 	./$(BIN) serve
 
-## build: build the homologa binary into bin/
+## build: build the homologa binary into bin/, stamped with its commit and build date
+LDFLAGS := -X homologa/simulator/server.Commit=$(shell git rev-parse --short=12 HEAD 2>/dev/null) -X homologa/simulator/server.BuildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 build:
-	$(GO) build -o $(BIN) ./simulator/cmd/homologa
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./simulator/cmd/homologa
 
 ## test: formatting, vet, then every test (unit and Gherkin) with the race detector;
 ## says loudly when no Chromium was found, so the browser tests skipped
@@ -60,5 +61,17 @@ steps:
 	$(GO) test ./harness -run TestStepReference -update
 	$(GO) test ./simulator/server -run "TestCatalogueTable|TestRouteReference" -update
 
+## dist: static Linux amd64 and arm64 archives in dist/, with SHA256SUMS (VERSION=x.y.z to name them)
+dist:
+	./scripts/dist.sh
+
+## image: the container image FROM scratch with buildah, for amd64 and arm64, also as docker archives in dist/
+image: dist
+	./scripts/image.sh
+
+## release-test: the archives' sums and static binaries; the images' config, and their entrypoint run under chroot
+release-test:
+	./scripts/release-test.sh
+
 clean:
-	rm -rf bin reports
+	rm -rf bin reports dist

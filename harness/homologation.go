@@ -9,10 +9,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -553,126 +553,115 @@ func (w *World) acknowledgedWithin(n, ms int) error {
 // everything (a 404 for a route the partner never served).
 func (w *World) forgedNotification(kind string) error { return w.forgedCallback("/pix", kind) }
 
-// callbackOf is what a callback of the Pix family needs: the webhook
-// registration it goes to (a key's, /webhookrec, /webhookcobr) and a
-// genuine body of something the partner never asked for.
-var callbackOf = map[string]struct {
-	registration string
-	body         func(now time.Time) string
-}{
-	"/pix": {"/pix/v2/webhook/[^/]+", func(now time.Time) string {
-		return fmt.Sprintf(`{"pix":[{"endToEndId":"E99999009%s%011d","txid":"verificacaoverificacaoveri01","valor":"0.01","horario":"%s"}]}`,
-			now.Format("200601021504"), now.UnixNano()%1e11, now.Format(time.RFC3339))
-	}},
-	"/rec": {"/pix/v2/webhookrec", func(now time.Time) string {
-		return fmt.Sprintf(`{"recs":[{"idRec":"RR9999900920260105%011d","status":"CANCELADA","atualizacao":[{"status":"CANCELADA","data":"%s"}]}]}`,
-			now.UnixNano()%1e11, now.Format(time.RFC3339))
-	}},
-	"/cobr": {"/pix/v2/webhookcobr", func(now time.Time) string {
-		return fmt.Sprintf(`{"cobsr":[{"txid":"verificacaoverificacaocobr%06d","idRec":"RR9999900920260105%011d","status":"CONCLUIDA","valor":{"original":"0.01"}}]}`,
-			now.UnixNano()%1e6, now.UnixNano()%1e11)
-	}},
-}
+// signatureFaults are the scenarios that sign the sandbox's next
+// delivery wrong, by the kind of wrong.
+var signatureFaults = map[string]string{"forged": "webhook-assinatura-invalida", "stale": "webhook-assinatura-antiga", "unsigned": "webhook-sem-assinatura"}
 
-// forgedCallback posts a callback (/pix, /rec or /cobr) of something the
-// partner never asked for to the URL it registered for it: signed right
-// first (it must be acknowledged, as any genuine callback), then signed
-// with another secret, ten minutes ago, or not at all (it must be refused
-// with a 4xx).
+// forgedCallback has the sandbox itself deliver to the URL the partner
+// registered for the callback (/pix: its key's webhook; /rec: its
+// webhookrec), whatever address only the sandbox reaches it at, a callback
+// of something the partner never asked for, its first attempt signed with
+// another secret, ten minutes ago, or not at all (the webhook-assinatura
+// faults). The partner must refuse that attempt (4xx) and acknowledge the
+// same callback signed right (a replay): a refusal means nothing from a
+// receiver that refuses everything.
 func (w *World) forgedCallback(path, kind string) error {
-	cb, ok := callbackOf[path]
-	if !ok {
-		return fmt.Errorf("the callbacks are /pix, /rec and /cobr, not %s", path)
+	scenario := signatureFaults[kind]
+	body, _ := json.Marshal(map[string]string{"clientId": w.app.ClientID})
+	if code, answer, err := w.asHarness(http.MethodPost, "/sandbox/scenarios/"+scenario+"/activate", body); err != nil || code/100 != 2 {
+		return fmt.Errorf("activate %s: %d %.300s %v", scenario, code, answer, err)
 	}
-	hook, err := w.registeredWebhook(cb.registration)
+	var trigger func() error
+	switch path {
+	case "/pix":
+		trigger = w.payUnknownCharge
+	case "/rec":
+		trigger = w.approveUnknownRecurrence
+	default:
+		return fmt.Errorf("the callbacks the suite can send are /pix and /rec, not %s", path)
+	}
+	if err := trigger(); err != nil {
+		return err
+	}
+	var d delivery
+	err := eventually(10, func() error {
+		ds, err := w.deliveries()
+		if err != nil {
+			return err
+		}
+		for _, x := range ds {
+			if strings.HasSuffix(x.URL, path) && strings.Contains(x.Injected, scenario) && len(x.Attempts) > 0 {
+				d = x
+				return nil
+			}
+		}
+		return fmt.Errorf("the sandbox delivered no %s callback to the partner within 10 s: register the webhook (%s) at onboarding", path, map[string]string{"/pix": "PUT /pix/v2/webhook/{chave}", "/rec": "PUT /pix/v2/webhookrec"}[path])
+	})
 	if err != nil {
 		return err
 	}
-	target := strings.TrimSuffix(hook, "/") + path
-	genuine, err := w.postNotification(target, []byte(cb.body(time.Now().UTC())), w.app.WebhookSecret, time.Now())
+	first := d.Attempts[0]
+	switch {
+	case first.StatusCode/100 == 2:
+		return fmt.Errorf("the partner answered %d to a %s callback at %s (%s): verify %s over the raw body with the app's webhook secret, refuse a t older than 5 minutes, and answer 4xx", first.StatusCode, kind, d.URL, signatureWhat[kind], events.SignatureHeader)
+	case first.StatusCode/100 != 4:
+		return fmt.Errorf("the partner answered %d to a %s callback at %s (%s): refuse it with 4xx (%s)", first.StatusCode, kind, d.URL, signatureWhat[kind], cmpOr(first.Error, "a 5xx asks the sender to try again"))
+	}
+	code, answer, err := w.asHarness(http.MethodPost, "/sandbox/deliveries/"+d.ID+"/replay", nil)
 	if err != nil {
 		return err
 	}
-	if genuine/100 != 2 {
-		return fmt.Errorf("the partner's webhook %s answered %d to a genuine, signed callback (the PSP posts to the registered URL + %s): acknowledge with 2xx what verifies, even of something you do not know", target, genuine, path)
-	}
-	secret, at := w.app.WebhookSecret, time.Now()
-	switch kind {
-	case "forged":
-		secret = "whsec_not_the_partners_secret"
-	case "stale":
-		at = at.Add(-10 * time.Minute)
-	case "unsigned":
-		secret = ""
-	}
-	code, err := w.postNotification(target, []byte(cb.body(time.Now().UTC())), secret, at)
-	if err != nil {
-		return err
-	}
-	if code/100 != 4 {
-		return fmt.Errorf("the partner answered %d to a %s callback at %s: verify %s with the app's webhook secret, refuse a signature older than 5 minutes, and answer 4xx", code, kind, target, events.SignatureHeader)
+	var replay delivery
+	json.Unmarshal(answer, &replay)
+	if code != http.StatusOK || len(replay.Attempts) == 0 || replay.Attempts[len(replay.Attempts)-1].StatusCode/100 != 2 {
+		return fmt.Errorf("the partner refused the %s callback signed right (a replay of the one it refused; %d): acknowledge with 2xx every callback that verifies, even of something you do not know", path, code)
 	}
 	return nil
 }
 
-// registeredWebhook reads the webhook the partner registered at
-// registration (a route of the Pix API: a key's webhook, /webhookrec or
-// /webhookcobr).
-func (w *World) registeredWebhook(registration string) (string, error) {
-	// The partner's own registration, as the sandbox recorded it.
-	puts, err := w.interactions("", registration)
-	if err != nil {
-		return "", err
+// signatureWhat says what was wrong with a callback's signature.
+var signatureWhat = map[string]string{"forged": "signed with another secret", "stale": "signed ten minutes ago", "unsigned": "without Homologa-Signature"}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
 	}
-	for i := len(puts) - 1; i >= 0; i-- {
-		var body struct {
-			WebhookURL string `json:"webhookUrl"`
-		}
-		if (puts[i].Method == http.MethodPut || puts[i].Method == http.MethodPost) && puts[i].Status/100 == 2 &&
-			json.Unmarshal([]byte(puts[i].RequestBody), &body) == nil && body.WebhookURL != "" {
-			return body.WebhookURL, nil
-		}
-	}
-	// Registered in an earlier scenario of a fixed app: read it back.
-	read := registration
-	if strings.Contains(read, "[^/]+") {
-		read = "/pix/v2/webhook/" + url.PathEscape(w.vars["chave"])
-	}
-	code, body, err := w.asHarness(http.MethodGet, read, nil)
-	if err != nil {
-		return "", err
-	}
-	var out struct {
-		WebhookURL string `json:"webhookUrl"`
-	}
-	if code == http.StatusForbidden {
-		return "", fmt.Errorf("the suite cannot read back GET %s: the app lacks its read scope (give the app that scope, or register the webhook in this scenario's onboarding)", read)
-	}
-	if code != http.StatusOK || json.Unmarshal(body, &out) != nil || out.WebhookURL == "" {
-		return "", fmt.Errorf("the partner registered no webhook at %s (GET answered %d): register it at onboarding", read, code)
-	}
-	return out.WebhookURL, nil
+	return b
 }
 
-// postNotification posts body to target, signed with secret at the
-// instant at (unsigned when secret is ""). It answers the status, 0 on a
-// timeout.
-func (w *World) postNotification(target string, body []byte, secret string, at time.Time) (int, error) {
-	req, _ := http.NewRequest(http.MethodPost, target, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	if secret != "" {
-		req.Header.Set(events.SignatureHeader, events.Sign(secret, at, body))
+// approveUnknownRecurrence has the payer approve a recurrence the partner
+// never created: the suite creates it with the app's token, as another
+// system of the partner's company would, and approves it; the partner's
+// /rec webhook hears of it. ${unknown.idRec} names it.
+func (w *World) approveUnknownRecurrence() error {
+	code, answer, err := w.asHarness(http.MethodGet, "/sandbox/clock", nil)
+	var clk struct {
+		Now time.Time `json:"now"`
 	}
-	resp, err := w.partnerClient().Do(req)
-	if err != nil {
-		if isTimeout(err) {
-			return 0, nil
-		}
-		return 0, fmt.Errorf("post a notification to the partner's webhook %s: %w", target, err)
+	if err != nil || code != http.StatusOK || json.Unmarshal(answer, &clk) != nil {
+		return fmt.Errorf("read the company's clock: %d %v", code, err)
 	}
-	resp.Body.Close()
-	return resp.StatusCode, nil
+	start := clk.Now.In(time.FixedZone("BRT", -3*3600)).AddDate(0, 0, 2).Format(time.DateOnly)
+	rec, _ := json.Marshal(map[string]any{
+		"vinculo":             map[string]any{"contrato": "VERIFICACAO-" + strconv.FormatInt(time.Now().UnixNano()%1e9, 10), "devedor": map[string]string{"cpf": "11144477735", "nome": "Pagador de verificação"}, "objeto": "Verificação"},
+		"calendario":          map[string]string{"dataInicial": start, "periodicidade": "MENSAL"},
+		"valor":               map[string]string{"valorRec": "1.00"},
+		"politicaRetentativa": "NAO_PERMITE",
+	})
+	code, answer, err = w.asHarness(http.MethodPost, "/pix/v2/rec", rec)
+	var out struct {
+		IDRec string `json:"idRec"`
+	}
+	if err != nil || code != http.StatusCreated || json.Unmarshal(answer, &out) != nil {
+		return fmt.Errorf("the suite could not create a recurrence: %d %.300s %v", code, answer, err)
+	}
+	if code, answer, err = w.asHarness(http.MethodPost, "/sandbox/pix/rec/"+out.IDRec+"/aprovar", []byte(`{}`)); err != nil || code/100 != 2 {
+		return fmt.Errorf("the payer could not approve %s: %d %.300s %v", out.IDRec, code, answer, err)
+	}
+	w.vars["unknown.idRec"] = out.IDRec
+	return nil
 }
+
 
 // faultSeen says what an injected fault answered: its status and the
 // Retry-After it asked, or that the connection ended without an answer.

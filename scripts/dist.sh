@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version="${VERSION:-$(git describe --tags --always 2>/dev/null || echo dev)}"
+version="${VERSION:-$(git describe --tags --exact-match 2>/dev/null || echo "0.1.0-dev.$(git rev-parse --short HEAD 2>/dev/null || echo unknown)")}"
 commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
 date="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 out=dist

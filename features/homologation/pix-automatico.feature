@@ -81,7 +81,7 @@ Feature: Homologation of a Pix Automático integration: webhooks, recurring char
       """
     Then the partner refuses a "/rec" callback that is forged
     And the partner refuses a "/rec" callback that is stale
-    And the partner refuses a "/cobr" callback that is unsigned
+    And the partner refuses a "/rec" callback that is unsigned
 
   @regra:notificacao-duplicada @detects:process-duplicates @flow:rec @flow:solicrec @flow:cobr
   Scenario: An approval delivered twice is charged once

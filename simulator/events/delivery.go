@@ -86,11 +86,15 @@ func (b *Bus) deliverJob(ctx context.Context, j jobs.Job) error {
 	var tries []Attempt
 	switch {
 	case f != nil && f.BadSignature:
-		tries = append(tries, b.attempt(ctx, d, "whsec_wrong_secret_injected_by_homologa", n, false))
+		tries = append(tries, b.attempt(ctx, d, signing{secret: "whsec_wrong_secret_injected_by_homologa"}, n, false))
+	case f != nil && f.StaleSignature:
+		tries = append(tries, b.attempt(ctx, d, signing{secret: secret, age: staleSignature}, n, false))
+	case f != nil && f.Unsigned:
+		tries = append(tries, b.attempt(ctx, d, signing{}, n, false))
 	case f != nil && f.Duplicate:
-		tries = append(tries, b.attempt(ctx, d, secret, n, false), b.attempt(ctx, d, secret, n+1, false))
+		tries = append(tries, b.attempt(ctx, d, signing{secret: secret}, n, false), b.attempt(ctx, d, signing{secret: secret}, n+1, false))
 	default:
-		tries = append(tries, b.attempt(ctx, d, secret, n, false))
+		tries = append(tries, b.attempt(ctx, d, signing{secret: secret}, n, false))
 	}
 	a := tries[len(tries)-1]
 	return b.DB.Tx(ctx, func(tx *store.Tx) error {
@@ -138,6 +142,10 @@ type WebhookFault struct {
 	Duplicate    bool
 	OutOfOrder   bool
 	BadSignature bool
+	// StaleSignature signs the attempt with a t ten minutes old; Unsigned
+	// sends it without Homologa-Signature. The retry is right.
+	StaleSignature bool
+	Unsigned       bool
 }
 
 // holdOutOfOrder is how long, on the sandbox clock, an out-of-order
@@ -223,7 +231,19 @@ func (a Attempt) ok() bool { return a.StatusCode >= 200 && a.StatusCode < 300 }
 
 // attempt POSTs the delivery once. The signature is made with the app's
 // current secret and the wall clock.
-func (b *Bus) attempt(ctx context.Context, d Delivery, secret string, n int, replay bool) Attempt {
+// signing is how an attempt is signed: with the app's webhook secret at
+// the wall clock's now, or as an injected fault makes it (another secret;
+// a t of long ago; secret "": no signature at all).
+type signing struct {
+	secret string
+	age    time.Duration
+}
+
+// staleSignature is how old a stale_signature fault's t is: twice the
+// five minutes a careful receiver tolerates.
+const staleSignature = 10 * time.Minute
+
+func (b *Bus) attempt(ctx context.Context, d Delivery, sig signing, n int, replay bool) Attempt {
 	a := Attempt{N: n, At: b.Clocks.Now(ctx), WallAt: time.Now().UTC(), Replay: replay}
 	body := []byte(d.Body)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(body))
@@ -233,7 +253,9 @@ func (b *Bus) attempt(ctx context.Context, d Delivery, secret string, n int, rep
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "Homologa-Webhooks/1")
-	req.Header.Set(SignatureHeader, Sign(secret, a.WallAt, body))
+	if sig.secret != "" {
+		req.Header.Set(SignatureHeader, Sign(sig.secret, a.WallAt.Add(-sig.age), body))
+	}
 	req.Header.Set("Homologa-Delivery-Id", d.ID)
 	req.Header.Set("Homologa-Event-Id", d.EventID)
 	req.Header.Set("Homologa-Event-Type", d.EventType)
@@ -451,7 +473,7 @@ func (b *Bus) Replay(ctx context.Context, id string) (Delivery, error) {
 	if err != nil {
 		return Delivery{}, err
 	}
-	a := b.attempt(ctx, d, secret, len(d.Attempts)+1, true)
+	a := b.attempt(ctx, d, signing{secret: secret}, len(d.Attempts)+1, true)
 	err = b.DB.Tx(ctx, func(tx *store.Tx) error {
 		if err := b.recordAttempt(ctx, tx, d.ID, a); err != nil {
 			return err

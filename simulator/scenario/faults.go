@@ -433,7 +433,8 @@ func (f *Faults) Webhook(company, app, eventType string) *events.WebhookFault {
 	if ft == nil {
 		return nil
 	}
-	return &events.WebhookFault{Name: name, Drop: ft.Drop, Delay: ft.Delay, Duplicate: ft.Duplicate, OutOfOrder: ft.OutOfOrder, BadSignature: ft.BadSignature}
+	return &events.WebhookFault{Name: name, Drop: ft.Drop, Delay: ft.Delay, Duplicate: ft.Duplicate, OutOfOrder: ft.OutOfOrder, BadSignature: ft.BadSignature,
+		StaleSignature: ft.StaleSignature, Unsigned: ft.Unsigned}
 }
 
 // forgetApps deactivates every fault activated for one of the apps.

@@ -300,6 +300,8 @@ func (c *checker) fault(m map[string]any, field string) Fault {
 	f.Duplicate, _ = m["duplicate"].(bool)
 	f.OutOfOrder, _ = m["out_of_order"].(bool)
 	f.BadSignature, _ = m["bad_signature"].(bool)
+	f.StaleSignature, _ = m["stale_signature"].(bool)
+	f.Unsigned, _ = m["unsigned"].(bool)
 	if r, ok := m["respond"].(map[string]any); ok {
 		f.Respond = &Respond{Status: int(r["status"].(float64))}
 		f.Respond.Message, _ = r["message"].(string)
@@ -339,15 +341,15 @@ func (c *checker) fault(m map[string]any, field string) Fault {
 		if f.Phase == "after" && f.Respond == nil && !f.Reset && f.Timeout == 0 {
 			c.problem(field+".phase", "uma falha depois do trabalho perde a resposta: dê a ela respond, reset ou timeout")
 		}
-		if f.Drop || f.Duplicate || f.OutOfOrder || f.BadSignature || f.Delay > 0 {
-			c.problem(field, "drop, delay, duplicate, out_of_order e bad_signature são falhas de webhook: use webhook, não match")
+		if f.Drop || f.Duplicate || f.OutOfOrder || f.BadSignature || f.StaleSignature || f.Unsigned || f.Delay > 0 {
+			c.problem(field, "drop, delay, duplicate, out_of_order, bad_signature, stale_signature e unsigned são falhas de webhook: use webhook, não match")
 		}
 	default:
 		f.Webhook = &WebhookMatch{}
 		f.Webhook.Event, _ = hook["event"].(string)
 		f.Webhook.App, _ = hook["app"].(string)
-		if count(f.Drop, f.Duplicate, f.OutOfOrder, f.BadSignature, f.Delay > 0) != 1 {
-			c.problem(field, "uma falha de webhook faz uma coisa só: drop, delay, duplicate, out_of_order ou bad_signature")
+		if count(f.Drop, f.Duplicate, f.OutOfOrder, f.BadSignature, f.StaleSignature, f.Unsigned, f.Delay > 0) != 1 {
+			c.problem(field, "uma falha de webhook faz uma coisa só: drop, delay, duplicate, out_of_order, bad_signature, stale_signature ou unsigned")
 		}
 		if f.Respond != nil || f.Reset || f.Timeout > 0 || f.Latency > 0 || f.Phase != "" {
 			c.problem(field, "respond, latency, timeout, reset e phase são falhas HTTP: use match, não webhook")

@@ -118,6 +118,10 @@ type Fault struct {
 	Duplicate    bool          `json:"duplicate,omitempty"`
 	OutOfOrder   bool          `json:"out_of_order,omitempty"`
 	BadSignature bool          `json:"bad_signature,omitempty"`
+	// StaleSignature and Unsigned send a delivery signed ten minutes ago,
+	// or not signed; the retry is right.
+	StaleSignature bool `json:"stale_signature,omitempty"`
+	Unsigned       bool `json:"unsigned,omitempty"`
 	Line         int           `json:"line"`
 }
 
@@ -163,6 +167,10 @@ func (f *Fault) Action() string {
 		return "out_of_order"
 	case f.BadSignature:
 		return "bad_signature"
+	case f.StaleSignature:
+		return "stale_signature"
+	case f.Unsigned:
+		return "unsigned"
 	case f.Delay > 0:
 		return "delay " + f.Delay.String()
 	}
