@@ -31,6 +31,16 @@ Usage:
                 [--junit FILE] [--cucumber FILE] [--format progress|pretty] [--concurrency N]
                               run the homologation suite against a partner's integration
   homologa steps              print the Gherkin step reference
+  homologa listen --forward-to URL [--events TYPES] [--secret S] [--since SEQ]
+                              forward your company's events to a local URL, signed as webhooks are
+  homologa trigger EVENT [--resource ID] [--field k=v]... | --list
+                              fire any event the service emits, on your company
+  homologa logs tail [--app ID] [--method M] [--path P] [--status S] [--json]
+                              the interaction log, live
+  homologa record [--since T | --last 30m] [--out FILE]
+                              your company's session as a Gherkin feature
+                              (these four take --sandbox URL --client-id ID --client-secret S
+                              [--cacert FILE] [--cert FILE]; homologa listen -h lists a command's flags)
   homologa version            print the version
 
 Flags of serve (each also read from the environment variable named):
