@@ -25,6 +25,8 @@ func MainEnv(ctx context.Context, args []string, getenv func(string) string, std
 	switch args[0] {
 	case "listen":
 		return listenCmd(ctx, args[1:], getenv, stdout, stderr)
+	case "trigger":
+		return triggerCmd(ctx, args[1:], getenv, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "homologa: unknown command %q\n", args[0])
 	return 2
