@@ -27,6 +27,8 @@ func MainEnv(ctx context.Context, args []string, getenv func(string) string, std
 		return listenCmd(ctx, args[1:], getenv, stdout, stderr)
 	case "trigger":
 		return triggerCmd(ctx, args[1:], getenv, stdout, stderr)
+	case "logs":
+		return logsCmd(ctx, args[1:], getenv, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "homologa: unknown command %q\n", args[0])
 	return 2
