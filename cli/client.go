@@ -166,6 +166,11 @@ func excerpt(b []byte, n int) []byte {
 	return b
 }
 
+// Close ends the client's idle connections: a command that is done
+// leaves none open on the sandbox (a server shutting down waits for a
+// connection that never sent a request).
+func (c *Client) Close() { c.HTTP.CloseIdleConnections() }
+
 // Token is the app's access token, asked for once and again after
 // Renew: the client-credentials grant with HTTP Basic.
 func (c *Client) Token(ctx context.Context) (string, error) {

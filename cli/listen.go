@@ -71,6 +71,7 @@ func listenCmd(ctx context.Context, args []string, getenv func(string) string, s
 		fmt.Fprintln(stderr, "homologa listen:", err)
 		return 2
 	}
+	defer c.Close()
 	l := &listener{c: c, forwardTo: *forwardTo, types: *types, secret: *secret, out: stdout, last: *since,
 		fwd: &http.Client{Timeout: forwardTimeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	if l.secret == "" {

@@ -96,6 +96,7 @@ func logsCmd(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprintln(stderr, "homologa logs tail:", err)
 		return 2
 	}
+	defer c.Close()
 	q := url.Values{}
 	for k, v := range map[string]string{"app": *app, "method": *method, "path": *path} {
 		if v != "" {

@@ -29,6 +29,8 @@ func MainEnv(ctx context.Context, args []string, getenv func(string) string, std
 		return triggerCmd(ctx, args[1:], getenv, stdout, stderr)
 	case "logs":
 		return logsCmd(ctx, args[1:], getenv, stdout, stderr)
+	case "record":
+		return recordCmd(ctx, args[1:], getenv, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "homologa: unknown command %q\n", args[0])
 	return 2

@@ -43,7 +43,13 @@ func startSandbox(t *testing.T, cfg server.Config) *server.Server {
 		s.Close(ctx)
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close(context.Background()) })
+	t.Cleanup(func() {
+		// Shutdown grants a connection that never sent a request 5 s;
+		// the harness's clients leave such ones behind.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		s.Close(ctx)
+	})
 	return s
 }
 
@@ -244,6 +250,7 @@ func demo(t *testing.T, base string) *cli.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(c.Close)
 	return c
 }
 

@@ -82,6 +82,7 @@ func triggerCmd(ctx context.Context, args []string, getenv func(string) string, 
 		fmt.Fprintln(stderr, "homologa trigger:", err)
 		return 2
 	}
+	defer c.Close()
 	f := &firing{ctx: ctx, c: c, resource: *resource, fields: fields, out: stdout}
 	if err := f.run(t, *wait); err != nil {
 		fmt.Fprintf(stderr, "homologa trigger %s: %v\n", t.Type, err)
