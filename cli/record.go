@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"homologa/simulator/clock"
+	"homologa/simulator/dashboard"
 )
 
 // partnerAPIs are the APIs of the service a recording replays: the
@@ -147,54 +148,112 @@ func windowStart(since, last string, now time.Time) (time.Time, error) {
 	return now.Add(-d), nil
 }
 
-// fetchRecording reads the window's requests, events and bindings.
+// fetchRecording reads the window's requests, events and bindings over
+// the control API, as the app.
 func fetchRecording(ctx context.Context, c *Client, since time.Time) (*recording, error) {
-	r := &recording{base: c.Base, since: since}
+	in := dashboard.ExportInput{Base: c.Base, Since: since, Until: time.Now()}
+	get := func(path string) (json.RawMessage, error) {
+		var raw json.RawMessage
+		err := c.Call(ctx, http.MethodGet, path, nil, &raw)
+		return raw, err
+	}
 	var err error
-	if r.app, err = c.App(ctx); err != nil {
+	if in.App, err = get("/sandbox/app"); err != nil {
 		return nil, err
+	}
+	if in.Clock, err = get("/sandbox/clock"); err != nil {
+		return nil, err
+	}
+	if in.Interactions, err = interactions(ctx, c, url.Values{}, 0, 1000); err != nil {
+		return nil, err
+	}
+	for after := int64(0); ; {
+		var page struct {
+			Events []json.RawMessage `json:"events"`
+		}
+		if err := c.Call(ctx, http.MethodGet, "/sandbox/events?limit=1000&since="+strconv.FormatInt(after, 10), nil, &page); err != nil {
+			return nil, err
+		}
+		in.Events = append(in.Events, page.Events...)
+		for _, raw := range page.Events {
+			after = max(after, idOfSequence(raw))
+		}
+		if len(page.Events) < 1000 {
+			break
+		}
+	}
+	if in.Bindings, err = get("/sandbox/scenarios/bindings"); err != nil {
+		return nil, err
+	}
+	return buildRecording(in)
+}
+
+func idOfSequence(raw json.RawMessage) int64 {
+	var e struct {
+		Sequence int64 `json:"sequence"`
+	}
+	json.Unmarshal(raw, &e)
+	return e.Sequence
+}
+
+// Export renders a company's session as a feature: the dashboard's
+// export as feature (cmd/homologa gives it to the sandbox).
+func Export(_ context.Context, in dashboard.ExportInput) (string, error) {
+	r, err := buildRecording(in)
+	if err != nil {
+		return "", err
+	}
+	return r.feature(in.Name)
+}
+
+// buildRecording reads a session from the control API's JSON: the
+// window's requests to the partner APIs and the company's events from
+// the window's start on its clock.
+func buildRecording(in dashboard.ExportInput) (*recording, error) {
+	r := &recording{base: in.Base, since: in.Since, until: in.Until}
+	if err := json.Unmarshal(in.App, &r.app); err != nil {
+		return nil, fmt.Errorf("the app: %w", err)
 	}
 	var clk struct {
 		Now    time.Time `json:"now"`
 		Mode   string    `json:"mode"`
 		Factor float64   `json:"factor"`
 	}
-	if err := c.Call(ctx, http.MethodGet, "/sandbox/clock", nil, &clk); err != nil {
-		return nil, err
+	if err := json.Unmarshal(in.Clock, &clk); err != nil {
+		return nil, fmt.Errorf("the clock: %w", err)
 	}
-	r.until, r.clockNow, r.mode, r.factor = time.Now(), clk.Now, clk.Mode, clk.Factor
-	if err := r.fetchCalls(ctx, c); err != nil {
+	r.mode, r.factor = clk.Mode, clk.Factor
+	// The clock was read now; at until it showed less by what it ran since.
+	r.clockNow = clk.Now.Add(-time.Duration(float64(time.Since(in.Until)) * r.speed()))
+	if err := r.readCalls(in.Interactions); err != nil {
 		return nil, err
 	}
 	if len(r.calls) == 0 {
-		return nil, fmt.Errorf("no request of company %s to the service's APIs since %s: nothing to record", r.app.CNPJ, since.Format(time.RFC3339))
+		return nil, fmt.Errorf("no request of company %s to the service's APIs from %s to %s: nothing to record", r.app.CNPJ, in.Since.Format(time.RFC3339), in.Until.Format(time.RFC3339))
 	}
-	if err := r.fetchEvents(ctx, c); err != nil {
+	if err := r.readEvents(in.Events); err != nil {
 		return nil, err
 	}
 	var bs struct {
 		Bindings []binding `json:"bindings"`
 	}
-	if err := c.Call(ctx, http.MethodGet, "/sandbox/scenarios/bindings", nil, &bs); err != nil {
-		return nil, err
+	if len(in.Bindings) > 0 {
+		if err := json.Unmarshal(in.Bindings, &bs); err != nil {
+			return nil, fmt.Errorf("the bindings: %w", err)
+		}
 	}
 	r.bindings = bs.Bindings
 	return r, nil
 }
 
-// fetchCalls reads the newest page of the company's log and keeps the
-// window's requests to the partner APIs.
-func (r *recording) fetchCalls(ctx context.Context, c *Client) error {
-	page, err := interactions(ctx, c, url.Values{}, 0, 1000)
-	if err != nil {
-		return err
-	}
+// readCalls keeps the window's requests to the partner APIs.
+func (r *recording) readCalls(page []json.RawMessage) error {
 	for i, raw := range page {
 		var it interaction
 		if err := json.Unmarshal(raw, &it); err != nil {
 			return fmt.Errorf("interaction log: %w", err)
 		}
-		if it.WallAt.Before(r.since) {
+		if it.WallAt.Before(r.since) || it.WallAt.After(r.until) {
 			continue
 		}
 		r.truncated = r.truncated || (i == 0 && len(page) == 1000)
@@ -225,37 +284,23 @@ func decodeJSON(s string) any {
 	return v
 }
 
-// fetchEvents reads the company's events from the window's start, on
-// its clock: the first request's instant less the wall time between the
-// window's start and it (on a frozen clock, that instant).
-func (r *recording) fetchEvents(ctx context.Context, c *Client) error {
+// readEvents keeps the company's events from the window's start, on its
+// clock: the first request's instant less the wall time between the
+// window's start and it (on a frozen clock, that instant), to the clock
+// at the window's end.
+func (r *recording) readEvents(page []json.RawMessage) error {
 	first := r.calls[0]
-	start := first.At
-	if r.mode != "frozen" {
-		start = start.Add(-time.Duration(float64(first.WallAt.Sub(r.since)) * max(r.factor, 1)))
-	}
-	var after int64
-	for {
-		var page struct {
-			Events []json.RawMessage `json:"events"`
+	start := first.At.Add(-time.Duration(float64(first.WallAt.Sub(r.since)) * r.speed()))
+	for _, raw := range page {
+		e := &event{}
+		d := json.NewDecoder(strings.NewReader(string(raw)))
+		d.UseNumber()
+		if err := d.Decode(e); err != nil {
+			return fmt.Errorf("event log: %w", err)
 		}
-		if err := c.Call(ctx, http.MethodGet, "/sandbox/events?limit=1000&since="+strconv.FormatInt(after, 10), nil, &page); err != nil {
-			return err
-		}
-		for _, raw := range page.Events {
-			e := &event{}
-			d := json.NewDecoder(strings.NewReader(string(raw)))
-			d.UseNumber()
-			if err := d.Decode(e); err != nil {
-				return fmt.Errorf("event log: %w", err)
-			}
-			after = max(after, e.Sequence)
-			if !e.OccurredAt.Before(start) {
-				r.events = append(r.events, e)
-			}
-		}
-		if len(page.Events) < 1000 {
-			return nil
+		if !e.OccurredAt.Before(start) && !e.OccurredAt.After(r.clockNow) {
+			r.events = append(r.events, e)
 		}
 	}
+	return nil
 }

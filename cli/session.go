@@ -88,7 +88,7 @@ func (r *recording) attachToCall(e *event) bool {
 	for i := max(r.cursor, 0); i < len(r.calls); i++ {
 		c := r.calls[i]
 		if c.Method == "GET" || c.Status/100 != 2 || e.OccurredAt.Before(c.At.Add(-time.Millisecond)) ||
-			e.OccurredAt.After(c.At.Add(time.Duration(c.DurationMS*float64(time.Millisecond))+2*time.Millisecond)) || !mentions(c, subjectValues(e)) {
+			e.OccurredAt.After(c.At.Add(time.Duration(c.DurationMS*float64(time.Millisecond)*max(r.speed(), 1))+100*time.Microsecond)) || !mentions(c, subjectValues(e)) {
 			continue
 		}
 		// A request whose answer shows an id of e it did not send made

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"homologa/simulator/clock"
+	"homologa/simulator/dashboard"
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
 	"homologa/simulator/retention"
@@ -50,20 +51,27 @@ Flags of serve (each also read from the environment variable named):
 // returns its exit code. ctx ending (SIGINT, SIGTERM) stops the sandbox
 // gracefully.
 func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	return MainWith(ctx, args, getenv, stdout, stderr, nil)
+	return MainWith(ctx, args, getenv, stdout, stderr, Hooks{})
 }
 
-// MainWith is Main with the homologation runner the sandbox runs for
-// POST /portal/apps/{id}/homologations (the harness's, given by
-// cmd/homologa: the sandbox cannot import the harness).
-func MainWith(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, homologate homologation.Runner) int {
+// Hooks are what cmd/homologa gives the sandbox from the packages above
+// it, which the sandbox cannot import: the homologation runner it runs
+// for POST /portal/apps/{id}/homologations (the harness's) and the
+// recorder behind the dashboard's export as feature (the partner CLI's).
+type Hooks struct {
+	Homologate homologation.Runner
+	Export     dashboard.Exporter
+}
+
+// MainWith is Main with the hooks.
+func MainWith(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, hooks Hooks) int {
 	cmd := "serve"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
 	case "serve":
-		return serve(ctx, args, getenv, stdout, stderr, homologate)
+		return serve(ctx, args, getenv, stdout, stderr, hooks)
 	case "scenario":
 		return scenarioCmd(args, getenv, stdout, stderr)
 	case "version":
@@ -240,8 +248,8 @@ func splitList(v string) []string {
 	return out
 }
 
-func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, homologate homologation.Runner) int {
-	cfg := Config{Homologate: homologate}
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, hooks Hooks) int {
+	cfg := Config{Homologate: hooks.Homologate, Export: hooks.Export}
 	fs := serveFlags(&cfg, getenv, stderr)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usage)

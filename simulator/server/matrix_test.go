@@ -227,9 +227,13 @@ func (m *matrixWorld) cases() map[string]matrixCase {
 		"GET /sandbox/faults":                     {access: own, path: "/sandbox/faults"},
 		"POST /sandbox/actions/{kind}": {access: owned, path: "/sandbox/actions/cob",
 			body: `{"txid":"matrizmatrizmatrizmatriz0001","step":{"emit":{"type":"matriz.acao","name":"Ação da matriz"}}}`},
-		"POST /sandbox/comissoes/pagamento":                              {access: own, path: "/sandbox/comissoes/pagamento"},
-		"GET /sandbox/homologation/reports/{clientId}":                   {access: owned, path: "/sandbox/homologation/reports/" + server.DemoClientID, rightOK: notYet},
-		"GET /sandbox/resources":                                         {access: own, path: "/sandbox/resources?kind=cob"},
+		"POST /sandbox/comissoes/pagamento":            {access: own, path: "/sandbox/comissoes/pagamento"},
+		"GET /sandbox/homologation/reports/{clientId}": {access: owned, path: "/sandbox/homologation/reports/" + server.DemoClientID, rightOK: notYet},
+		"GET /sandbox/resources":                       {access: own, path: "/sandbox/resources?kind=cob"},
+		// The matrix's sandbox has no recorder (cmd/homologa gives it): A
+		// gets through to the 503 that says so.
+		"GET /sandbox/recording": {access: owned, path: "/sandbox/recording?clientId=" + server.DemoClientID + "&since=2026-01-01T00:00:00Z",
+			rightOK: func(c int, b string) bool { return c == 503 && strings.Contains(b, "gravador") }},
 		"POST /sandbox/pix/payments":                                     {access: owned, path: paymentPath, body: `{"txid":"matrizmatrizmatrizmatriz0001"}`},
 		"POST /sandbox/pix/refunds/{e2eid}/{id}":                         {access: owned, path: "/sandbox/pix/refunds/" + m.v["e2e"] + "/d1", body: `{"status":"DEVOLVIDO"}`},
 		"POST /sandbox/pix/rec/{idRec}/{acao:aprovar|rejeitar|cancelar}": {access: owned, path: "/sandbox/pix/rec/" + m.v["rec"] + "/aprovar"},

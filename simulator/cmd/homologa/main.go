@@ -25,7 +25,7 @@ func main() {
 	case len(os.Args) > 1 && slices.Contains(cli.Commands, os.Args[1]):
 		code = cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	default:
-		code = server.MainWith(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr, harness.SandboxRunner)
+		code = server.MainWith(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr, server.Hooks{Homologate: harness.SandboxRunner, Export: cli.Export})
 	}
 	stop()
 	os.Exit(code)
