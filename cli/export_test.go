@@ -98,4 +98,3 @@ func TestDashboardExportsAFeature(t *testing.T) {
 		t.Fatalf("the exported feature against a fresh sandbox: %d passed, %d failed\n%s", rep.Passed, rep.Failed, out)
 	}
 }
-
