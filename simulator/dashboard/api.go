@@ -31,6 +31,8 @@ type Handlers struct {
 	// PingEvery and Done are the websocket's, as for /events/ws.
 	PingEvery time.Duration
 	Done      <-chan struct{}
+	// Exports serve the export as feature (GET /sandbox/recording).
+	Exports Exports
 }
 
 // Routes is the dashboard's control endpoints.
@@ -38,6 +40,7 @@ func (h *Handlers) Routes() []httpx.Route {
 	return []httpx.Route{
 		{API: "sandbox", Method: http.MethodGet, Path: "/resources", Auth: httpx.Tenant, Handler: httpx.HandlerFunc(h.resources), Doc: "resources by kind, newest first"},
 		{API: "sandbox", Method: http.MethodGet, Path: "/events/ws", Auth: httpx.Stream, Handler: h.stream(), Doc: "the dashboard's live events: the company's (app token), every company's (operator token); same origin only"},
+		h.exportRoute(),
 	}
 }
 

@@ -86,8 +86,8 @@ func (s *Service) ScenarioRunners(e *scenario.Engine) {
 	e.Handle("cobv", charges)
 	e.Handle("devolucao", resolvingRunner{runner{do: s.devolucaoStep}, s.resolveDevolucao})
 	e.Handle("rec", runner{do: s.recStep})
-	e.Handle("solicrec", runner{do: s.solicRecStep})
-	e.Handle("cobr", runner{s.cobrStep, s.cobrInstant})
+	e.Handle("solicrec", resolvingRunner{runner{do: s.solicRecStep}, resolveSolicRec})
+	e.Handle("cobr", resolvingRunner{runner{s.cobrStep, s.cobrInstant}, resolveCobR})
 }
 
 // chargeKey is a charge's key in scenario bindings: txids are unique per

@@ -87,6 +87,35 @@ func boundCobR(ctx context.Context, tx *store.Tx, b *scenario.Binding) (*cobr, e
 	return c, err
 }
 
+// resolveSolicRec finds the app's confirmation request named
+// {"idSolicRec"} (bind, and the control API's actions).
+func resolveSolicRec(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error) {
+	sr, err := findSolicRecByID(ctx, tx, ref["idSolicRec"])
+	if err != nil {
+		return "", err
+	}
+	if sr == nil || sr.AppID != appID {
+		return "", errs.Invalidf("idSolicRec", "o aplicativo não tem a solicitação %q", ref["idSolicRec"])
+	}
+	return sr.ID, nil
+}
+
+// resolveCobR finds the app's recurring charge named {"txid"}.
+func resolveCobR(ctx context.Context, tx *store.Tx, appID string, ref map[string]string) (string, error) {
+	companyID, err := findAppCompany(ctx, tx, appID)
+	if err != nil {
+		return "", errs.Invalidf("clientId", "nenhum aplicativo %q", appID)
+	}
+	c, err := findCobR(ctx, tx, companyID, ref["txid"])
+	if err != nil {
+		return "", err
+	}
+	if c == nil || c.AppID != appID {
+		return "", errs.Invalidf("txid", "o aplicativo não tem cobrança recorrente com txid %q", ref["txid"])
+	}
+	return cobrKey(c), nil
+}
+
 // cobrInstant: due is noon of the settlement date; retry noon of the
 // newest attempt's date.
 func (s *Service) cobrInstant(ctx context.Context, tx *store.Tx, b *scenario.Binding, name string) (time.Time, error) {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,6 +86,7 @@ func (e *Engine) Routes() []httpx.Route {
 		route(http.MethodPost, "/scenarios/{id}/activate", e.activate, "activate a scenario's faults"),
 		route(http.MethodDelete, "/scenarios/{id}/activate", e.deactivate, "deactivate a scenario's faults"),
 		route(http.MethodGet, "/faults", e.faults, "active faults"),
+		route(http.MethodPost, "/actions/{kind}", e.act, "run one scenario step now on a resource of the company (the insurer's analyst, the bank, the payer): through its state machine"),
 	}
 }
 
@@ -252,6 +254,61 @@ func (e *Engine) appID(r *http.Request, client string) (string, error) {
 		return "", errs.Invalidf("clientId", "nenhum app com client id %q na sua empresa", client)
 	}
 	return id, err
+}
+
+// act is POST /sandbox/actions/{kind} {"clientId"?, the kind's reference
+// fields ("numeroProposta": 123), "step": {a step as a scenario file
+// writes it}}: the step runs now on the resource, which must be the
+// app's (the token's, or clientId's in its company).
+func (e *Engine) act(r *http.Request) (*httpx.Reply, error) {
+	kind := mux.Vars(r)["kind"]
+	if !slices.Contains(e.Actable(), kind) {
+		return nil, errs.Errorf(errs.NotFound, "ações não conduzem %q; tipos: %s (a recorrência e suas cobranças: /sandbox/pix/rec e /sandbox/pix/cobr)", kind, strings.Join(e.Actable(), ", "))
+	}
+	in := map[string]any{}
+	if err := httpx.DecodeJSON(r, nil, "", &in); err != nil {
+		return nil, err
+	}
+	step, ok := in["step"].(map[string]any)
+	if !ok {
+		return nil, errs.Invalidf("step", "informe o passo, como num arquivo de cenário: {\"status\": \"APROVADA\"}")
+	}
+	st, err := ParseStep(e.Kinds, e.Schemas, kind, step)
+	if err != nil {
+		return nil, err
+	}
+	app := httpx.InfoOf(r.Context()).AppID
+	if client, _ := in["clientId"].(string); client != "" {
+		if app, err = e.appID(r, client); err != nil {
+			return nil, err
+		}
+	}
+	if app == "" {
+		return nil, errs.Invalidf("clientId", "diga de qual app é o recurso")
+	}
+	company, err := e.Faults.Apps.CompanyOf(r.Context(), app)
+	if err != nil {
+		return nil, err
+	}
+	ref := map[string]string{}
+	for k, v := range in {
+		switch x := v.(type) {
+		case string:
+			ref[k] = x
+		case float64:
+			ref[k] = strconv.FormatFloat(x, 'f', -1, 64)
+		default:
+			if k != "step" {
+				return nil, errs.Invalidf(k, "a referência do recurso é um texto ou um número")
+			}
+		}
+	}
+	delete(ref, "clientId")
+	out, err := e.Act(tenant.With(r.Context(), company), kind, app, ref, st)
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(map[string]any{"kind": kind, "ref": ref, "step": st.Verb, "outcome": out}), nil
 }
 
 func (e *Engine) faults(r *http.Request) (*httpx.Reply, error) {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"homologa/simulator/clock"
+	"homologa/simulator/dashboard"
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
 	"homologa/simulator/httpx"
@@ -35,6 +36,16 @@ Usage:
                 [--junit FILE] [--cucumber FILE] [--format progress|pretty] [--concurrency N]
                               run the homologation suite against a partner's integration
   homologa steps              print the Gherkin step reference
+  homologa listen --forward-to URL [--events TYPES] [--secret S] [--since SEQ]
+                              forward your company's events to a local URL, signed as webhooks are
+  homologa trigger EVENT [--resource ID] [--field k=v]... | --list
+                              fire any event the service emits, on your company
+  homologa logs tail [--app ID] [--method M] [--path P] [--status S] [--json]
+                              the interaction log, live
+  homologa record [--since T | --last 30m] [--out FILE]
+                              your company's session as a Gherkin feature
+                              (these four take --sandbox URL --client-id ID --client-secret S
+                              [--cacert FILE] [--cert FILE]; homologa listen -h lists a command's flags)
   homologa version            print the version, commit and build date
   homologa health [--url URL] exit 0 when the sandbox answers (a container's HEALTHCHECK)
 
@@ -45,20 +56,27 @@ Flags of serve (each also read from the environment variable named):
 // returns its exit code. ctx ending (SIGINT, SIGTERM) stops the sandbox
 // gracefully.
 func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	return MainWith(ctx, args, getenv, stdout, stderr, nil)
+	return MainWith(ctx, args, getenv, stdout, stderr, Hooks{})
 }
 
-// MainWith is Main with the homologation runner the sandbox runs for
-// POST /portal/apps/{id}/homologations (the harness's, given by
-// cmd/homologa: the sandbox cannot import the harness).
-func MainWith(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, homologate homologation.Runner) int {
+// Hooks are what cmd/homologa gives the sandbox from the packages above
+// it, which the sandbox cannot import: the homologation runner it runs
+// for POST /portal/apps/{id}/homologations (the harness's) and the
+// recorder behind the dashboard's export as feature (the partner CLI's).
+type Hooks struct {
+	Homologate homologation.Runner
+	Export     dashboard.Exporter
+}
+
+// MainWith is Main with the hooks.
+func MainWith(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, hooks Hooks) int {
 	cmd := "serve"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
 	case "serve":
-		return serve(ctx, args, getenv, stdout, stderr, homologate)
+		return serve(ctx, args, getenv, stdout, stderr, hooks)
 	case "scenario":
 		return scenarioCmd(args, getenv, stdout, stderr)
 	case "version":
@@ -314,8 +332,8 @@ func splitList(v string) []string {
 	return out
 }
 
-func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, homologate homologation.Runner) int {
-	cfg := Config{Homologate: homologate}
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, hooks Hooks) int {
+	cfg := Config{Homologate: hooks.Homologate, Export: hooks.Export}
 	fs := serveFlags(&cfg, getenv, stderr)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usage)

@@ -46,7 +46,8 @@ func (s *Server) Routes() []httpx.Route {
 			Handler: &events.Stream{Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd, Authenticate: s.Auth.StreamCompany}},
 	}
 	ctl := s.control()
-	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, Domains: []resource.Lister{s.Pix, s.Sale, s.Customer, s.Benefit}, PingEvery: s.Config.PingEvery, Done: s.streamEnd}
+	dash := &dashboard.Handlers{DB: s.DB, Auth: s.Auth, Bus: s.Bus, Domains: []resource.Lister{s.Pix, s.Sale, s.Customer, s.Benefit}, PingEvery: s.Config.PingEvery, Done: s.streamEnd,
+		Exports: dashboard.Exports{Recorder: s.Recorder, Scenarios: s.Scenarios, Clocks: s.Clocks, URL: s.URL, Export: s.Config.Export}}
 	ns := s.namespaces()
 	var all []httpx.Route
 	for _, rs := range [][]httpx.Route{

@@ -33,6 +33,7 @@ import (
 	"homologa/simulator/certs"
 	"homologa/simulator/clock"
 	"homologa/simulator/control"
+	"homologa/simulator/dashboard"
 	"homologa/simulator/events"
 	"homologa/simulator/homologation"
 	"homologa/simulator/httpx"
@@ -129,6 +130,11 @@ type Config struct {
 	// /portal/apps/{id}/homologations): cmd/homologa gives it the
 	// harness's runner; without it the sandbox answers that it cannot.
 	Homologate homologation.Runner
+	// Export renders a company's session as a Gherkin feature for the
+	// dashboard's export (GET /sandbox/recording): cmd/homologa gives the
+	// partner CLI's recorder; without it the sandbox answers that it
+	// cannot.
+	Export dashboard.Exporter
 	// TLS serves every API over HTTPS (--tls), with a certificate signed
 	// at start by the sandbox CA, or TLSCert and TLSKey (--tls-cert,
 	// --tls-key, which imply TLS). TLSDir is where ca.pem and server.pem

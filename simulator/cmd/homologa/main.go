@@ -5,8 +5,10 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
+	"homologa/cli"
 	"homologa/harness"
 	"homologa/simulator/server"
 )
@@ -15,12 +17,15 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	server.TuneGC(ctx, os.Getenv)
 	var code int
-	// The homologation harness answers its own commands; everything else
-	// is the sandbox's.
-	if len(os.Args) > 1 && (os.Args[1] == "test" || os.Args[1] == "steps") {
+	// The homologation harness and the partner's daily loop answer their
+	// own commands; everything else is the sandbox's.
+	switch {
+	case len(os.Args) > 1 && (os.Args[1] == "test" || os.Args[1] == "steps"):
 		code = harness.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	} else {
-		code = server.MainWith(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr, harness.SandboxRunner)
+	case len(os.Args) > 1 && slices.Contains(cli.Commands, os.Args[1]):
+		code = cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	default:
+		code = server.MainWith(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr, server.Hooks{Homologate: harness.SandboxRunner, Export: cli.Export})
 	}
 	stop()
 	os.Exit(code)

@@ -312,11 +312,57 @@
         ...state.apps.map((a) => h('option', { value: a.clientId }, `${a.name} (${a.clientId})`)));
       sel.value = state.apps.some((a) => a.clientId === keep) ? keep : '';
     }
+    const exp = $('#exp-app');
+    const keepExp = exp.value;
+    exp.replaceChildren(...state.apps.map((a) => h('option', { value: a.clientId }, `${a.name} (${a.clientId})`)));
+    if (state.apps.some((a) => a.clientId === keepExp)) exp.value = keepExp;
     const comp = $('#ev-company');
     const keep = comp.value;
     comp.replaceChildren(h('option', { value: '' }, 'All companies'),
       ...[...new Set(state.apps.map((a) => a.cnpj))].map((c) => h('option', { value: c }, `${state.companies.get(c) || c} (${fmtCNPJ(c)})`)));
     comp.value = keep;
+  }
+
+  // ---- export as feature ----
+  // datetime-local speaks the browser's local time without a zone.
+  const localInput = (d) => new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 19);
+
+  async function exportFeature() {
+    const status = $('#export-status');
+    const app = $('#exp-app').value;
+    const since = $('#exp-since').value;
+    if (!app || !since) {
+      say(status, 'Choose an app and the instant the session began.', 'error');
+      return;
+    }
+    const q = new URLSearchParams({ clientId: app, since: new Date(since).toISOString() });
+    if ($('#exp-until').value) q.set('until', new Date($('#exp-until').value).toISOString());
+    const opts = { headers: {} };
+    if (token) opts.headers.Authorization = `Bearer ${token}`;
+    say(status, 'Recording…');
+    let res;
+    try {
+      res = await fetch('/sandbox/recording?' + q, opts);
+    } catch (e) {
+      say(status, 'The sandbox does not answer.', 'error');
+      return;
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      let detail = text;
+      try { detail = JSON.parse(text).detail || text; } catch { /* not JSON */ }
+      say(status, `The sandbox could not export: ${detail}`, 'error');
+      return;
+    }
+    const name = (/filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') || '') || [])[1] || 'sessao.feature';
+    const link = $('#export-download');
+    if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    link.download = name;
+    link.textContent = `Download ${name}`;
+    $('#export-text').textContent = text;
+    $('#export-out').hidden = false;
+    say(status, `Exported: ${(text.match(/^  Scenario:/gm) || []).length} scenario(s).`, 'ok');
   }
 
   // ---- resources ----
@@ -760,6 +806,8 @@
     onChange($('#deliveries-form'), () => { state.last.deliveries = ''; run(loadDeliveries); });
     onChange($('#interactions-form'), () => { state.last.interactions = ''; run(loadInteractions); });
     $('#scenarios-form').addEventListener('submit', (ev) => ev.preventDefault());
+    $('#exp-since').value = localInput(new Date(Date.now() - 30 * 60000));
+    $('#export-form').addEventListener('submit', (ev) => { ev.preventDefault(); exportFeature(); });
     $('#sc-kind').addEventListener('change', renderScenarios);
     $('#events-form').addEventListener('submit', (ev) => { ev.preventDefault(); reconnect(); });
     $('#ev-company').addEventListener('change', reconnect);

@@ -131,18 +131,43 @@ func (s *Service) issueCommission(ctx context.Context, tx *store.Tx, c *cobranca
 // payoutJob pays the company's accrued commissions: each becomes PAGA
 // (Comissão Paga) in the month's batch.
 func (s *Service) payoutJob(ctx context.Context, tx *store.Tx, ref jobRef) error {
-	now := s.NowOf(ref.Company)
-	due, err := dueComissoes(ctx, tx, ref.Company, now)
+	_, err := s.payComissoes(ctx, tx, ref.Company, ref.Mes)
+	return err
+}
+
+// payComissoes moves the company's accrued commissions to PAGA in the
+// batch lote, and says how many.
+func (s *Service) payComissoes(ctx context.Context, tx *store.Tx, companyID, lote string) (int, error) {
+	now := s.NowOf(companyID)
+	due, err := dueComissoes(ctx, tx, companyID, now)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, c := range due {
-		data := map[string]any{"valor": c.Valor, "dataPagamento": now.Format(time.RFC3339), "competencia": c.Competencia, "lote": ref.Mes}
+		data := map[string]any{"valor": c.Valor, "dataPagamento": now.Format(time.RFC3339), "competencia": c.Competencia, "lote": lote}
 		if err := s.moveComissao(ctx, tx, c, ComPaga, data, now); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return len(due), nil
+}
+
+// PayoutNow is the month's commission payout run today for the company
+// (the control API's, as the insurer's finance area would): every
+// accrued commission becomes PAGA (Comissão Paga) in a batch of the
+// current month. The payout scheduled for its day still runs, and finds
+// nothing left to pay.
+func (s *Service) PayoutNow(ctx context.Context, companyID string) (paid int, lote string, err error) {
+	if companyID == "" {
+		return 0, "", errs.Errorf(errs.Invalid, "o pagamento de comissões é de uma empresa: chame com o token de um app dela")
+	}
+	lote = s.NowOf(companyID).In(wire.Brasilia).Format("2006-01")
+	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		paid, err = s.payComissoes(ctx, tx, companyID, lote)
+		return err
+	})
+	return paid, lote, err
 }
 
 // reverseCommissions reverses an enrollment's commissions when it is

@@ -7,6 +7,7 @@ import (
 	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/wire"
+	"homologa/simulator/tenant"
 )
 
 // listComissoes is GET /comissao?status=&competencia=&inscricaoId=: the
@@ -47,4 +48,14 @@ func (s *Service) getCommissionRule(r *http.Request) (*httpx.Reply, error) {
 	return wire.OK(map[string]any{"nome": "Comissão " + code, "tipoComissionamento": "PERCENTUAL_SOBRE_PREMIO", "tipoPessoa": "JURIDICA",
 		"comissionamentos":   []map[string]any{{"tipoComissionamento": "CORRETAGEM", "percentual": rule.Percentual, "periodicidade": rule.Periodicidade}},
 		"janelaEstornoMeses": rule.JanelaMeses}), nil
+}
+
+// payoutNow is POST /sandbox/comissoes/pagamento: the caller company's
+// accrued commissions are paid now (PayoutNow).
+func (s *Service) payoutNow(r *http.Request) (*httpx.Reply, error) {
+	paid, lote, err := s.PayoutNow(r.Context(), tenant.Of(r.Context()))
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(map[string]any{"pagas": paid, "lote": lote}), nil
 }

@@ -33,6 +33,7 @@ func (s *Service) Routes() []httpx.Route {
 		cus(http.MethodGet, "/regracomissao", "insurance/regracomissao", s.getCommissionRule, "an offer's commission rule"),
 
 		wire.Control(http.MethodGet, "/indices/{indice}", "", s.getIndex, "a readjustment index table as the caller sees it: shipped months, then the sandbox-wide values, then its company's own"),
+		wire.Control(http.MethodPost, "/comissoes/pagamento", "", s.payoutNow, "the insurer pays the company's accrued commissions now (the month's payout, early): each becomes PAGA"),
 		wire.Control(http.MethodPut, "/indices/{indice}", "", s.putIndex, "set index values: a company's own, or (operator) the sandbox-wide ones"),
 	}
 }

@@ -21,14 +21,15 @@ var Kinds = scenario.Kinds{
 	},
 }
 
-// ScenarioRunners registers the runner of the charge kind.
+// ScenarioRunners registers the runner of the charge kind; a charge is
+// named by its cobrancaId (bind, and the control API's actions).
 func (s *Service) ScenarioRunners(e *scenario.Engine) {
-	e.Handle("cobranca", wire.Runner[cobranca]{
+	e.Handle("cobranca", wire.Resolving[cobranca]{Ref: "cobrancaId", Runner: wire.Runner[cobranca]{
 		Platform: &s.Platform, Noun: "cobrança", Load: cobrancas.AnyCompany,
 		About:    func(c *cobranca) (string, map[string]any, string) { return c.AppID, c.subject(), c.key() },
 		Steps:    map[string]wire.Step[cobranca]{"status": s.stepStatus, "pay": s.stepPay, "refuse": s.stepRefuse},
 		Instants: dueInstant,
-	})
+	}})
 }
 
 // dueInstant is a charge's due instant: noon in Brasília of its due date.
