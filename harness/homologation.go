@@ -662,7 +662,6 @@ func (w *World) approveUnknownRecurrence() error {
 	return nil
 }
 
-
 // faultSeen says what an injected fault answered: its status and the
 // Retry-After it asked, or that the connection ended without an answer.
 func faultSeen(it interaction) string {

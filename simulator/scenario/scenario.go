@@ -122,7 +122,7 @@ type Fault struct {
 	// or not signed; the retry is right.
 	StaleSignature bool `json:"stale_signature,omitempty"`
 	Unsigned       bool `json:"unsigned,omitempty"`
-	Line         int           `json:"line"`
+	Line           int  `json:"line"`
 }
 
 // Match selects requests.
