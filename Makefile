@@ -60,6 +60,7 @@ soak: build
 steps:
 	$(GO) test ./harness -run TestStepReference -update
 	$(GO) test ./simulator/server -run "TestCatalogueTable|TestRouteReference" -update
+	$(GO) test ./cli -run TestEventReference -update
 
 ## dist: static Linux amd64 and arm64 archives in dist/, with SHA256SUMS (VERSION=x.y.z to name them)
 dist:

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"time"
 )
 
 // What a trigger needs, made through the partner APIs as a partner makes
@@ -286,18 +287,32 @@ func (f *firing) cobranca() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var list struct {
-		Valor []struct {
-			CobrancaID json.Number `json:"cobrancaId"`
-		} `json:"Valor"`
+	return f.firstCharge(insc)
+}
+
+// firstCharge is the first charge of enrollment insc. The insurer's
+// billing job issues it just after the implantation, not inside it (as
+// in production): wait for it a bounded while, as a partner waits for
+// Cobrança Emitida.
+func (f *firing) firstCharge(insc string) (string, error) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var list struct {
+			Valor []struct {
+				CobrancaID json.Number `json:"cobrancaId"`
+			} `json:"Valor"`
+		}
+		if err := f.call(http.MethodGet, "/customer/v1/inscricao/"+insc+"/cobrancas", nil, &list); err != nil {
+			return "", err
+		}
+		if len(list.Valor) > 0 {
+			return list.Valor[0].CobrancaID.String(), nil
+		}
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("the enrollment %s has no charge 10s after its implantation", insc)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	if err := f.call(http.MethodGet, "/customer/v1/inscricao/"+insc+"/cobrancas", nil, &list); err != nil {
-		return "", err
-	}
-	if len(list.Valor) == 0 {
-		return "", fmt.Errorf("the enrollment %s has no charge", insc)
-	}
-	return list.Valor[0].CobrancaID.String(), nil
 }
 
 // paidCobranca is a new enrollment's first charge, paid (its
@@ -310,9 +325,7 @@ func (f *firing) paidCobranca() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f.resource = insc
-	cob, err := f.cobranca()
-	f.resource = ""
+	cob, err := f.firstCharge(insc)
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,205 @@
+package cli_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"homologa/cli"
+	"homologa/simulator/server"
+)
+
+var updateReference = flag.Bool("update", false, "rewrite docs/reference/events.md from the events the sandbox emits")
+
+// TestEventReference: docs/reference/events.md is written from events the
+// sandbox emitted in this test, each fired by homologa trigger on a
+// fresh sandbox: its fields (every path of its envelope, with its JSON
+// type) and a real example. The test fails when the document says other
+// fields than the sandbox emits (make steps rewrites it), so the events'
+// documentation cannot drift from the code.
+func TestEventReference(t *testing.T) {
+	s := startSandbox(t, server.Config{})
+	examples := map[string]json.RawMessage{}
+	for _, tr := range cli.Triggers() {
+		var stderr strings.Builder
+		code := cli.MainEnv(context.Background(), []string{"trigger", tr.Type, "--sandbox", s.URL()}, func(string) string { return "" }, io.Discard, &stderr)
+		if code != 0 {
+			t.Fatalf("trigger %s: exit %d: %s", tr.Type, code, stderr.String())
+		}
+	}
+	for _, e := range allCompanyEvents(t, s.URL()) {
+		var head struct {
+			Type string `json:"type"`
+		}
+		json.Unmarshal(e, &head)
+		if _, seen := examples[head.Type]; !seen {
+			examples[head.Type] = e
+		}
+	}
+	doc := renderEventReference(t, examples)
+	const path = "../docs/reference/events.md"
+	if *updateReference {
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	old, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v: go test ./cli -run TestEventReference -update (make steps) writes it", err)
+	}
+	if got, want := withoutExamples(string(old)), withoutExamples(doc); got != want {
+		t.Fatalf("docs/reference/events.md says other events or fields than the sandbox emits: go test ./cli -run TestEventReference -update (make steps)")
+	}
+}
+
+// allCompanyEvents lists the demo company's events, oldest first.
+func allCompanyEvents(t *testing.T, base string) []json.RawMessage {
+	t.Helper()
+	form := url.Values{"grant_type": {"client_credentials"}}
+	req, _ := http.NewRequest(http.MethodPost, base+"/oauth/token", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(server.DemoClientID, server.DemoClientSecret)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(resp.Body).Decode(&tok)
+	resp.Body.Close()
+	var all []json.RawMessage
+	since := "0"
+	for {
+		req, _ = http.NewRequest(http.MethodGet, base+"/sandbox/events?limit=1000&since="+since, nil)
+		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page struct {
+			Events []json.RawMessage `json:"events"`
+		}
+		json.NewDecoder(resp.Body).Decode(&page)
+		resp.Body.Close()
+		if len(page.Events) == 0 {
+			return all
+		}
+		all = append(all, page.Events...)
+		var last struct {
+			Sequence int64 `json:"sequence"`
+		}
+		json.Unmarshal(page.Events[len(page.Events)-1], &last)
+		since = fmt.Sprint(last.Sequence)
+	}
+}
+
+// renderEventReference writes the reference: the envelope's fields, then
+// each event type by cycle, with its fields and its example.
+func renderEventReference(t *testing.T, examples map[string]json.RawMessage) string {
+	var b strings.Builder
+	b.WriteString(`# Events
+
+Every event the sandbox emits, written from events it emitted in a test
+(` + "`go test ./cli -run TestEventReference -update`" + `, which ` + "`make steps`" + ` runs;
+the test fails when this page says other fields than the sandbox emits).
+Each is fired by ` + "`homologa trigger TYPE`" + `, which makes what it needs. The
+envelope is the same for all; insurance events reach the app's webhook as
+it is, Pix notifications the official callbacks (` + "`{webhookUrl}/pix`" + `,
+` + "`/rec`" + `, ` + "`/cobr`" + `) and the stream. Fields list every path of the example,
+` + "`[]`" + ` for the elements of a list.
+`)
+	byCycle := map[string][]cli.Trigger{}
+	var cycles []string
+	for _, tr := range cli.Triggers() {
+		if _, ok := byCycle[tr.Cycle]; !ok {
+			cycles = append(cycles, tr.Cycle)
+		}
+		byCycle[tr.Cycle] = append(byCycle[tr.Cycle], tr)
+	}
+	for _, c := range cycles {
+		fmt.Fprintf(&b, "\n## %s\n", c)
+		for _, tr := range byCycle[c] {
+			ex, ok := examples[tr.Type]
+			if !ok {
+				t.Fatalf("no %s event was emitted", tr.Type)
+			}
+			var doc map[string]any
+			json.Unmarshal(ex, &doc)
+			fmt.Fprintf(&b, "\n### `%s` — %s\n\nFired by: %s.\n\n| field | type |\n|---|---|\n", tr.Type, tr.Name, orNone(tr.Needs))
+			for _, f := range fieldPaths(map[string]any{"subject": doc["subject"], "data": doc["data"]}, "") {
+				fmt.Fprintf(&b, "| `%s` | %s |\n", f.path, f.kind)
+			}
+			pretty, _ := json.MarshalIndent(doc, "", "  ")
+			fmt.Fprintf(&b, "\n<!-- example -->\n```json\n%s\n```\n", pretty)
+		}
+	}
+	return b.String()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "nothing to name"
+	}
+	return s
+}
+
+type fieldPath struct{ path, kind string }
+
+// fieldPaths lists every path of v with its JSON type, sorted.
+func fieldPaths(v any, prefix string) []fieldPath {
+	var out []fieldPath
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := k
+			if prefix != "" {
+				p = prefix + "." + k
+			}
+			out = append(out, fieldPath{p, kindOf(x[k])})
+			out = append(out, fieldPaths(x[k], p)...)
+		}
+	case []any:
+		if len(x) > 0 {
+			out = append(out, fieldPaths(x[0], prefix+"[]")...)
+		}
+	}
+	return out
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "list"
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	}
+	return "null"
+}
+
+var exampleBlock = regexp.MustCompile("(?s)<!-- example -->\n```json\n.*?\n```\n")
+
+// withoutExamples is the reference without its example bodies, whose
+// ids and times differ from run to run.
+func withoutExamples(s string) string { return exampleBlock.ReplaceAllString(s, "") }
