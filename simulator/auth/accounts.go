@@ -441,7 +441,7 @@ func insertCompany(ctx context.Context, tx *store.Tx, c Company, accountID strin
 // CreateOwnedApp is CreateApp for the portal: the company must be the
 // owner's; an account of one company may leave it out.
 func (s *Service) CreateOwnedApp(ctx context.Context, o Owner, in NewApp) (App, error) {
-	if in.Company == "" && !o.Operator {
+	if !tenant.Named(in.Company) && !o.Operator {
 		cs, err := s.CompaniesOf(ctx, o)
 		if err != nil {
 			return App{}, err

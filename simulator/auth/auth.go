@@ -182,7 +182,7 @@ func (s *Service) wallNow() time.Time {
 // expired (401 invalid_token), so a feature can prove a partner renews
 // its token. It answers how many tokens it ended.
 func (s *Service) ExpireTokens(ctx context.Context, companyID string) (int, error) {
-	if companyID == "" {
+	if !tenant.Named(companyID) {
 		return 0, errs.Errorf(errs.Invalid, "expirar tokens é uma ação de uma empresa: use o token de um app dela")
 	}
 	apps, err := s.AppsOf(ctx, companyID)

@@ -28,8 +28,8 @@ import (
 type Job struct {
 	ID   int64
 	Kind string
-	// CompanyID owns the job ("" for sandbox-wide work); its handler runs
-	// with the company in its context (package tenant).
+	// CompanyID owns the job; its handler runs with the company in its
+	// context (package tenant).
 	CompanyID string
 	Due       time.Time
 	Payload   json.RawMessage
@@ -66,9 +66,9 @@ type Scheduler struct {
 	// DefaultShutdownGrace. Set it before Run.
 	ShutdownGrace time.Duration
 	// AfterMove, when set, runs after a clock was moved by hand, with the
-	// company whose clock it was ("" for the default): the server records
-	// where the clock stands.
-	AfterMove func(ctx context.Context, companyID string)
+	// scope whose clock it was (one company's own, or the default for the
+	// operator's): the server records where the clock stands.
+	AfterMove func(ctx context.Context, sc tenant.Scope)
 
 	// jumps are the clock groups' jumps, running or last (jump.go).
 	jumps jumps
@@ -148,7 +148,10 @@ func (s *Scheduler) Schedule(ctx context.Context, tx *store.Tx, kind string, at 
 	if err != nil {
 		return 0, fmt.Errorf("schedule %s: %w", kind, err)
 	}
-	company := tenant.Of(ctx)
+	company, err := tenant.CompanyOf(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("schedule %s: %w", kind, err)
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (kind, due_at, payload, company_id, clock, laned) VALUES (?, ?, ?, ?, ?, ?)`,
 		kind, at.UnixNano(), string(b), company, s.group(company), s.isLaned(kind))
 	if err != nil {
@@ -191,13 +194,17 @@ func (s *Scheduler) clockMoved() {
 }
 
 // group is the clock a company's jobs fall due on: its own clock's group
-// (its id) when it has one, "" (the default clock) when it follows it.
+// (its id) when it has one, defaultGroup when it follows the default.
 func (s *Scheduler) group(companyID string) string {
-	if companyID != "" && s.clocks.Owns(companyID) {
+	if s.clocks.Owns(companyID) {
 		return companyID
 	}
-	return ""
+	return defaultGroup
 }
+
+// defaultGroup is the clock group of the default clock: the jobs of every
+// company that follows it.
+const defaultGroup = ""
 
 // Which jobs a query of the scheduler reads: the line's, or every kind
 // (an advance, RunDue). The lanes read theirs in lanes.go.
@@ -256,14 +263,14 @@ func (s *Scheduler) runDue(ctx context.Context, q string) (total int, more bool,
 			giveWay(time.Since(start))
 		}
 	}()
-	for _, g := range append([]string{""}, s.clocks.Owners()...) {
+	for _, g := range append([]string{defaultGroup}, s.clocks.Owners()...) {
 		if s.jumping(g) {
 			continue // its jump runs its jobs, each at its instant
 		}
 		clk := s.clocks.Of(g)
 		release := func() {}
 		if q == allJobs {
-			release = s.lanes.hold(g, "")
+			release = s.lanes.hold(g)
 		}
 		n, gmore, err := s.runUntil(ctx, q, g, clk, clk.Now, false)
 		release()
@@ -277,12 +284,16 @@ func (s *Scheduler) runDue(ctx context.Context, q string) (total int, more bool,
 }
 
 // clockFor returns the clock a move acts on: the company's own (made from
-// the default on its first move, its jobs moving along) or, for
-// sandbox-wide work, the default.
+// the default on its first move, its jobs moving along) or, for the
+// operator, the default.
 func (s *Scheduler) clockFor(ctx context.Context) (string, *clock.Clock, error) {
-	company := tenant.Of(ctx)
-	if company == "" {
-		return "", s.clocks.Default, nil
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	company, one := sc.Company()
+	if !one {
+		return defaultGroup, s.clocks.Default, nil
 	}
 	clk, created := s.clocks.Own(company)
 	if created {
@@ -307,9 +318,10 @@ func (s *Scheduler) AdvanceTo(ctx context.Context, target time.Time) (int, error
 	return st.JobsRun, err
 }
 
-func (s *Scheduler) moved(ctx context.Context, group string) {
+func (s *Scheduler) moved(ctx context.Context) {
 	if s.AfterMove != nil {
-		s.AfterMove(ctx, group)
+		sc, _ := tenant.Of(ctx) // clockFor found one before the move
+		s.AfterMove(ctx, sc)
 	}
 }
 
@@ -341,7 +353,7 @@ func (s *Scheduler) SetWithin(ctx context.Context, t time.Time, b Budget) (JumpS
 	if err != nil {
 		return JumpState{}, err
 	}
-	s.moved(ctx, group)
+	s.moved(ctx)
 	return JumpState{Target: t, Done: true}, nil
 }
 
@@ -360,7 +372,7 @@ func (s *Scheduler) SetMode(ctx context.Context, mode clock.Mode, factor float64
 	if err != nil {
 		return err
 	}
-	s.moved(ctx, group)
+	s.moved(ctx)
 	return nil
 }
 
@@ -449,12 +461,17 @@ func (s *Scheduler) exec(ctx context.Context, q string, args ...any) {
 	}
 }
 
-// Pending returns how many jobs the company ctx carries has waiting, or
-// with every true how many the whole sandbox has.
-func (s *Scheduler) Pending(ctx context.Context, every bool) (int, error) {
+// Pending returns how many jobs the company ctx acts for has waiting, or
+// for the operator how many the whole sandbox has.
+func (s *Scheduler) Pending(ctx context.Context) (int, error) {
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return 0, err
+	}
+	company, _ := sc.Company()
 	var n int
-	err := s.db.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE ? OR company_id = ?`, every, tenant.Of(ctx)).Scan(&n)
+	err = s.db.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE ? OR company_id = ?`, sc.Every(), company).Scan(&n)
 	})
 	return n, err
 }
@@ -508,7 +525,7 @@ func (s *Scheduler) runLine(ctx context.Context) {
 // running clock, at most a minute.
 func (s *Scheduler) nextWake(ctx context.Context) time.Duration {
 	wait := time.Minute
-	for _, g := range append([]string{""}, s.clocks.Owners()...) {
+	for _, g := range append([]string{defaultGroup}, s.clocks.Owners()...) {
 		if j, err := s.next(ctx, lineJobs, g, time.Unix(0, math.MaxInt64)); err == nil && j != nil {
 			if d, ok := s.clocks.Of(g).WallUntil(j.Due); ok {
 				wait = min(wait, max(d, time.Millisecond))

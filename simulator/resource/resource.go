@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Summary is one resource as the dashboard lists it.
@@ -35,15 +36,14 @@ type Count struct {
 	Count  int    `json:"count"`
 }
 
-// Query selects resources: of one company, or of every company (the
-// operator's; said explicitly, never by an empty id), of one app ("" for
-// all the company's), in one status ("" for all), at most Limit of them.
+// Query selects resources: of its scope (one company, or every company
+// for the operator; none is an error), of one app ("" for all the
+// company's), in one status ("" for all), at most Limit of them.
 type Query struct {
-	CompanyID    string
-	EveryCompany bool
-	AppID        string
-	Status       string
-	Limit        int
+	Scope  tenant.Scope
+	AppID  string
+	Status string
+	Limit  int
 }
 
 // Lister is a domain's listing of its resources.
@@ -110,9 +110,10 @@ func List(ctx context.Context, tx *store.Tx, tables []Table, q Query) ([]Summary
 	if len(tables) == 0 {
 		return list, counts, nil
 	}
-	if q.CompanyID == "" && !q.EveryCompany {
-		return nil, nil, fmt.Errorf("resource list: no company, and not every company")
+	if !q.Scope.Valid() {
+		return nil, nil, fmt.Errorf("resource list: %w", tenant.NoCompany())
 	}
+	company, _ := q.Scope.Company()
 	var parts []string
 	var args []any
 	for _, k := range tables {
@@ -123,13 +124,13 @@ func List(ctx context.Context, tx *store.Tx, tables []Table, q Query) ([]Summary
 		// A company's listing looks at the newest rows of its own, not
 		// at its share of everyone's newest.
 		inner := ""
-		if !q.EveryCompany {
+		if !q.Scope.Every() {
 			if k.Company == "" {
 				inner = " WHERE company_id = ?"
 			} else {
 				conds = append(conds, k.Company+" = ?")
 			}
-			args = append(args, q.CompanyID)
+			args = append(args, company)
 		}
 		if q.AppID != "" {
 			conds = append(conds, k.col(k.App, "t.app_id")+" = ?")

@@ -39,6 +39,7 @@ import (
 
 	"homologa/simulator/clock"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Cut is what one call of Table.Prune may delete: rows of Company, done
@@ -296,8 +297,10 @@ type Pruner struct {
 	tables []entry
 	mu     sync.Mutex
 	poked  map[string]bool
-	wake   chan struct{}
-	once   sync.Once
+	// pokedAll says the default clock moved: every company is pruned.
+	pokedAll bool
+	wake     chan struct{}
+	once     sync.Once
 }
 
 // Add registers a table, named in the log, whose rows live in db (nil:
@@ -314,14 +317,18 @@ func (p *Pruner) init() {
 	})
 }
 
-// Poke asks for a company to be pruned soon ("" for the default clock,
-// which every company that has no clock of its own follows): its clock
-// moved, and what it made may now be past the age. It never blocks: a
-// clock move is a request, and the pruning happens beside it.
-func (p *Pruner) Poke(company string) {
+// Poke asks for the companies of a scope to be pruned soon (every
+// company's for the default clock, which every company that has no clock
+// of its own follows): its clock moved, and what it made may now be past
+// the age. It never blocks: a clock move is a request, and the pruning
+// happens beside it.
+func (p *Pruner) Poke(sc tenant.Scope) {
 	p.init()
 	p.mu.Lock()
-	p.poked[company] = true
+	if id, one := sc.Company(); one {
+		p.poked[id] = true
+	}
+	p.pokedAll = p.pokedAll || sc.Every()
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
@@ -357,10 +364,10 @@ func (p *Pruner) Run(ctx context.Context) {
 // the default clock prunes every company.
 func (p *Pruner) prunePoked(ctx context.Context) (Counts, int, error) {
 	p.mu.Lock()
-	poked := p.poked
-	p.poked = map[string]bool{}
+	poked, all := p.poked, p.pokedAll
+	p.poked, p.pokedAll = map[string]bool{}, false
 	p.mu.Unlock()
-	if poked[""] {
+	if all {
 		return p.Pass(ctx)
 	}
 	counts := Counts{}

@@ -22,7 +22,6 @@ import (
 	"homologa/simulator/portal"
 	"homologa/simulator/resource"
 	"homologa/simulator/scenario"
-	"homologa/simulator/tenant"
 	"homologa/simulator/widgets"
 )
 
@@ -445,7 +444,7 @@ func writesUnderQuota(rt httpx.Route) bool {
 // anyone while the stores are past their budget, in the API's dialect.
 func (s *Server) underQuota(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := s.Usage.Check(r.Context(), tenant.Of(r.Context())); err != nil {
+		if err := s.Usage.Check(r.Context()); err != nil {
 			httpx.WriteError(w, r, err)
 			return
 		}

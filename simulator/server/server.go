@@ -390,14 +390,14 @@ func (s *Server) platform(ctx context.Context) error {
 		return err
 	}
 	s.Jobs = jobs.New(s.DB, s.Clocks, s.Log)
-	s.Jobs.AfterMove = func(ctx context.Context, companyID string) {
-		if err := saveClock(ctx, s.DB, s.Clocks, companyID); err != nil {
-			s.Log.Error("save clock", "company", companyID, "err", err)
+	s.Jobs.AfterMove = func(ctx context.Context, sc tenant.Scope) {
+		if err := saveClock(ctx, s.DB, s.Clocks, sc); err != nil {
+			s.Log.Error("save clock", "scope", sc.String(), "err", err)
 		}
 		// What the company made may now be past the retention age on
 		// its clock: a year's advance sees its old rows go at once.
 		if s.Pruner != nil {
-			s.Pruner.Poke(companyID)
+			s.Pruner.Poke(sc)
 		}
 	}
 	if s.Config.OperatorToken == "" {

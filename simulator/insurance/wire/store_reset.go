@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // DeleteCompany runs a cycle's deletes of one company's rows (each with
@@ -13,8 +14,8 @@ import (
 // rows of company "" are the sandbox's own (its index table), never a
 // company's to lose.
 func DeleteCompany(ctx context.Context, tx *store.Tx, companyID string, deletes []string) error {
-	if companyID == "" {
-		return fmt.Errorf("reset: no company named")
+	if !tenant.Named(companyID) {
+		return fmt.Errorf("reset: %w", tenant.NoCompany())
 	}
 	for _, q := range deletes {
 		if _, err := tx.ExecContext(ctx, q, companyID); err != nil {
