@@ -140,13 +140,19 @@ func (s *Service) RequireTenant(h http.Handler) http.Handler {
 			h.ServeHTTP(w, forPrincipal(r, p))
 			return
 		}
-		p, err := s.authenticateRequest(r)
-		if err != nil {
-			httpx.WriteError(w, r, err)
-			return
-		}
-		h.ServeHTTP(w, forPrincipal(r, p))
+		s.serveApp(w, r, h)
 	})
+}
+
+// serveApp serves h for the app of the request's bearer token, or answers
+// why the token is refused.
+func (s *Service) serveApp(w http.ResponseWriter, r *http.Request, h http.Handler) {
+	p, err := s.authenticateRequest(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	h.ServeHTTP(w, forPrincipal(r, p))
 }
 
 // RequireOperator wraps a sandbox-wide route: only the operator's token.
@@ -179,12 +185,7 @@ func (s *Service) Optional(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		p, err := s.authenticateRequest(r)
-		if err != nil {
-			httpx.WriteError(w, r, err)
-			return
-		}
-		h.ServeHTTP(w, forPrincipal(r, p))
+		s.serveApp(w, r, h)
 	})
 }
 

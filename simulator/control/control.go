@@ -136,6 +136,22 @@ func scopeOf(r *http.Request) (company string, every bool, err error) {
 	return company, sc.Every(), nil
 }
 
+// listScope is what a log listing reads: the scope's company (every
+// company for the operator) and the app ?app= names ("" for all).
+type listScope struct {
+	company, app string
+	every        bool
+}
+
+func (h *Handlers) listScope(r *http.Request) (listScope, error) {
+	app, err := h.appID(r)
+	if err != nil {
+		return listScope{}, err
+	}
+	company, every, err := scopeOf(r)
+	return listScope{company: company, app: app, every: every}, err
+}
+
 // Routes is the control API's routes: the clock, the interaction and
 // delivery logs, replays, test events and the inbox.
 func (h *Handlers) Routes() []httpx.Route {
@@ -370,16 +386,12 @@ func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
 
 // interactions is GET /sandbox/interactions?app=&method=&path=&since=&after=&limit=.
 func (h *Handlers) interactions(r *http.Request) (*httpx.Reply, error) {
-	app, err := h.appID(r)
-	if err != nil {
-		return nil, err
-	}
-	company, every, err := scopeOf(r)
+	ls, err := h.listScope(r)
 	if err != nil {
 		return nil, err
 	}
 	q := r.URL.Query()
-	f := recorder.Filter{CompanyID: company, EveryCompany: every, AppID: app, Method: strings.ToUpper(q.Get("method")), Path: q.Get("path")}
+	f := recorder.Filter{CompanyID: ls.company, EveryCompany: ls.every, AppID: ls.app, Method: strings.ToUpper(q.Get("method")), Path: q.Get("path")}
 	switch f.Method {
 	case "", http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
 	default:
@@ -410,16 +422,12 @@ func (h *Handlers) interactions(r *http.Request) (*httpx.Reply, error) {
 
 // deliveries is GET /sandbox/deliveries?app=&status=&type=&event=&limit=.
 func (h *Handlers) deliveries(r *http.Request) (*httpx.Reply, error) {
-	app, err := h.appID(r)
-	if err != nil {
-		return nil, err
-	}
-	company, every, err := scopeOf(r)
+	ls, err := h.listScope(r)
 	if err != nil {
 		return nil, err
 	}
 	q := r.URL.Query()
-	f := events.DeliveryFilter{CompanyID: company, EveryCompany: every, AppID: app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
+	f := events.DeliveryFilter{CompanyID: ls.company, EveryCompany: ls.every, AppID: ls.app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
 	switch f.Status {
 	case "", "queued", "pending", "held", "delivered", "dead", "dropped":
 	default:

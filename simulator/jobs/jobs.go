@@ -341,32 +341,28 @@ func (s *Scheduler) SetWithin(ctx context.Context, t time.Time, b Budget) (JumpS
 	if t.After(s.clocks.Now(ctx)) {
 		return s.Jump(ctx, t, b)
 	}
-	s.run.Lock()
-	group, clk, err := s.clockFor(ctx)
-	if err == nil {
-		err = s.notJumping(group)
-	}
-	if err == nil {
-		clk.Set(t)
-	}
-	s.run.Unlock()
-	if err != nil {
+	if err := s.moveClock(ctx, func(clk *clock.Clock) { clk.Set(t) }); err != nil {
 		return JumpState{}, err
 	}
-	s.moved(ctx)
 	return JumpState{Target: t, Done: true}, nil
 }
 
-// SetMode makes the clock of the company ctx carries frozen, real or
+// SetMode makes the clock of the company ctx acts for frozen, real or
 // accelerated from where it stands.
 func (s *Scheduler) SetMode(ctx context.Context, mode clock.Mode, factor float64) error {
+	return s.moveClock(ctx, func(clk *clock.Clock) { clk.SetMode(mode, factor) })
+}
+
+// moveClock changes the clock of the scope ctx acts for at once, between
+// runs of the line, unless a jump is moving it.
+func (s *Scheduler) moveClock(ctx context.Context, change func(*clock.Clock)) error {
 	s.run.Lock()
 	group, clk, err := s.clockFor(ctx)
 	if err == nil {
 		err = s.notJumping(group)
 	}
 	if err == nil {
-		clk.SetMode(mode, factor)
+		change(clk)
 	}
 	s.run.Unlock()
 	if err != nil {
