@@ -1,6 +1,3 @@
-// Package auth holds the onboarding records (companies and their apps) and
-// the OAuth2 client-credentials flow that turns an app's credentials into
-// bearer tokens with scopes.
 package auth
 
 import (

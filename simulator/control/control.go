@@ -1,9 +1,3 @@
-// Package control is the sandbox control API (/sandbox): the clock, the
-// interaction log, the delivery log and its replays, test events, and a
-// built-in webhook inbox. It is how a test or a person makes the sandbox do
-// things that production does on its own. Every call belongs to the
-// company of the app token it carries and sees only that company's; the
-// operator's token acts on the whole sandbox.
 package control
 
 import (

@@ -1,8 +1,3 @@
-// Package events is how the sandbox tells partners what happened: one
-// envelope for every event, written in the transaction of the change that
-// causes it (an outbox), delivered to webhooks by a dispatcher that signs,
-// retries on the sandbox clock and keeps a log, and streamed to websocket
-// clients by an in-memory hub.
 package events
 
 import (

@@ -1,7 +1,3 @@
-// Package server assembles the sandbox: it opens the store, starts the
-// clock, the job scheduler, the event bus and the recorder, mounts every API
-// under its versioned base path, and runs the HTTP server. Main is the
-// homologa command; tests start the same Server on 127.0.0.1:0.
 package server
 
 import (

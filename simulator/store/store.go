@@ -1,5 +1,3 @@
-// Package store is the SQLite database of the sandbox: opening it, applying
-// the embedded migrations, running transactions, and making ids.
 package store
 
 import (
