@@ -113,7 +113,7 @@ type Service struct {
 	MutualTLS bool
 
 	// tokens caches resolved tokens: every partner request authenticates,
-	// and a database read for it was the largest single cost of a GET.
+	// and a database read for each would be the largest cost of a GET.
 	mu     sync.Mutex
 	tokens map[string]cachedToken
 	// namespaces caches the namespaces known to exist; eventApps, what
@@ -398,8 +398,8 @@ func (s *Service) AppID(ctx context.Context, clientID string) (string, error) {
 // EventApp returns what the event bus needs of an app (its company,
 // webhook URL and signing secret), inside tx: the bus asks when it emits
 // and when it delivers.
-// Every emitted event asks, so the answers are kept in memory: the query
-// was a third of a year of cycles (cyclebench). The writers of a webhook
+// Every emitted event asks, so the answers are kept in memory: a query
+// an event weighs on time travel, which emits thousands. The writers of a webhook
 // URL or secret forget the app inside their transaction, which the one
 // connection serialises with every reader's, so no reader keeps an old
 // answer.

@@ -36,8 +36,8 @@ type Envelope struct {
 
 // Encoded is an event's data already encoded by encoding/json (valid and
 // compact): Emit writes it into the envelope as it is. A json.RawMessage
-// is scanned and compacted again by json.Marshal; for a new charge's
-// ~1.5 KB body that was a twentieth of its creation (pixbench).
+// is scanned and compacted again by json.Marshal, and a new charge's body
+// is the largest part of its event.
 type Encoded []byte
 
 // MarshalJSON makes Encoded data encode as the value it holds anywhere
@@ -51,8 +51,8 @@ func (e Encoded) MarshalJSON() ([]byte, error) {
 
 // encodeEnvelope is json.Marshal(env), byte for byte, with Encoded data
 // spliced in unscanned. The head is appended field by field (jsondoc
-// writes strings and the subject as encoding/json does): by reflection
-// it was a twelfth of an event's cost in a creation's profile.
+// writes strings and the subject as encoding/json does), without the
+// reflection json.Marshal pays on every event.
 func encodeEnvelope(env Envelope) ([]byte, error) {
 	data, ok := env.Data.(Encoded)
 	if y := env.OccurredAt.Year(); !ok || len(data) == 0 || y < 0 || y > 9999 {

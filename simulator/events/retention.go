@@ -22,7 +22,7 @@ const eventDone = `NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = e.
 // deliveries too (one per target of an event, one target in practice).
 // Both look at a window of events a batch (retention.Scan): a company
 // whose receiver is down keeps thousands of events with deliveries on
-// their way, which a batch used to read all of.
+// their way, which no batch should read all of.
 func (b *Bus) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
 	n := 0
 	if !c.Before.IsZero() {

@@ -89,8 +89,8 @@ func (s *Scheduler) Handle(kind string, h Handler) {
 // whose work is one transaction: the scheduler opens it, and the job's
 // row is deleted in it. The work and the settling of the job commit
 // together (exactly once, where Handle's jobs are at least once), and a
-// job costs one transaction instead of two: the year of time travel runs
-// ~50,000 scenario steps and cycle jobs (cyclebench). A handler's error
+// job costs one transaction instead of two: a year of time travel runs
+// tens of thousands of scenario steps and cycle jobs. A handler's error
 // rolls its work back and the job is retried as any other.
 func (s *Scheduler) HandleInTx(kind string, h TxHandler) {
 	s.mu.Lock()
@@ -151,7 +151,7 @@ func (s *Scheduler) Schedule(ctx context.Context, tx *store.Tx, kind string, at 
 	}
 	// Each side is woken for its own jobs only: an advance schedules
 	// thousands of the line's, and waking the lanes' dispatcher for each
-	// cost a seventh of a year's time travel (cyclebench).
+	// would weigh on time travel.
 	if s.isLaned(kind) {
 		tx.AfterCommit(s.lanes.poke)
 	} else {

@@ -14,11 +14,10 @@ import (
 	"homologa/simulator/tenant"
 )
 
-// Lanes. Every job used to wait in one line, sandbox-wide: a receiver
-// answering in 40 ms held the whole sandbox to 23 webhooks a second, and
-// one company's callback waited 27 s behind another company's three
-// 9-second deliveries. Kinds registered with HandleInLanes (the webhook
-// deliveries) now leave the line: a dispatcher beside it hands each due
+// Lanes. In one line, sandbox-wide, a slow receiver would set the pace of
+// every company's webhooks, and one company's callback would wait behind
+// another company's slow deliveries. Kinds registered with HandleInLanes
+// (the webhook deliveries) leave the line: a dispatcher beside it hands each due
 // job to its company's lane, at most perCompany in flight in a lane and
 // total in flight in all, so a slow or dead receiver holds its own
 // company's lane and nobody else's (until total/perCompany companies are

@@ -25,7 +25,7 @@ const CardMark = "[redacted card number]"
 func fold(name string) string { return folder.Replace(strings.ToLower(name)) }
 
 // folder is made once: a Replacer is costly to make, and every header of
-// every recorded request is folded (a tenth of a GET, pixbench).
+// every recorded request is folded.
 var folder = strings.NewReplacer("-", "", "_", "")
 
 // secretParams are the query and form parameters whose values are secret:
@@ -231,11 +231,11 @@ func isToken(s string) bool {
 
 // mayHoldSecrets is a quick look for a secret field or a card, so the
 // common body is not parsed twice: every word a secret field name or a
-// card object's name holds, in any case. One pass over the body, where
-// looking for each word in each case was 29 passes; a word's first two
-// letters are tested as a pair before the words are compared (JSON is
-// full of s, t, p, c and a, and comparing words at each took a charge's
-// 900-byte answer 1.5 µs; 0.6 now).
+// card object's name holds, in any case. One pass over the body, not a
+// pass per word and case; a word's first two letters are tested as a
+// pair before the words are compared, since JSON is full of s, t, p, c
+// and a, and comparing whole words at each of them would be most of the
+// pass.
 func mayHoldSecrets(body []byte) bool {
 	for i := 0; i+1 < len(body); i++ {
 		row := secretFirst[body[i]]

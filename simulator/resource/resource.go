@@ -53,9 +53,9 @@ type Lister interface {
 }
 
 // Window is how many of the newest rows of each table a listing and its
-// counts look at: the store has one connection, and counting the statuses
-// of 100,000 charges held it for 40 ms, sorting them by change as long
-// again. With the window a whole request takes 7 ms (BenchmarkResources).
+// counts look at: the store has one connection, and counting and sorting
+// every row of a busy company would hold it, and every partner's request
+// with it, for as long as the company is large (BenchmarkResources).
 const Window = 1000
 
 // Table is where one kind lives, as SQL expressions over its table

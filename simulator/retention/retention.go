@@ -46,11 +46,10 @@ type Pos struct{ At, ID int64 }
 // Window is the most candidate rows one batch's scan looks at. A row's
 // "done with" can be dearer than a column (a charge asks whether a
 // scenario or a refund still holds it), and rows that are not done stay
-// where they are: a company with 20,000 active charges below its cap
-// had them all examined in one statement, every batch (48.7 ms in
-// BenchmarkPruneBatchBehindActiveCharges; 280–340 ms behind pixbench's
-// creations). A window of them per batch, resumed by the next, holds the
-// database about a millisecond (1.1–1.2 ms; 512 rows, 1.8).
+// where they are: examining every active charge of a busy company in one
+// statement, every batch, would hold the one connection for tens of
+// milliseconds. A window of them per batch, resumed by the next, holds
+// the database about a millisecond (decision record 0024).
 const Window = 256
 
 // Resume is where the scan named key resumes: after the position an
@@ -143,9 +142,8 @@ func Bound(ctx context.Context, tx *store.Tx, query string, args ...any) (int64,
 // below a boundary (oldest first, at most its limit) and bound finds the
 // boundary, the keep-th newest row's value, with ok false when there are
 // no more than keep rows. Finding it walks keep entries of an index
-// (OFFSET keep), which for a cap of 50,000 requests was nearly all of a
-// 100-row batch, and a batch every 10 ms for as long as a busy company
-// stayed past its cap: the boundary found is kept for the pass's later
+// (OFFSET keep), dearer than the batch it bounds for a large cap: the
+// boundary found is kept for the pass's later
 // batches and found again only when nothing is left below it. Newer rows
 // only add above it, so what is below stays beyond the cap.
 func (c Cut) Beyond(key string, limit int, bound func() (int64, bool, error), del func(boundary int64, limit int) (int, error)) (int, error) {
@@ -193,16 +191,10 @@ const (
 	DefaultLog   = 50000
 	DefaultEvery = 30 * time.Second
 	// Limit bounds one batch, and Pause separates batches: a batch holds
-	// the database for a few milliseconds at most, and between two the
-	// requests waiting for it go first. (With batches of 500, pruning
-	// behind 2,000-odd creations/s past the cap left pixbench's creations
-	// at 2,100–2,600/s, max 40–65 ms, against 3,400/s without retention.)
-	// 100 a batch, 10 ms apart, still deleted thousands a second; but a
-	// batch of 100 recorded requests (~3 KB each) is ~1 ms of SQLite in
-	// one call the sandbox's single processor waits on, and behind
-	// 15,000 GETs a second the log's pruning never stops: GET c=32 p99
-	// 11.9 ms with batches of 100, 6.8 with 25, 6.1 with 10 (pixbench,
-	// one run each). 25 a batch, 2.5 ms apart, deletes as fast.
+	// the database for a fraction of a millisecond, and between two the
+	// requests waiting for it go first. Larger batches delete no faster
+	// and, behind a busy company's requests, make the tail of every
+	// request's latency (decision record 0024 has the figures).
 	Limit = 25
 	Pause = 2500 * time.Microsecond
 )

@@ -453,8 +453,8 @@ func (e *Engine) start(ctx context.Context, tx *store.Tx, s *Scenario, kind, key
 	b := &Binding{ScenarioID: s.ID, Kind: kind, Key: key, Ref: ref, AppID: appID, How: how, Seed: s.Seed, Next: -1, Status: Running, Log: []LogEntry{}, CreatedAt: now}
 	// The first step's delay counts from the binding's creation, as the
 	// later ones count from when their previous step was due: on a running
-	// clock "now" read again a moment later is sandbox seconds later at
-	// 6000× (TestStepDelaysAddUpOnARunningClock failed one run in two).
+	// clock "now" read again a moment later is sandbox seconds later when
+	// the clock is accelerated (TestStepDelaysAddUpOnARunningClock).
 	b.from = now
 	res, err := tx.ExecContext(ctx, `INSERT INTO scenario_bindings (scenario_id, kind, key, ref, app_id, how, seed, next_step, status, log, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, -1, ?, '[]', ?, ?)`, s.ID, kind, key, ref, appID, how, s.Seed, Running, now.UnixNano(), now.UnixNano())

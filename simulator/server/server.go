@@ -161,8 +161,8 @@ const (
 	DemoEmail    = "demo@homologa.test"
 	DemoPassword = "homologa-demo-senha"
 	// demoPasswordHash is DemoPassword's bcrypt hash (cost 10), computed
-	// once: every start and every namespace's copy of the demo account
-	// would otherwise spend 50 ms (seconds under the race detector) on it.
+	// once: bcrypt is slow on purpose, and every start and every
+	// namespace's copy of the demo account would otherwise pay for it.
 	demoPasswordHash = "$2a$10$Reik735a4OPsbKZGdw8AeeWkzXI1sY4IT0qre/rIA84PNfIwzHaUS"
 )
 
@@ -319,7 +319,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 func newLogger(cfg Config) (*slog.Logger, error) {
 	switch {
 	case cfg.Log == io.Discard:
-		// Formatting access-log lines for nobody cost a tenth of a GET.
+		// Formatting access-log lines for nobody would be a share of
+		// every request.
 		return slog.New(slog.DiscardHandler), nil
 	case cfg.LogFormat == "" || cfg.LogFormat == "text":
 		return slog.New(redact.Handler(slog.NewTextHandler(cfg.Log, nil))), nil
