@@ -1,5 +1,5 @@
 // Package pix is the payment-collection API of the sandbox, faithful to the
-// official API Pix 2.9.0 (reference/pix/openapi.yaml): immediate and
+// official API Pix 2.9.0 (shared/reference/pix/openapi.yaml): immediate and
 // due-date charges, locations and their payloads, received Pix, refunds,
 // batches, Pix Automático (recurrences, their requests and charges) and
 // webhooks per key, plus the simulated payer of the control API. Every
