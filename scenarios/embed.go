@@ -1,5 +1,3 @@
-// Package scenarios embeds the shipped scenario files, so the binary
-// carries its catalogue; scenarios/README.md documents them (generated).
 package scenarios
 
 import "embed"

@@ -1,5 +1,3 @@
-// Package schemas embeds the JSON Schemas (draft-07) of every request,
-// response, event and scenario file, so the binary carries them.
 package schemas
 
 import "embed"

@@ -1,8 +1,3 @@
-// Package archtest holds the tests that keep the shape of the code: each
-// domain resource in an HTTP file that only decodes and replies, an
-// operation file with its rules, and a store file with its SQL; short
-// functions; tenancy explicit in every query; no build output tracked by
-// git.
 package archtest
 
 import (

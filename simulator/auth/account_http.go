@@ -129,9 +129,8 @@ func CheckOrigin(r *http.Request) error {
 func (s *Service) RequireAccount(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.isOperator(r) {
-			httpx.InfoOf(r.Context()).Operator = true
-			ctx := context.WithValue(r.Context(), operatorKey{}, true)
-			h.ServeHTTP(w, r.WithContext(context.WithValue(ctx, ownerKey{}, portalActor{owner: Owner{Operator: true}})))
+			r = asOperator(r)
+			h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ownerKey{}, portalActor{owner: Owner{Operator: true}})))
 			return
 		}
 		a, found, err := s.accountOfRequest(r)

@@ -53,7 +53,7 @@ type NewAccount struct {
 	CompanyName           string
 	// PasswordHash, when set, is used instead of hashing Password: the
 	// demo account's is fixed at build time so every start (and every
-	// namespace copy) skips a deliberate 50 ms of bcrypt.
+	// namespace copy) skips bcrypt's deliberate slowness.
 	PasswordHash string
 }
 
@@ -145,7 +145,7 @@ func prefixField(err error, prefix string) error {
 // wrong email costs what a wrong password costs and timing does not tell
 // which accounts exist. It is the bcrypt hash (cost 10, as every
 // account's) of "homologa-no-such-account", computed once: hashing it at
-// every start cost 57 ms of the sandbox's start.
+// every start would make bcrypt's deliberate slowness part of the start.
 var dummyHash = []byte("$2a$10$iO6diIB2j.ChoJ1ExhTu7Ol3dlCFWGPVJVsIDhk870SUb987v2Ah.")
 
 // CheckPassword finds the account of email in the namespace ctx names and
@@ -441,7 +441,7 @@ func insertCompany(ctx context.Context, tx *store.Tx, c Company, accountID strin
 // CreateOwnedApp is CreateApp for the portal: the company must be the
 // owner's; an account of one company may leave it out.
 func (s *Service) CreateOwnedApp(ctx context.Context, o Owner, in NewApp) (App, error) {
-	if in.Company == "" && !o.Operator {
+	if !tenant.Named(in.Company) && !o.Operator {
 		cs, err := s.CompaniesOf(ctx, o)
 		if err != nil {
 			return App{}, err

@@ -1,6 +1,3 @@
-// Package auth holds the onboarding records (companies and their apps) and
-// the OAuth2 client-credentials flow that turns an app's credentials into
-// bearer tokens with scopes.
 package auth
 
 import (
@@ -116,7 +113,7 @@ type Service struct {
 	MutualTLS bool
 
 	// tokens caches resolved tokens: every partner request authenticates,
-	// and a database read for it was the largest single cost of a GET.
+	// and a database read for each would be the largest cost of a GET.
 	mu     sync.Mutex
 	tokens map[string]cachedToken
 	// namespaces caches the namespaces known to exist; eventApps, what
@@ -182,7 +179,7 @@ func (s *Service) wallNow() time.Time {
 // expired (401 invalid_token), so a feature can prove a partner renews
 // its token. It answers how many tokens it ended.
 func (s *Service) ExpireTokens(ctx context.Context, companyID string) (int, error) {
-	if companyID == "" {
+	if !tenant.Named(companyID) {
 		return 0, errs.Errorf(errs.Invalid, "expirar tokens é uma ação de uma empresa: use o token de um app dela")
 	}
 	apps, err := s.AppsOf(ctx, companyID)
@@ -401,8 +398,8 @@ func (s *Service) AppID(ctx context.Context, clientID string) (string, error) {
 // EventApp returns what the event bus needs of an app (its company,
 // webhook URL and signing secret), inside tx: the bus asks when it emits
 // and when it delivers.
-// Every emitted event asks, so the answers are kept in memory: the query
-// was a third of a year of cycles (cyclebench). The writers of a webhook
+// Every emitted event asks, so the answers are kept in memory: a query
+// an event weighs on time travel, which emits thousands. The writers of a webhook
 // URL or secret forget the app inside their transaction, which the one
 // connection serialises with every reader's, so no reader keeps an old
 // answer.

@@ -10,8 +10,8 @@ import (
 	"homologa/simulator/errs"
 )
 
-// Password hashing is bcrypt's, a deliberate 50–70 ms of a processor
-// each time. Logins, registrations and Basic-authenticated portal calls
+// Password hashing is bcrypt's, a deliberate tenth of a second of a
+// processor or so each time. Logins, registrations and Basic-authenticated portal calls
 // take turns for it, PasswordHashers at once (by default half the
 // processors, at least one), so that a flood of them, right or wrong,
 // holds at most those processors and every other request keeps the

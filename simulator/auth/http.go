@@ -105,13 +105,18 @@ func forPrincipal(r *http.Request, p Principal) *http.Request {
 	return r.WithContext(ctx)
 }
 
-type operatorKey struct{}
-
-// IsOperator reports whether the request is the operator's: sandbox-wide,
-// acting for no company in particular.
+// IsOperator reports whether ctx acts as the operator: for every company.
 func IsOperator(ctx context.Context) bool {
-	v, _ := ctx.Value(operatorKey{}).(bool)
-	return v
+	sc, err := tenant.Of(ctx)
+	return err == nil && sc.Every()
+}
+
+// asOperator is the request acting as the operator: for every company.
+// Reading the operator's token is the one place the sandbox grants that
+// scope (package tenant).
+func asOperator(r *http.Request) *http.Request {
+	httpx.InfoOf(r.Context()).Operator = true
+	return r.WithContext(tenant.WithEveryCompany(r.Context()))
 }
 
 // RequireTenant wraps a control route: it runs for a company's app token
@@ -120,8 +125,7 @@ func IsOperator(ctx context.Context) bool {
 func (s *Service) RequireTenant(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.isOperator(r) {
-			httpx.InfoOf(r.Context()).Operator = true
-			h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), operatorKey{}, true)))
+			h.ServeHTTP(w, asOperator(r))
 			return
 		}
 		if a, found, err := s.accountOfRequest(r); found {
@@ -136,13 +140,19 @@ func (s *Service) RequireTenant(h http.Handler) http.Handler {
 			h.ServeHTTP(w, forPrincipal(r, p))
 			return
 		}
-		p, err := s.authenticateRequest(r)
-		if err != nil {
-			httpx.WriteError(w, r, err)
-			return
-		}
-		h.ServeHTTP(w, forPrincipal(r, p))
+		s.serveApp(w, r, h)
 	})
+}
+
+// serveApp serves h for the app of the request's bearer token, or answers
+// why the token is refused.
+func (s *Service) serveApp(w http.ResponseWriter, r *http.Request, h http.Handler) {
+	p, err := s.authenticateRequest(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	h.ServeHTTP(w, forPrincipal(r, p))
 }
 
 // RequireOperator wraps a sandbox-wide route: only the operator's token.
@@ -153,8 +163,7 @@ func (s *Service) RequireOperator(h http.Handler) http.Handler {
 				WithHeader("WWW-Authenticate", `Bearer realm="homologa-operator"`))
 			return
 		}
-		httpx.InfoOf(r.Context()).Operator = true
-		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), operatorKey{}, true)))
+		h.ServeHTTP(w, asOperator(r))
 	})
 }
 
@@ -176,12 +185,7 @@ func (s *Service) Optional(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		p, err := s.authenticateRequest(r)
-		if err != nil {
-			httpx.WriteError(w, r, err)
-			return
-		}
-		h.ServeHTTP(w, forPrincipal(r, p))
+		s.serveApp(w, r, h)
 	})
 }
 

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"container/list"
 	"fmt"
 	"math"
 	"net/http"
@@ -37,13 +36,11 @@ type Throttle struct {
 	Now func() time.Time
 
 	mu   sync.Mutex
-	keys map[string]*list.Element
-	lru  *list.List // of *strikes, the most recently failed in front
+	keys lru[strikes] // the most recently failed in front
 }
 
 // strikes is what a throttle remembers of one key.
 type strikes struct {
-	key      string
 	failures int
 	last     time.Time // the last failure
 	until    time.Time // the end of the lockout, zero when none
@@ -68,11 +65,11 @@ func orDefault[T int | time.Duration](v, def T) T {
 func (t *Throttle) Wait(key string) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	el, ok := t.keys[key]
+	s, ok := t.keys.get(key)
 	if !ok {
 		return 0
 	}
-	return max(0, el.Value.(*strikes).until.Sub(t.now()))
+	return max(0, s.until.Sub(t.now()))
 }
 
 // Fail records a failed attempt of key and answers the wait it now has
@@ -82,19 +79,7 @@ func (t *Throttle) Fail(key string) time.Duration {
 	defer t.mu.Unlock()
 	now := t.now()
 	t.forgetOld(now)
-	if t.keys == nil {
-		t.keys, t.lru = map[string]*list.Element{}, list.New()
-	}
-	el, ok := t.keys[key]
-	if !ok {
-		if t.lru.Len() >= orDefault(t.MaxKeys, 10_000) {
-			t.remove(t.lru.Back())
-		}
-		el = t.lru.PushFront(&strikes{key: key})
-		t.keys[key] = el
-	}
-	t.lru.MoveToFront(el)
-	s := el.Value.(*strikes)
+	s := t.keys.touch(key, orDefault(t.MaxKeys, 10_000))
 	s.failures++
 	s.last = now
 	if over := s.failures - orDefault(t.Limit, 10); over >= 0 {
@@ -115,37 +100,26 @@ func lockout(first, most time.Duration, n int) time.Duration {
 func (t *Throttle) Succeed(key string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if el, ok := t.keys[key]; ok {
-		t.remove(el)
-	}
+	t.keys.forget(key)
 }
 
 // forgetOld drops, from the least recently failed, the keys whose last
 // failure is older than Forget and whose lockout is over.
 func (t *Throttle) forgetOld(now time.Time) {
-	if t.lru == nil {
-		return
-	}
 	forget := orDefault(t.Forget, 15*time.Minute)
-	for el := t.lru.Back(); el != nil; el = t.lru.Back() {
-		s := el.Value.(*strikes)
+	for key, s, ok := t.keys.oldest(); ok; key, s, ok = t.keys.oldest() {
 		if now.Sub(s.last) < forget || now.Before(s.until) {
 			return
 		}
-		t.remove(el)
+		t.keys.forget(key)
 	}
-}
-
-func (t *Throttle) remove(el *list.Element) {
-	delete(t.keys, el.Value.(*strikes).key)
-	t.lru.Remove(el)
 }
 
 // Len is how many keys the throttle remembers.
 func (t *Throttle) Len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.keys)
+	return t.keys.len()
 }
 
 // addrKey is the throttle key of a request's remote address: the address

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"container/list"
 	"math"
 	"net/http"
 	"strconv"
@@ -27,12 +26,10 @@ type Window struct {
 	Now func() time.Time
 
 	mu   sync.Mutex
-	keys map[string]*list.Element
-	lru  *list.List // of *window, the most recently used in front
+	keys lru[window] // the most recently used in front
 }
 
 type window struct {
-	key   string
 	times []time.Time // within the window, oldest first
 }
 
@@ -46,21 +43,7 @@ func (w *Window) Take(key string) time.Duration {
 		now = w.Now()
 	}
 	per := orDefault(w.Per, time.Hour)
-	if w.keys == nil {
-		w.keys, w.lru = map[string]*list.Element{}, list.New()
-	}
-	el, ok := w.keys[key]
-	if !ok {
-		if w.lru.Len() >= orDefault(w.MaxKeys, 10_000) {
-			back := w.lru.Back()
-			delete(w.keys, back.Value.(*window).key)
-			w.lru.Remove(back)
-		}
-		el = w.lru.PushFront(&window{key: key})
-		w.keys[key] = el
-	}
-	w.lru.MoveToFront(el)
-	k := el.Value.(*window)
+	k := w.keys.touch(key, orDefault(w.MaxKeys, 10_000))
 	for len(k.times) > 0 && now.Sub(k.times[0]) >= per {
 		k.times = k.times[1:]
 	}

@@ -1,6 +1,3 @@
-// Package browsertest is the rig the widget and dashboard tests share: a
-// real sandbox on loopback, headless Chromium driven through chromedp, and
-// a token for the demo app. Only tests import it.
 package browsertest
 
 import (
@@ -72,7 +69,7 @@ func Chromium(t testing.TB) string {
 // Browser gives one test a tab of headless Chromium, bounded by timeout,
 // in a browser context of its own (cookies, storage and cache apart, as
 // a new incognito window). The tabs share one Chromium per test binary:
-// starting one per test was a third of the browser tests' time. With
+// starting one is much of a short browser test. With
 // extra options (a flag), the test gets a Chromium of its own.
 func Browser(t testing.TB, timeout time.Duration, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()

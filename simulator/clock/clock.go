@@ -1,6 +1,3 @@
-// Package clock holds the sandbox clock: the one source of time for every
-// timestamp, expiry, retry and scenario delay. It runs in real time,
-// accelerated, or frozen and moved by hand.
 package clock
 
 import (

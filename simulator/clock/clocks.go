@@ -28,20 +28,31 @@ func NewClocks(def *Clock) *Clocks {
 
 // Of returns the clock a company reads: its own, or the default.
 func (cs *Clocks) Of(companyID string) *Clock {
-	if companyID != "" {
-		cs.mu.RLock()
-		c, ok := cs.own[companyID]
-		cs.mu.RUnlock()
-		if ok {
-			return c
-		}
+	cs.mu.RLock()
+	c, ok := cs.own[companyID]
+	cs.mu.RUnlock()
+	if ok {
+		return c
 	}
 	return cs.Default
 }
 
-// Now returns the time of the company ctx carries (tenant.Of), the
-// default clock's for sandbox-wide work.
-func (cs *Clocks) Now(ctx context.Context) time.Time { return cs.Of(tenant.Of(ctx)).Now() }
+// In returns the clock a scope reads: one company's (its own, or the
+// default it follows), or the default for every company's (the
+// operator's).
+func (cs *Clocks) In(s tenant.Scope) *Clock {
+	id, _ := s.Company()
+	return cs.Of(id)
+}
+
+// Now returns the time of the company ctx acts for, the default clock's
+// for the operator. Work of no company reads the default clock too: an
+// instant is no company's data, and whatever that work then reads or
+// writes errs on its own.
+func (cs *Clocks) Now(ctx context.Context) time.Time {
+	s, _ := tenant.Of(ctx)
+	return cs.In(s).Now()
+}
 
 // NowOf returns a company's time.
 func (cs *Clocks) NowOf(companyID string) time.Time { return cs.Of(companyID).Now() }

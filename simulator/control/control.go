@@ -1,9 +1,3 @@
-// Package control is the sandbox control API (/sandbox): the clock, the
-// interaction log, the delivery log and its replays, test events, and a
-// built-in webhook inbox. It is how a test or a person makes the sandbox do
-// things that production does on its own. Every call belongs to the
-// company of the app token it carries and sees only that company's; the
-// operator's token acts on the whole sandbox.
 package control
 
 import (
@@ -76,13 +70,15 @@ type Resetter interface {
 // company.
 func (h *Handlers) reset(r *http.Request) (*httpx.Reply, error) {
 	ctx := r.Context()
-	companies := []string{tenant.Of(ctx)}
-	if companies[0] == "" {
-		all, err := h.Auth.CompanyIDs(ctx)
-		if err != nil {
-			return nil, err
-		}
-		companies = all
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return nil, err
+	}
+	companies := []string{}
+	if company, one := sc.Company(); one {
+		companies = append(companies, company)
+	} else if companies, err = h.Auth.CompanyIDs(ctx); err != nil {
+		return nil, err
 	}
 	for _, c := range companies {
 		if err := h.ResetCompany(ctx, c); err != nil {
@@ -121,6 +117,33 @@ func (h *Handlers) ResetCompany(ctx context.Context, companyID string) error {
 	}
 	h.Inbox.forget(companyID)
 	return h.Jobs.Release(ctx, companyID)
+}
+
+// scopeOf is whose data a control call lists: the caller's company's, or
+// every company's for the operator; an error for a call of no company.
+func scopeOf(r *http.Request) (company string, every bool, err error) {
+	sc, err := tenant.Of(r.Context())
+	if err != nil {
+		return "", false, err
+	}
+	company, _ = sc.Company()
+	return company, sc.Every(), nil
+}
+
+// listScope is what a log listing reads: the scope's company (every
+// company for the operator) and the app ?app= names ("" for all).
+type listScope struct {
+	company, app string
+	every        bool
+}
+
+func (h *Handlers) listScope(r *http.Request) (listScope, error) {
+	app, err := h.appID(r)
+	if err != nil {
+		return listScope{}, err
+	}
+	company, every, err := scopeOf(r)
+	return listScope{company: company, app: app, every: every}, err
 }
 
 // Routes is the control API's routes: the clock, the interaction and
@@ -178,15 +201,19 @@ type clockView struct {
 // operator. A move that ran jobs says how many (ran); one whose jump
 // goes on past the call's budget answers 202.
 func (h *Handlers) view(r *http.Request, ran *int) (*httpx.Reply, error) {
-	company := tenant.Of(r.Context())
-	clk := h.Clocks.Of(company)
+	sc, err := tenant.Of(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	company, one := sc.Company() // the operator reads the default clock
+	clk := h.Clocks.In(sc)
 	mode, factor := clk.Mode()
-	n, err := h.Jobs.Pending(r.Context(), auth.IsOperator(r.Context()))
+	n, err := h.Jobs.Pending(r.Context())
 	if err != nil {
 		return nil, err
 	}
 	v := clockView{Now: clk.Now(), Mode: mode, Factor: factor, PendingJobs: n, JobsRun: ran, Scope: "company", Own: h.Clocks.Owns(company)}
-	if company == "" {
+	if !one {
 		v.Scope, v.Own = "sandbox", false
 	}
 	if st, ok := h.Jobs.JumpOf(company); ok && !st.Done {
@@ -218,8 +245,12 @@ type companyClock struct {
 // operator every company's that has one of its own.
 func (h *Handlers) clocks(r *http.Request) (*httpx.Reply, error) {
 	ctx := r.Context()
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return nil, err
+	}
 	ids := h.Clocks.Owners()
-	if company := tenant.Of(ctx); company != "" {
+	if company, one := sc.Company(); one {
 		ids = []string{company}
 	}
 	out := []companyClock{}
@@ -324,8 +355,12 @@ func (h *Handlers) appID(r *http.Request) (string, error) {
 	if key == "" {
 		return "", nil
 	}
+	sc, err := tenant.Of(r.Context())
+	if err != nil {
+		return "", err
+	}
 	a, err := h.Auth.App(r.Context(), key)
-	if company := tenant.Of(r.Context()); err != nil || (company != "" && a.CompanyID != company) {
+	if err != nil || !sc.Includes(a.CompanyID) {
 		return "", errs.Invalidf("app", "nenhum app com id ou client id %q na sua empresa", key)
 	}
 	return a.ID, nil
@@ -345,12 +380,12 @@ func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
 
 // interactions is GET /sandbox/interactions?app=&method=&path=&since=&after=&limit=.
 func (h *Handlers) interactions(r *http.Request) (*httpx.Reply, error) {
-	app, err := h.appID(r)
+	ls, err := h.listScope(r)
 	if err != nil {
 		return nil, err
 	}
 	q := r.URL.Query()
-	f := recorder.Filter{CompanyID: tenant.Of(r.Context()), EveryCompany: auth.IsOperator(r.Context()), AppID: app, Method: strings.ToUpper(q.Get("method")), Path: q.Get("path")}
+	f := recorder.Filter{CompanyID: ls.company, EveryCompany: ls.every, AppID: ls.app, Method: strings.ToUpper(q.Get("method")), Path: q.Get("path")}
 	switch f.Method {
 	case "", http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
 	default:
@@ -381,12 +416,12 @@ func (h *Handlers) interactions(r *http.Request) (*httpx.Reply, error) {
 
 // deliveries is GET /sandbox/deliveries?app=&status=&type=&event=&limit=.
 func (h *Handlers) deliveries(r *http.Request) (*httpx.Reply, error) {
-	app, err := h.appID(r)
+	ls, err := h.listScope(r)
 	if err != nil {
 		return nil, err
 	}
 	q := r.URL.Query()
-	f := events.DeliveryFilter{CompanyID: tenant.Of(r.Context()), EveryCompany: auth.IsOperator(r.Context()), AppID: app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
+	f := events.DeliveryFilter{CompanyID: ls.company, EveryCompany: ls.every, AppID: ls.app, Status: q.Get("status"), EventType: q.Get("type"), EventID: q.Get("event")}
 	switch f.Status {
 	case "", "queued", "pending", "held", "delivered", "dead", "dropped":
 	default:
@@ -426,12 +461,16 @@ func (h *Handlers) replay(r *http.Request) (*httpx.Reply, error) {
 // ownDelivery is the delivery the path names, if it is the caller's
 // company's: another company's is answered as if it did not exist.
 func (h *Handlers) ownDelivery(r *http.Request) (events.Delivery, error) {
+	sc, err := tenant.Of(r.Context())
+	if err != nil {
+		return events.Delivery{}, err
+	}
 	id := mux.Vars(r)["id"]
 	d, err := h.Bus.Delivery(r.Context(), id)
 	if err != nil {
 		return events.Delivery{}, err
 	}
-	if company := tenant.Of(r.Context()); company != "" && d.CompanyID != company {
+	if !sc.Includes(d.CompanyID) {
 		return events.Delivery{}, errs.Errorf(errs.NotFound, "não há entrega %q", id)
 	}
 	return d, nil
@@ -448,7 +487,11 @@ func (h *Handlers) events(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := events.Filter{CompanyID: tenant.Of(r.Context()), Every: auth.IsOperator(r.Context())}
+	company, every, err := scopeOf(r)
+	if err != nil {
+		return nil, err
+	}
+	f := events.Filter{CompanyID: company, Every: every}
 	if cnpj := r.URL.Query().Get("cnpj"); cnpj != "" {
 		f.CNPJ = taxid.NormalizeCNPJ(cnpj)
 		if err := taxid.CheckCNPJ(f.CNPJ); err != nil {
@@ -492,8 +535,12 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 	if key == "" {
 		return nil, errs.Invalidf("clientId", "diga qual é o app: envie um token ou {\"clientId\": \"...\"}")
 	}
+	sc, err := tenant.Of(r.Context())
+	if err != nil {
+		return nil, err
+	}
 	app, aerr := h.Auth.App(r.Context(), key)
-	if company := tenant.Of(r.Context()); aerr != nil || (company != "" && app.CompanyID != company) {
+	if aerr != nil || !sc.Includes(app.CompanyID) {
 		return nil, errs.Invalidf("clientId", "nenhum app com client id %q na sua empresa", key)
 	}
 	if app.WebhookURL == "" {
@@ -517,7 +564,7 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 	}
 	// Wait for the first attempt, so the answer says whether the webhook
 	// accepted the event: that is what the onboarding step validates.
-	ds, err := h.firstAttempts(tenant.With(r.Context(), app.CompanyID), env.ID)
+	ds, err := h.firstAttempts(r.Context(), app.CompanyID, env.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -526,10 +573,10 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 
 // firstAttempts returns the deliveries of an event once each has been tried
 // once, or as they are when ctx ends or the dispatcher's timeout has passed.
-func (h *Handlers) firstAttempts(ctx context.Context, eventID string) ([]events.Delivery, error) {
+func (h *Handlers) firstAttempts(ctx context.Context, companyID, eventID string) ([]events.Delivery, error) {
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		ds, err := h.Bus.Deliveries(ctx, events.DeliveryFilter{CompanyID: tenant.Of(ctx), EventID: eventID})
+		ds, err := h.Bus.Deliveries(ctx, events.DeliveryFilter{CompanyID: companyID, EventID: eventID})
 		if err != nil {
 			return nil, err
 		}

@@ -91,11 +91,12 @@ func (ib *Inbox) quota() quota.Config { return ib.Quota.WithDefaults() }
 // read.
 func (ib *Inbox) receive(r *http.Request) (*httpx.Reply, error) {
 	name := mux.Vars(r)["name"]
-	company := ""
+	var owner tenant.Scope
 	if id := r.Header.Get("Homologa-Delivery-Id"); id != "" && events.InProcess(r.Context()) && ib.Owner != nil {
-		company = ib.Owner(r.Context(), id)
+		owner = tenant.Company(ib.Owner(r.Context(), id))
 	}
-	if company == "" {
+	company, one := owner.Company()
+	if !one {
 		return nil, errs.Errorf(errs.Forbidden, "a caixa %q só recebe as entregas do próprio sandbox; para postar de fora, use a URL secreta da caixa (GET /sandbox/inbox/%s a mostra à sua empresa)", name, name)
 	}
 	return ib.store(r, company, name)
@@ -229,16 +230,20 @@ func (ib *Inbox) list(r *http.Request) (*httpx.Reply, error) {
 	if !boxName.MatchString(name) {
 		return nil, errs.Invalidf("name", "o nome da caixa tem de 1 a 64 letras, dígitos, _ ou -")
 	}
-	company := tenant.Of(r.Context())
+	sc, err := tenant.Of(r.Context())
+	if err != nil {
+		return nil, err
+	}
 	ib.mu.Lock()
 	out := []Received{}
 	for id, ci := range ib.companies {
-		if b := ci.boxes[name]; b != nil && (company == "" || id == company) {
+		if b := ci.boxes[name]; b != nil && sc.Includes(id) {
 			out = append(out, b.reqs...)
 		}
 	}
 	ib.mu.Unlock()
-	if company == "" {
+	company, one := sc.Company()
+	if !one {
 		sortBySeq(out)
 		return httpx.OK(map[string]any{"requests": out}), nil
 	}
@@ -298,7 +303,7 @@ func (ib *Inbox) openKey(key string) (company, name string, ok bool) {
 		return "", "", false
 	}
 	company, name, found = strings.Cut(string(raw), "\x00")
-	if !found || company == "" || !boxName.MatchString(name) || !hmac.Equal(got, ib.mac(company, name)) {
+	if !found || !tenant.Named(company) || !boxName.MatchString(name) || !hmac.Equal(got, ib.mac(company, name)) {
 		return "", "", false
 	}
 	return company, name, true

@@ -45,7 +45,11 @@ func (n *Namespaces) Routes() []httpx.Route {
 // The answer carries the copy's credentials, and a portal API token of
 // its account, so a test acts in the portal as the demo account would.
 func (n *Namespaces) create(r *http.Request) (*httpx.Reply, error) {
-	ns, err := n.Auth.CreateNamespace(r.Context(), namespaceOwner(r.Context()))
+	owner, err := namespaceOwner(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	ns, err := n.Auth.CreateNamespace(r.Context(), owner)
 	if err != nil {
 		return nil, err
 	}
@@ -67,12 +71,17 @@ func (n *Namespaces) create(r *http.Request) (*httpx.Reply, error) {
 }
 
 // namespaceOwner names who makes a namespace: the caller's company, or
-// "" for the operator.
-func namespaceOwner(ctx context.Context) string {
-	if c := tenant.Of(ctx); c != "" {
-		return "company:" + c
+// "" for the operator (whose namespaces no company owns); a caller of no
+// company makes none.
+func namespaceOwner(ctx context.Context) (string, error) {
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return "", err
 	}
-	return ""
+	if c, one := sc.Company(); one {
+		return "company:" + c, nil
+	}
+	return "", nil
 }
 
 // remove is DELETE /sandbox/namespaces/{id}: every company of the
@@ -80,6 +89,10 @@ func namespaceOwner(ctx context.Context) string {
 // once the namespace is forgotten by its test).
 func (n *Namespaces) remove(r *http.Request) (*httpx.Reply, error) {
 	ctx := r.Context()
+	mine, err := namespaceOwner(ctx)
+	if err != nil {
+		return nil, err
+	}
 	ns := mux.Vars(r)["id"]
 	if ok, err := n.Auth.NamespaceExists(ctx, ns); err != nil {
 		return nil, err
@@ -90,7 +103,7 @@ func (n *Namespaces) remove(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p, ok := auth.PrincipalOf(ctx); ok && p.Namespace != ns && (owner == "" || owner != namespaceOwner(ctx)) {
+	if p, ok := auth.PrincipalOf(ctx); ok && p.Namespace != ns && (owner == "" || owner != mine) {
 		return nil, errs.Errorf(errs.NotFound, "não há namespace %q", ns)
 	}
 	companies, err := n.Auth.CompaniesIn(ctx, ns)

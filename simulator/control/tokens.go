@@ -14,8 +14,8 @@ import (
 // how a test makes a partner meet an expired token (401 invalid_token)
 // and proves it renews it and carries on.
 func (h *Handlers) expireTokens(r *http.Request) (*httpx.Reply, error) {
-	company := tenant.Of(r.Context())
-	if company == "" {
+	company, err := tenant.CompanyOf(r.Context())
+	if err != nil {
 		return nil, errs.Errorf(errs.Invalid, "expirar tokens é uma ação de uma empresa: use o token de um app dela ou entre no portal")
 	}
 	n, err := h.Auth.ExpireTokens(r.Context(), company)

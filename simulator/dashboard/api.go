@@ -75,10 +75,14 @@ func (h *Handlers) resources(r *http.Request) (*httpx.Reply, error) {
 		}
 	}
 	// The caller's company's resources; every company's for the operator.
-	rq := resource.Query{CompanyID: tenant.Of(r.Context()), EveryCompany: auth.IsOperator(r.Context()), Status: strings.TrimSpace(q.Get("status")), Limit: 100}
+	sc, err := tenant.Of(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	rq := resource.Query{Scope: sc, Status: strings.TrimSpace(q.Get("status")), Limit: 100}
 	if key := q.Get("app"); key != "" {
 		a, err := h.Auth.App(r.Context(), key)
-		if err != nil || (!rq.EveryCompany && a.CompanyID != rq.CompanyID) {
+		if err != nil || !sc.Includes(a.CompanyID) {
 			return nil, errs.Invalidf("app", "nenhum app com id ou client id %q na sua empresa", key)
 		}
 		rq.AppID = a.ID

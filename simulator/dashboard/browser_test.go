@@ -19,6 +19,7 @@ import (
 	"homologa/simulator/jobs"
 	"homologa/simulator/server"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 	"io"
 )
 
@@ -357,7 +358,8 @@ func TestDashboardShowsAJumpInProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A kind of job of this test's, slow enough that the jump lasts
-	// seconds: 800 of them, due over the next hour, on the default clock.
+	// seconds: 800 of the demo company's, due over the next hour, on the
+	// default clock it follows.
 	s.Jobs.Handle("test.slow", func(context.Context, jobs.Job) error { time.Sleep(4 * time.Millisecond); return nil })
 	if err := s.Start(bg); err != nil {
 		t.Fatal(err)
@@ -366,7 +368,7 @@ func TestDashboardShowsAJumpInProgress(t *testing.T) {
 	now := s.Clocks.Default.Now()
 	err = s.DB.Tx(bg, func(tx *store.Tx) error {
 		for i := range 800 {
-			if _, err := s.Jobs.Schedule(bg, tx, "test.slow", now.Add(time.Duration(i+1)*time.Second), nil); err != nil {
+			if _, err := s.Jobs.Schedule(tenant.With(bg, s.Demo.CompanyID), tx, "test.slow", now.Add(time.Duration(i+1)*time.Second), nil); err != nil {
 				return err
 			}
 		}

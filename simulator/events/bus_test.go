@@ -18,6 +18,7 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/jobs"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -75,7 +76,7 @@ func newGuardedBus(t testing.TB, url string, g *events.Guard) (*events.Bus, *job
 	s := jobs.New(db, clock.NewClocks(clk), log)
 	b := &events.Bus{DB: db, Clocks: clock.NewClocks(clk), Jobs: s, Hub: events.NewHub(), Log: log, Timeout: 5 * time.Second, Guard: g,
 		AppOf: func(ctx context.Context, tx *store.Tx, appID string) (events.App, error) {
-			return events.App{WebhookURL: url, Secret: "whsec_test"}, nil
+			return events.App{CompanyID: "c1", WebhookURL: url, Secret: "whsec_test"}, nil
 		}}
 	b.Register()
 	return b, s
@@ -113,7 +114,7 @@ func TestDeliveriesOfASubjectKeepTheirOrderAcrossRetries(t *testing.T) {
 	tg.mu.Lock()
 	tg.failing = false
 	tg.mu.Unlock()
-	if _, err := s.AdvanceTo(ctx, start.Add(time.Minute)); err != nil {
+	if _, err := s.AdvanceTo(tenant.WithEveryCompany(ctx), start.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	got := tg.sequences()
@@ -126,7 +127,7 @@ func TestDeliveriesOfASubjectKeepTheirOrderAcrossRetries(t *testing.T) {
 			t.Fatalf("delivered %v, want %v", got, want)
 		}
 	}
-	ds, err := b.Deliveries(ctx, events.DeliveryFilter{Status: "delivered"})
+	ds, err := b.Deliveries(ctx, events.DeliveryFilter{EveryCompany: true, Status: "delivered"})
 	if err != nil || len(ds) != 3 {
 		t.Fatalf("delivered deliveries = %d, %v; want 3", len(ds), err)
 	}
@@ -170,17 +171,17 @@ func TestOutOfOrderHoldsADeliveryBehindTheNextOfItsSubject(t *testing.T) {
 	if got := tg.sequences(); len(got) != 2 || got[0] != 2 || got[1] != 3 {
 		t.Fatalf("before the hold ends, delivered %v, want [2 3]", got)
 	}
-	held, err := b.Deliveries(ctx, events.DeliveryFilter{Status: "held"})
+	held, err := b.Deliveries(ctx, events.DeliveryFilter{EveryCompany: true, Status: "held"})
 	if err != nil || len(held) != 1 || held[0].EventSeq != 1 || held[0].NextAt == nil {
 		t.Fatalf("held deliveries: %+v, %v; want seq 1 with its next attempt", held, err)
 	}
-	if _, err := s.AdvanceTo(ctx, start.Add(time.Minute)); err != nil {
+	if _, err := s.AdvanceTo(tenant.WithEveryCompany(ctx), start.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	if got := tg.sequences(); len(got) != 3 || got[2] != 1 {
 		t.Fatalf("delivered %v, want [2 3 1]", got)
 	}
-	if ds, _ := b.Deliveries(ctx, events.DeliveryFilter{Status: "delivered"}); len(ds) != 3 {
+	if ds, _ := b.Deliveries(ctx, events.DeliveryFilter{EveryCompany: true, Status: "delivered"}); len(ds) != 3 {
 		t.Fatalf("delivered deliveries = %d, want 3", len(ds))
 	}
 }

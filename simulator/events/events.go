@@ -1,8 +1,3 @@
-// Package events is how the sandbox tells partners what happened: one
-// envelope for every event, written in the transaction of the change that
-// causes it (an outbox), delivered to webhooks by a dispatcher that signs,
-// retries on the sandbox clock and keeps a log, and streamed to websocket
-// clients by an in-memory hub.
 package events
 
 import (
@@ -41,8 +36,8 @@ type Envelope struct {
 
 // Encoded is an event's data already encoded by encoding/json (valid and
 // compact): Emit writes it into the envelope as it is. A json.RawMessage
-// is scanned and compacted again by json.Marshal; for a new charge's
-// ~1.5 KB body that was a twentieth of its creation (pixbench).
+// is scanned and compacted again by json.Marshal, and a new charge's body
+// is the largest part of its event.
 type Encoded []byte
 
 // MarshalJSON makes Encoded data encode as the value it holds anywhere
@@ -56,8 +51,8 @@ func (e Encoded) MarshalJSON() ([]byte, error) {
 
 // encodeEnvelope is json.Marshal(env), byte for byte, with Encoded data
 // spliced in unscanned. The head is appended field by field (jsondoc
-// writes strings and the subject as encoding/json does): by reflection
-// it was a twelfth of an event's cost in a creation's profile.
+// writes strings and the subject as encoding/json does), without the
+// reflection json.Marshal pays on every event.
 func encodeEnvelope(env Envelope) ([]byte, error) {
 	data, ok := env.Data.(Encoded)
 	if y := env.OccurredAt.Year(); !ok || len(data) == 0 || y < 0 || y > 9999 {
@@ -94,11 +89,8 @@ func encodeEnvelope(env Envelope) ([]byte, error) {
 type Event struct {
 	AppID string
 	CNPJ  string
-	// CompanyID owns the event; Emit takes the company of its context
-	// (package tenant), or the app's, when it is empty.
-	CompanyID string
-	Type      string
-	Name      string
+	Type  string
+	Name  string
 	// Subject names the resource the event is about; SubjectKey orders its
 	// deliveries (events of one key are delivered in order). An empty key
 	// orders nothing.
@@ -216,25 +208,29 @@ func (b *Bus) backoff() []time.Duration {
 // Emit writes ev in tx, creates its deliveries and, once tx commits,
 // publishes it on the hub.
 func (b *Bus) Emit(ctx context.Context, tx *store.Tx, ev Event) (Envelope, error) {
-	if ev.CompanyID == "" {
-		ev.CompanyID = tenant.Of(ctx)
-	}
-	// The app is read only when the event goes to its webhook or the
-	// context names no company: Pix callbacks name their targets, and
-	// reading the app for each was a cost of every charge.
+	// The event is the company's ctx acts for; the operator's (or a
+	// caller's of no company) is its app's company's. The app is read
+	// only when the event goes to its webhook or names its company: Pix
+	// callbacks name their targets, and reading the app for each was a
+	// cost of every charge.
+	sc, _ := tenant.Of(ctx)
+	company, one := sc.Company()
 	var app App
-	if ev.AppID != "" && (ev.Targets == nil || ev.CompanyID == "") {
+	if ev.AppID != "" && (ev.Targets == nil || !one) {
 		var err error
 		if app, err = b.AppOf(ctx, tx, ev.AppID); err != nil {
 			return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
 		}
-		if ev.CompanyID == "" {
-			ev.CompanyID = app.CompanyID
+		if !one {
+			company, one = app.CompanyID, tenant.Named(app.CompanyID)
 		}
 	}
+	if !one {
+		return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, tenant.NoCompany())
+	}
 	env := Envelope{
-		ID: b.DB.IDs.UUID(), Type: ev.Type, Name: ev.Name, Version: 1, OccurredAt: b.Clocks.NowOf(ev.CompanyID),
-		Environment: "sandbox", CNPJ: ev.CNPJ, Subject: ev.Subject, Data: ev.Data, CompanyID: ev.CompanyID,
+		ID: b.DB.IDs.UUID(), Type: ev.Type, Name: ev.Name, Version: 1, OccurredAt: b.Clocks.NowOf(company),
+		Environment: "sandbox", CNPJ: ev.CNPJ, Subject: ev.Subject, Data: ev.Data, CompanyID: company,
 	}
 	if env.Subject == nil {
 		env.Subject = map[string]any{}
@@ -256,7 +252,7 @@ func (b *Bus) Emit(ctx context.Context, tx *store.Tx, ev Event) (Envelope, error
 		return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO events (seq, id, app_id, company_id, cnpj, type, subject_key, occurred_at, envelope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		env.Sequence, env.ID, ev.AppID, ev.CompanyID, ev.CNPJ, ev.Type, key, env.OccurredAt.UnixNano(), string(body)); err != nil {
+		env.Sequence, env.ID, ev.AppID, company, ev.CNPJ, ev.Type, key, env.OccurredAt.UnixNano(), string(body)); err != nil {
 		return Envelope{}, fmt.Errorf("emit %s: %w", ev.Type, err)
 	}
 	targets := ev.Targets
@@ -266,8 +262,8 @@ func (b *Bus) Emit(ctx context.Context, tx *store.Tx, ev Event) (Envelope, error
 	// A delivery is its event's company's: due on its clock, and run in
 	// its lane, whoever caused the event.
 	dctx := ctx
-	if ev.CompanyID != tenant.Of(ctx) {
-		dctx = tenant.With(ctx, ev.CompanyID)
+	if own, _ := sc.Company(); own != company {
+		dctx = tenant.With(ctx, company)
 	}
 	for _, t := range targets {
 		if _, err := b.enqueue(dctx, tx, env.Sequence, ev.AppID, key, t); err != nil {

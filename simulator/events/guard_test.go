@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"homologa/simulator/events"
+	"homologa/simulator/tenant"
 )
 
 // These tests never send a packet beyond loopback, even when the guard is
@@ -287,7 +288,7 @@ func TestDeliveryToForbiddenAddressIsRefused(t *testing.T) {
 			if !strings.HasPrefix(a.Error, "destino recusado:") || !strings.Contains(a.Error, tt.addr) || a.StatusCode != 0 || a.Response != "" {
 				t.Fatalf("attempt %+v, want the refusal naming %s and no answer", a, tt.addr)
 			}
-			if _, err := s.AdvanceTo(ctx, start.Add(time.Minute)); err != nil {
+			if _, err := s.AdvanceTo(tenant.WithEveryCompany(ctx), start.Add(time.Minute)); err != nil {
 				t.Fatal(err)
 			}
 			if d := onlyDelivery(t, b); len(d.Attempts) != 2 || !strings.HasPrefix(d.Attempts[1].Error, "destino recusado:") {
@@ -376,7 +377,7 @@ func TestRedirectIsNotFollowed(t *testing.T) {
 			if d.Status != "pending" || len(d.Attempts) != 1 || d.Attempts[0].StatusCode != 307 || !strings.HasPrefix(d.Attempts[0].Error, want) {
 				t.Fatalf("delivery %s, attempts %+v; want pending after one 307 with %q", d.Status, d.Attempts, want)
 			}
-			if _, err := s.AdvanceTo(ctx, start.Add(time.Minute)); err != nil {
+			if _, err := s.AdvanceTo(tenant.WithEveryCompany(ctx), start.Add(time.Minute)); err != nil {
 				t.Fatal(err)
 			}
 			if d := onlyDelivery(t, b); len(d.Attempts) != 2 || d.Attempts[1].StatusCode != 307 {

@@ -3,7 +3,6 @@ package events
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 
 	"homologa/simulator/retention"
@@ -23,7 +22,7 @@ const eventDone = `NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_seq = e.
 // deliveries too (one per target of an event, one target in practice).
 // Both look at a window of events a batch (retention.Scan): a company
 // whose receiver is down keeps thousands of events with deliveries on
-// their way, which a batch used to read all of.
+// their way, which no batch should read all of.
 func (b *Bus) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, error) {
 	n := 0
 	if !c.Before.IsZero() {
@@ -71,17 +70,11 @@ func (b *Bus) Prune(ctx context.Context, tx *store.Tx, c retention.Cut) (int, er
 // deleteEvents deletes events and their deliveries; the attempts go by
 // their foreign key's cascade.
 func deleteEvents(ctx context.Context, tx *store.Tx, seqs []int64) error {
-	if len(seqs) == 0 {
-		return nil
-	}
-	list, _ := json.Marshal(seqs)
-	for _, q := range []string{
+	err := store.DeleteIn(ctx, tx, seqs,
 		`DELETE FROM deliveries WHERE event_seq IN (SELECT value FROM json_each(?))`,
-		`DELETE FROM events WHERE seq IN (SELECT value FROM json_each(?))`,
-	} {
-		if _, err := tx.ExecContext(ctx, q, string(list)); err != nil {
-			return fmt.Errorf("delete events: %w", err)
-		}
+		`DELETE FROM events WHERE seq IN (SELECT value FROM json_each(?))`)
+	if err != nil {
+		return fmt.Errorf("delete events: %w", err)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"homologa/simulator/events"
 	"homologa/simulator/retention"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // stored is an event the retention tests made: its company, when it
@@ -34,7 +35,7 @@ func emitAt(t *testing.T, b *events.Bus, ev stored) int64 {
 			targets = []events.Target{}
 		}
 		var err error
-		env, err = b.Emit(ctx, tx, events.Event{AppID: "app", CompanyID: ev.company, Type: "test.event", Name: "Test", Targets: targets})
+		env, err = b.Emit(tenant.With(ctx, ev.company), tx, events.Event{AppID: "app", Type: "test.event", Name: "Test", Targets: targets})
 		if err != nil || ev.delivery == "" {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"homologa/simulator/auth"
 	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
+	"homologa/simulator/tenant"
 )
 
 // Routes is the homologation runs and the publish gate (portal), and an
@@ -96,9 +97,13 @@ func (s *Service) publish(r *http.Request) (*httpx.Reply, error) {
 // lastReport is GET /sandbox/homologation/reports/{clientId}: the last
 // finished run of one of the caller company's apps.
 func (s *Service) lastReport(r *http.Request) (*httpx.Reply, error) {
+	sc, err := tenant.Of(r.Context())
+	if err != nil {
+		return nil, err
+	}
 	key := mux.Vars(r)["clientId"]
 	a, err := s.Auth.App(r.Context(), key)
-	if err != nil || (!auth.IsOperator(r.Context()) && a.CompanyID != companyOf(r)) {
+	if err != nil || !sc.Includes(a.CompanyID) {
 		return nil, errs.Errorf(errs.NotFound, "nenhum app %q na sua empresa", key)
 	}
 	run, err := s.Last(r.Context(), a.ID)
@@ -110,9 +115,4 @@ func (s *Service) lastReport(r *http.Request) (*httpx.Reply, error) {
 	}
 	run.Partner = ""
 	return httpx.OK(run), nil
-}
-
-func companyOf(r *http.Request) string {
-	p, _ := auth.PrincipalOf(r.Context())
-	return p.CompanyID
 }

@@ -1,7 +1,3 @@
-// Package httpx is the HTTP plumbing every API shares: the status of each
-// error code and its rendering in the dialect of the API that was called,
-// handlers that return values, JSON decoding with schema validation, the
-// route table's types, and middleware.
 package httpx
 
 import (

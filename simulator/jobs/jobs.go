@@ -1,11 +1,3 @@
-// Package jobs runs scheduled work on the sandbox clocks. Jobs live in the
-// database, so a restart loses none; each belongs to the company whose
-// work scheduled it and falls due on that company's clock. They run one at
-// a time in due order (the line), except the kinds registered with
-// HandleInLanes (webhook deliveries), which run concurrently in a lane per
-// company (lanes.go). Advancing a company's clock runs every job of that
-// company due in the window, lanes' included, each at its own instant, and
-// nothing of anyone else's.
 package jobs
 
 import (
@@ -28,8 +20,8 @@ import (
 type Job struct {
 	ID   int64
 	Kind string
-	// CompanyID owns the job ("" for sandbox-wide work); its handler runs
-	// with the company in its context (package tenant).
+	// CompanyID owns the job; its handler runs with the company in its
+	// context (package tenant).
 	CompanyID string
 	Due       time.Time
 	Payload   json.RawMessage
@@ -66,9 +58,9 @@ type Scheduler struct {
 	// DefaultShutdownGrace. Set it before Run.
 	ShutdownGrace time.Duration
 	// AfterMove, when set, runs after a clock was moved by hand, with the
-	// company whose clock it was ("" for the default): the server records
-	// where the clock stands.
-	AfterMove func(ctx context.Context, companyID string)
+	// scope whose clock it was (one company's own, or the default for the
+	// operator's): the server records where the clock stands.
+	AfterMove func(ctx context.Context, sc tenant.Scope)
 
 	// jumps are the clock groups' jumps, running or last (jump.go).
 	jumps jumps
@@ -97,8 +89,8 @@ func (s *Scheduler) Handle(kind string, h Handler) {
 // whose work is one transaction: the scheduler opens it, and the job's
 // row is deleted in it. The work and the settling of the job commit
 // together (exactly once, where Handle's jobs are at least once), and a
-// job costs one transaction instead of two: the year of time travel runs
-// ~50,000 scenario steps and cycle jobs (cyclebench). A handler's error
+// job costs one transaction instead of two: a year of time travel runs
+// tens of thousands of scenario steps and cycle jobs. A handler's error
 // rolls its work back and the job is retried as any other.
 func (s *Scheduler) HandleInTx(kind string, h TxHandler) {
 	s.mu.Lock()
@@ -148,7 +140,10 @@ func (s *Scheduler) Schedule(ctx context.Context, tx *store.Tx, kind string, at 
 	if err != nil {
 		return 0, fmt.Errorf("schedule %s: %w", kind, err)
 	}
-	company := tenant.Of(ctx)
+	company, err := tenant.CompanyOf(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("schedule %s: %w", kind, err)
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (kind, due_at, payload, company_id, clock, laned) VALUES (?, ?, ?, ?, ?, ?)`,
 		kind, at.UnixNano(), string(b), company, s.group(company), s.isLaned(kind))
 	if err != nil {
@@ -156,7 +151,7 @@ func (s *Scheduler) Schedule(ctx context.Context, tx *store.Tx, kind string, at 
 	}
 	// Each side is woken for its own jobs only: an advance schedules
 	// thousands of the line's, and waking the lanes' dispatcher for each
-	// cost a seventh of a year's time travel (cyclebench).
+	// would weigh on time travel.
 	if s.isLaned(kind) {
 		tx.AfterCommit(s.lanes.poke)
 	} else {
@@ -191,13 +186,17 @@ func (s *Scheduler) clockMoved() {
 }
 
 // group is the clock a company's jobs fall due on: its own clock's group
-// (its id) when it has one, "" (the default clock) when it follows it.
+// (its id) when it has one, defaultGroup when it follows the default.
 func (s *Scheduler) group(companyID string) string {
-	if companyID != "" && s.clocks.Owns(companyID) {
+	if s.clocks.Owns(companyID) {
 		return companyID
 	}
-	return ""
+	return defaultGroup
 }
+
+// defaultGroup is the clock group of the default clock: the jobs of every
+// company that follows it.
+const defaultGroup = ""
 
 // Which jobs a query of the scheduler reads: the line's, or every kind
 // (an advance, RunDue). The lanes read theirs in lanes.go.
@@ -256,14 +255,14 @@ func (s *Scheduler) runDue(ctx context.Context, q string) (total int, more bool,
 			giveWay(time.Since(start))
 		}
 	}()
-	for _, g := range append([]string{""}, s.clocks.Owners()...) {
+	for _, g := range append([]string{defaultGroup}, s.clocks.Owners()...) {
 		if s.jumping(g) {
 			continue // its jump runs its jobs, each at its instant
 		}
 		clk := s.clocks.Of(g)
 		release := func() {}
 		if q == allJobs {
-			release = s.lanes.hold(g, "")
+			release = s.lanes.hold(g)
 		}
 		n, gmore, err := s.runUntil(ctx, q, g, clk, clk.Now, false)
 		release()
@@ -277,12 +276,16 @@ func (s *Scheduler) runDue(ctx context.Context, q string) (total int, more bool,
 }
 
 // clockFor returns the clock a move acts on: the company's own (made from
-// the default on its first move, its jobs moving along) or, for
-// sandbox-wide work, the default.
+// the default on its first move, its jobs moving along) or, for the
+// operator, the default.
 func (s *Scheduler) clockFor(ctx context.Context) (string, *clock.Clock, error) {
-	company := tenant.Of(ctx)
-	if company == "" {
-		return "", s.clocks.Default, nil
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	company, one := sc.Company()
+	if !one {
+		return defaultGroup, s.clocks.Default, nil
 	}
 	clk, created := s.clocks.Own(company)
 	if created {
@@ -307,9 +310,10 @@ func (s *Scheduler) AdvanceTo(ctx context.Context, target time.Time) (int, error
 	return st.JobsRun, err
 }
 
-func (s *Scheduler) moved(ctx context.Context, group string) {
+func (s *Scheduler) moved(ctx context.Context) {
 	if s.AfterMove != nil {
-		s.AfterMove(ctx, group)
+		sc, _ := tenant.Of(ctx) // clockFor found one before the move
+		s.AfterMove(ctx, sc)
 	}
 }
 
@@ -329,38 +333,34 @@ func (s *Scheduler) SetWithin(ctx context.Context, t time.Time, b Budget) (JumpS
 	if t.After(s.clocks.Now(ctx)) {
 		return s.Jump(ctx, t, b)
 	}
-	s.run.Lock()
-	group, clk, err := s.clockFor(ctx)
-	if err == nil {
-		err = s.notJumping(group)
-	}
-	if err == nil {
-		clk.Set(t)
-	}
-	s.run.Unlock()
-	if err != nil {
+	if err := s.moveClock(ctx, func(clk *clock.Clock) { clk.Set(t) }); err != nil {
 		return JumpState{}, err
 	}
-	s.moved(ctx, group)
 	return JumpState{Target: t, Done: true}, nil
 }
 
-// SetMode makes the clock of the company ctx carries frozen, real or
+// SetMode makes the clock of the company ctx acts for frozen, real or
 // accelerated from where it stands.
 func (s *Scheduler) SetMode(ctx context.Context, mode clock.Mode, factor float64) error {
+	return s.moveClock(ctx, func(clk *clock.Clock) { clk.SetMode(mode, factor) })
+}
+
+// moveClock changes the clock of the scope ctx acts for at once, between
+// runs of the line, unless a jump is moving it.
+func (s *Scheduler) moveClock(ctx context.Context, change func(*clock.Clock)) error {
 	s.run.Lock()
 	group, clk, err := s.clockFor(ctx)
 	if err == nil {
 		err = s.notJumping(group)
 	}
 	if err == nil {
-		clk.SetMode(mode, factor)
+		change(clk)
 	}
 	s.run.Unlock()
 	if err != nil {
 		return err
 	}
-	s.moved(ctx, group)
+	s.moved(ctx)
 	return nil
 }
 
@@ -449,12 +449,17 @@ func (s *Scheduler) exec(ctx context.Context, q string, args ...any) {
 	}
 }
 
-// Pending returns how many jobs the company ctx carries has waiting, or
-// with every true how many the whole sandbox has.
-func (s *Scheduler) Pending(ctx context.Context, every bool) (int, error) {
+// Pending returns how many jobs the company ctx acts for has waiting, or
+// for the operator how many the whole sandbox has.
+func (s *Scheduler) Pending(ctx context.Context) (int, error) {
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return 0, err
+	}
+	company, _ := sc.Company()
 	var n int
-	err := s.db.Read(ctx, func(tx *store.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE ? OR company_id = ?`, every, tenant.Of(ctx)).Scan(&n)
+	err = s.db.Read(ctx, func(tx *store.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE ? OR company_id = ?`, sc.Every(), company).Scan(&n)
 	})
 	return n, err
 }
@@ -508,7 +513,7 @@ func (s *Scheduler) runLine(ctx context.Context) {
 // running clock, at most a minute.
 func (s *Scheduler) nextWake(ctx context.Context) time.Duration {
 	wait := time.Minute
-	for _, g := range append([]string{""}, s.clocks.Owners()...) {
+	for _, g := range append([]string{defaultGroup}, s.clocks.Owners()...) {
 		if j, err := s.next(ctx, lineJobs, g, time.Unix(0, math.MaxInt64)); err == nil && j != nil {
 			if d, ok := s.clocks.Of(g).WallUntil(j.Due); ok {
 				wait = min(wait, max(d, time.Millisecond))

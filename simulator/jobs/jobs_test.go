@@ -23,6 +23,19 @@ type ran struct {
 	At time.Time
 }
 
+// operator acts for every company, as the operator's token does: it
+// moves the default clock. inCompany is a company that follows it.
+var (
+	operator  = tenant.WithEveryCompany(context.Background())
+	inCompany = tenant.With(context.Background(), "c1")
+)
+
+// companyOf is the company a job's handler runs for.
+func companyOf(ctx context.Context) string {
+	c, _ := tenant.CompanyOf(ctx)
+	return c
+}
+
 func setup(t *testing.T, path string) (*store.DB, *clock.Clock, *jobs.Scheduler, *[]ran) {
 	t.Helper()
 	db, err := store.Open(context.Background(), path)
@@ -45,7 +58,7 @@ func setup(t *testing.T, path string) (*store.DB, *clock.Clock, *jobs.Scheduler,
 func schedule(t *testing.T, db *store.DB, s *jobs.Scheduler, kind string, at time.Time, n int) {
 	t.Helper()
 	err := db.Tx(context.Background(), func(tx *store.Tx) error {
-		_, err := s.Schedule(context.Background(), tx, kind, at, n)
+		_, err := s.Schedule(inCompany, tx, kind, at, n)
 		return err
 	})
 	if err != nil {
@@ -54,7 +67,7 @@ func schedule(t *testing.T, db *store.DB, s *jobs.Scheduler, kind string, at tim
 }
 
 func TestAdvanceRunsEachJobAtItsInstantInOrder(t *testing.T) {
-	ctx := context.Background()
+	ctx := operator
 	db, clk, s, got := setup(t, "")
 	// Scheduled out of order; two at the same instant keep insertion order.
 	schedule(t, db, s, "note", start.Add(48*time.Hour), 3)
@@ -79,13 +92,13 @@ func TestAdvanceRunsEachJobAtItsInstantInOrder(t *testing.T) {
 	if !clk.Now().Equal(start.Add(48 * time.Hour)) {
 		t.Fatalf("clock = %v after advance", clk.Now())
 	}
-	if p, _ := s.Pending(ctx, true); p != 1 {
+	if p, _ := s.Pending(operator); p != 1 {
 		t.Fatalf("pending = %d, want the job of next year", p)
 	}
 }
 
 func TestJobScheduledByAJobRunsInTheSameAdvance(t *testing.T) {
-	ctx := context.Background()
+	ctx := operator
 	db, clk, s, got := setup(t, "")
 	// A monthly job that schedules its next run: a year of advance runs 12.
 	s.Handle("monthly", func(ctx context.Context, j jobs.Job) error {
@@ -108,7 +121,7 @@ func TestJobScheduledByAJobRunsInTheSameAdvance(t *testing.T) {
 }
 
 func TestFailingJobIsRetriedThenDropped(t *testing.T) {
-	ctx := context.Background()
+	ctx := operator
 	db, _, s, _ := setup(t, "")
 	calls := 0
 	s.Handle("flaky", func(ctx context.Context, j jobs.Job) error { calls++; return errors.New("nope") })
@@ -119,7 +132,7 @@ func TestFailingJobIsRetriedThenDropped(t *testing.T) {
 	if calls != 5 {
 		t.Fatalf("a failing job ran %d times, want 5", calls)
 	}
-	if p, _ := s.Pending(ctx, true); p != 0 {
+	if p, _ := s.Pending(operator); p != 0 {
 		t.Fatalf("pending = %d after the last attempt, want 0", p)
 	}
 }
@@ -127,7 +140,7 @@ func TestFailingJobIsRetriedThenDropped(t *testing.T) {
 // A job handled in its transaction keeps its work and loses its row
 // together; a failure keeps neither of its work, and retries it.
 func TestJobInItsTransactionSettlesWithItsWork(t *testing.T) {
-	ctx := context.Background()
+	ctx := operator
 	db, _, s, _ := setup(t, "")
 	if err := db.Tx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, `CREATE TABLE work (n INTEGER)`)
@@ -166,13 +179,13 @@ func TestJobInItsTransactionSettlesWithItsWork(t *testing.T) {
 	if err != nil || len(kept) != 1 || kept[0] != 3 {
 		t.Fatalf("work kept = %v (%v), want only the successful run's [3]", kept, err)
 	}
-	if p, _ := s.Pending(ctx, true); p != 0 {
+	if p, _ := s.Pending(operator); p != 0 {
 		t.Fatalf("pending = %d after the job succeeded, want 0", p)
 	}
 }
 
 func TestJobsSurviveARestart(t *testing.T) {
-	ctx := context.Background()
+	ctx := operator
 	path := filepath.Join(t.TempDir(), "jobs.db")
 	db, _, s, _ := setup(t, path)
 	schedule(t, db, s, "note", start.Add(time.Hour), 7)
@@ -195,7 +208,7 @@ func TestRunLoopRunsJobsDueNow(t *testing.T) {
 	schedule(t, db, s, "note", start, 9)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if p, _ := s.Pending(context.Background(), true); p == 0 {
+		if p, _ := s.Pending(operator); p == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -255,7 +268,7 @@ func TestAdvancingOneCompanyLeavesTheOthers(t *testing.T) {
 	s.Handle("note", func(ctx context.Context, j jobs.Job) error {
 		var n int
 		json.Unmarshal(j.Payload, &n)
-		got = append(got, run{tenant.Of(ctx), n, clocks.Now(ctx)})
+		got = append(got, run{companyOf(ctx), n, clocks.Now(ctx)})
 		return nil
 	})
 	a, b := tenant.With(context.Background(), "A"), tenant.With(context.Background(), "B")
@@ -285,12 +298,12 @@ func TestAdvancingOneCompanyLeavesTheOthers(t *testing.T) {
 	if now := clocks.NowOf("A"); !now.Equal(start.AddDate(1, 0, 0)) {
 		t.Fatalf("A's clock is at %s, want a year on", now)
 	}
-	if left, _ := s.Pending(b, false); left != 2 {
+	if left, _ := s.Pending(b); left != 2 {
 		t.Fatalf("B has %d jobs left, want its 2", left)
 	}
 	// The operator moving the default clock moves B (which follows it),
 	// not A (which has its own).
-	if n, err := s.AdvanceTo(context.Background(), start.Add(48*time.Hour)); err != nil || n != 1 {
+	if n, err := s.AdvanceTo(operator, start.Add(48*time.Hour)); err != nil || n != 1 {
 		t.Fatalf("advancing the default ran %d jobs, err %v; want B's first", n, err)
 	}
 	if now := clocks.NowOf("A"); !now.Equal(start.AddDate(1, 0, 0)) {
@@ -301,7 +314,7 @@ func TestAdvancingOneCompanyLeavesTheOthers(t *testing.T) {
 // A clock instant past the store's range is refused, not wrapped.
 func TestAdvanceRefusesTheEndOfTime(t *testing.T) {
 	_, _, s, _ := setup(t, "")
-	if _, err := s.AdvanceTo(context.Background(), time.Date(2263, 1, 1, 0, 0, 0, 0, time.UTC)); err == nil {
+	if _, err := s.AdvanceTo(operator, time.Date(2263, 1, 1, 0, 0, 0, 0, time.UTC)); err == nil {
 		t.Fatal("advanced to 2263")
 	}
 }

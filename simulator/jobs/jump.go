@@ -197,7 +197,8 @@ func (s *Scheduler) startJump(ctx context.Context, target time.Time) (*jump, err
 	j := &jump{st: JumpState{From: clk.Now(), Target: target, StartedAt: time.Now().UTC()}, done: make(chan struct{})}
 	s.jumps.byGroup[group] = j
 	s.jumps.wg.Add(1)
-	run := tenant.With(s.jumps.life, tenant.Of(ctx))
+	sc, _ := tenant.Of(ctx) // clockFor, above, found one
+	run := tenant.WithScope(s.jumps.life, sc)
 	go func() {
 		defer s.jumps.wg.Done()
 		s.runJump(run, j, group, clk, target)
@@ -210,7 +211,11 @@ func (s *Scheduler) runJump(ctx context.Context, j *jump, group string, clk *clo
 	// The jump runs the group's deliveries itself, each at its instant:
 	// the lanes leave the group alone meanwhile, and what they have in
 	// flight of it lands first.
-	release := s.lanes.hold(group, tenant.Of(ctx))
+	var companies []string
+	if sc, _ := tenant.Of(ctx); !sc.Every() {
+		companies = append(companies, group)
+	}
+	release := s.lanes.hold(group, companies...)
 	var err error
 	counted := time.Time{}
 	for {
@@ -244,7 +249,7 @@ func (s *Scheduler) runJump(ctx context.Context, j *jump, group string, clk *clo
 	release()
 	// Where the clock stands is recorded before any waiter hears the
 	// jump ended.
-	s.moved(context.WithoutCancel(ctx), group)
+	s.moved(context.WithoutCancel(ctx))
 	end := time.Now().UTC()
 	j.mu.Lock()
 	j.st.EndedAt = &end

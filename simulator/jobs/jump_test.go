@@ -38,7 +38,7 @@ func newCompanies(t *testing.T, cost time.Duration) *companies {
 	c.s.Handle("work", func(ctx context.Context, j jobs.Job) error {
 		time.Sleep(cost)
 		c.mu.Lock()
-		c.ran[tenant.Of(ctx)]++
+		c.ran[companyOf(ctx)]++
 		c.mu.Unlock()
 		return nil
 	})

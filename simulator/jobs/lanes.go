@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -13,11 +14,10 @@ import (
 	"homologa/simulator/tenant"
 )
 
-// Lanes. Every job used to wait in one line, sandbox-wide: a receiver
-// answering in 40 ms held the whole sandbox to 23 webhooks a second, and
-// one company's callback waited 27 s behind another company's three
-// 9-second deliveries. Kinds registered with HandleInLanes (the webhook
-// deliveries) now leave the line: a dispatcher beside it hands each due
+// Lanes. In one line, sandbox-wide, a slow receiver would set the pace of
+// every company's webhooks, and one company's callback would wait behind
+// another company's slow deliveries. Kinds registered with HandleInLanes
+// (the webhook deliveries) leave the line: a dispatcher beside it hands each due
 // job to its company's lane, at most perCompany in flight in a lane and
 // total in flight in all, so a slow or dead receiver holds its own
 // company's lane and nobody else's (until total/perCompany companies are
@@ -125,16 +125,16 @@ func (l *lanes) land(id int64) {
 	l.poke()
 }
 
-// hold keeps the lanes away from a clock group and (when not "") a
-// company until release is called, once what they have in flight of
-// either has landed.
-func (l *lanes) hold(group, company string) (release func()) {
+// hold keeps the lanes away from a clock group and the companies named
+// until release is called, once what they have in flight of either has
+// landed.
+func (l *lanes) hold(group string, companies ...string) (release func()) {
 	l.mu.Lock()
 	l.heldGroups[group]++
-	if company != "" {
-		l.heldCos[company]++
+	for _, c := range companies {
+		l.heldCos[c]++
 	}
-	for l.flying(group, company) {
+	for l.flying(group, companies) {
 		l.landed.Wait()
 	}
 	l.mu.Unlock()
@@ -143,9 +143,9 @@ func (l *lanes) hold(group, company string) (release func()) {
 		if l.heldGroups[group]--; l.heldGroups[group] <= 0 {
 			delete(l.heldGroups, group)
 		}
-		if company != "" {
-			if l.heldCos[company]--; l.heldCos[company] <= 0 {
-				delete(l.heldCos, company)
+		for _, c := range companies {
+			if l.heldCos[c]--; l.heldCos[c] <= 0 {
+				delete(l.heldCos, c)
 			}
 		}
 		l.mu.Unlock()
@@ -160,9 +160,9 @@ func (l *lanes) anyHeld() bool {
 	return len(l.heldGroups) > 0
 }
 
-func (l *lanes) flying(group, company string) bool {
+func (l *lanes) flying(group string, companies []string) bool {
 	for _, f := range l.flights {
-		if f.group == group || (company != "" && f.company == company) {
+		if f.group == group || slices.Contains(companies, f.company) {
 			return true
 		}
 	}
@@ -228,7 +228,7 @@ func (s *Scheduler) dispatch(ctx, flying context.Context) {
 // dispatchDue starts every due lane job that has room, clock group by
 // clock group, oldest first.
 func (s *Scheduler) dispatchDue(ctx, flying context.Context) error {
-	for _, g := range append([]string{""}, s.clocks.Owners()...) {
+	for _, g := range append([]string{defaultGroup}, s.clocks.Owners()...) {
 		for ctx.Err() == nil {
 			ids, full, free, held := s.lanes.room(g)
 			if held || free <= 0 {
@@ -328,7 +328,7 @@ func (s *Scheduler) land(abort context.CancelFunc) {
 // wait for room, and a landing wakes the dispatcher.
 func (s *Scheduler) nextLaneWake(ctx context.Context) time.Duration {
 	wait := time.Minute
-	for _, g := range append([]string{""}, s.clocks.Owners()...) {
+	for _, g := range append([]string{defaultGroup}, s.clocks.Owners()...) {
 		clk := s.clocks.Of(g)
 		var due int64
 		err := s.db.Read(ctx, func(tx *store.Tx) error {

@@ -132,7 +132,7 @@ func TestLanesKeepACompanyStuckToItself(t *testing.T) {
 		expect(t, r.done, "the rest landing")
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for p, _ := r.s.Pending(context.Background(), true); p != 0; p, _ = r.s.Pending(context.Background(), true) {
+	for p, _ := r.s.Pending(operator); p != 0; p, _ = r.s.Pending(operator) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d jobs left after every flight landed", p)
 		}

@@ -1,12 +1,3 @@
-// Package jsondoc writes decoded JSON documents (maps, lists, strings,
-// numbers, booleans) as JSON, byte for byte what encoding/json's Marshal
-// writes for them, without its reflection.
-//
-// Why: encoding/json encodes a map[string]any through reflect, a value
-// allocated per entry and its keys sorted as reflect values; a new Pix
-// charge's answer is such a map of ~30 entries, and its encoding was 14%
-// of a creation's allocations. Any value of another type is handed to
-// encoding/json as it is, so the output is always Marshal's.
 package jsondoc
 
 import (

@@ -1,9 +1,3 @@
-// Package pix is the payment-collection API of the sandbox, faithful to the
-// official API Pix 2.9.0 (shared/reference/pix/openapi.yaml): immediate and
-// due-date charges, locations and their payloads, received Pix, refunds and
-// webhooks per key, plus the simulated payer of the control API. Every
-// resource belongs to a company and lives on that company's clock; the
-// simulated payer acts for the caller's company, the operator's for any.
 package pix
 
 import (

@@ -79,19 +79,20 @@ func (s *Service) pay(ctx context.Context, in Payment) (doc, error) {
 }
 
 // mayActOn reports whether the caller may act on a company's resource:
-// a company on its own only, the operator (no company) on any. Another
-// company's resource is answered as one that does not exist.
+// a company on its own only, the operator on any, a caller of no company
+// on none. Another company's resource is answered as one that does not
+// exist.
 func mayActOn(ctx context.Context, companyID string) bool {
-	caller := tenant.Of(ctx)
-	return caller == "" || caller == companyID
+	sc, err := tenant.Of(ctx)
+	return err == nil && sc.Includes(companyID)
 }
 
 // actingFor is ctx acting for the company that owns what the caller acts
-// on: the operator acts for no company, yet what its action sets going (a
-// scenario's next step, a job, an event) belongs to the resource's
+// on: the operator acts for every company, yet what its action sets going
+// (a scenario's next step, a job, an event) belongs to the resource's
 // company and falls due on its clock.
 func actingFor(ctx context.Context, companyID string) context.Context {
-	if tenant.Of(ctx) == companyID {
+	if sc, _ := tenant.Of(ctx); !sc.Every() && sc.Includes(companyID) {
 		return ctx
 	}
 	return tenant.With(ctx, companyID)
@@ -104,7 +105,11 @@ func (s *Service) chargeToPay(ctx context.Context, tx *store.Tx, in Payment) (*c
 	if in.Location != "" {
 		return chargeAtLocation(ctx, tx, in.Location)
 	}
-	if company := tenant.Of(ctx); company != "" {
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if company, one := sc.Company(); one {
 		return s.companyChargeToPay(ctx, tx, company, in)
 	}
 	return chargeByTxid(ctx, tx, in)
@@ -238,7 +243,11 @@ func (s *Service) credit(ctx context.Context, tx *store.Tx, in Payment) (doc, er
 // for the operator in the namespace its request names, where a key has one
 // owner; both "" when none.
 func keyReceiver(ctx context.Context, tx *store.Tx, chave string) (appID, companyID string, err error) {
-	if company := tenant.Of(ctx); company != "" {
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	if company, one := sc.Company(); one {
 		return findCompanyKeyReceiver(ctx, tx, company, chave)
 	}
 	return findKeyReceiver(ctx, tx, tenant.Namespace(ctx), chave)
@@ -327,7 +336,11 @@ func (s *Service) payerActsOnCobR(ctx context.Context, txid, acao, codigo string
 // cobrToActOn is the recurring charge the payer names by txid: the caller
 // company's, or for the operator whoever's has it; nil when none.
 func cobrToActOn(ctx context.Context, tx *store.Tx, txid string) (*cobr, error) {
-	if company := tenant.Of(ctx); company != "" {
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if company, one := sc.Company(); one {
 		return findCobR(ctx, tx, company, txid)
 	}
 	return findCobRByTxid(ctx, tx, txid)

@@ -13,7 +13,7 @@ import (
 // locations, requests and charges. Its Pix keys stay, as its apps and
 // credentials do: they are how it is set up, not what it did.
 func (s *Service) ResetCompany(ctx context.Context, tx *store.Tx, companyID string, _ []string) error {
-	if err := deleteCompanyPix(ctx, tx, companyID); err != nil {
+	if err := store.DeleteCompany(ctx, tx, companyID, companyPixDeletes); err != nil {
 		return fmt.Errorf("reset Pix of company %s: %w", companyID, err)
 	}
 	return nil

@@ -3,7 +3,6 @@ package pix
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -189,39 +188,27 @@ func prunePixBeyond(ctx context.Context, tx *store.Tx, c retention.Cut, now time
 // deleteCharges deletes charges with their Pix and those Pix's refunds,
 // their locations and, by the foreign key's cascade, their revisions.
 func deleteCharges(ctx context.Context, tx *store.Tx, ids []int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	list, _ := json.Marshal(ids)
-	for _, q := range []string{
+	err := store.DeleteIn(ctx, tx, ids,
 		`DELETE FROM pix_refunds WHERE e2eid IN (SELECT e2eid FROM pix_received WHERE cob_id IN (SELECT value FROM json_each(?)))`,
 		`DELETE FROM pix_received WHERE cob_id IN (SELECT value FROM json_each(?))`,
 		// A charge's location by the charge's loc_id (its primary key), which
 		// spares every location written an index by cob_id; cob_id must
 		// agree, so a location another charge holds never goes.
 		`DELETE FROM pix_locs WHERE id IN (SELECT loc_id FROM pix_cobs WHERE id IN (SELECT value FROM json_each(?1))) AND cob_id IN (SELECT value FROM json_each(?1))`,
-		`DELETE FROM pix_cobs WHERE id IN (SELECT value FROM json_each(?))`,
-	} {
-		if err := exec(ctx, tx, q, string(list)); err != nil {
-			return fmt.Errorf("delete charges: %w", err)
-		}
+		`DELETE FROM pix_cobs WHERE id IN (SELECT value FROM json_each(?))`)
+	if err != nil {
+		return fmt.Errorf("delete charges: %w", err)
 	}
 	return nil
 }
 
 // deletePix deletes Pix without a charge and their refunds.
 func deletePix(ctx context.Context, tx *store.Tx, e2eids []string) error {
-	if len(e2eids) == 0 {
-		return nil
-	}
-	list, _ := json.Marshal(e2eids)
-	for _, q := range []string{
+	err := store.DeleteIn(ctx, tx, e2eids,
 		`DELETE FROM pix_refunds WHERE e2eid IN (SELECT value FROM json_each(?))`,
-		`DELETE FROM pix_received WHERE e2eid IN (SELECT value FROM json_each(?))`,
-	} {
-		if err := exec(ctx, tx, q, string(list)); err != nil {
-			return fmt.Errorf("delete Pix: %w", err)
-		}
+		`DELETE FROM pix_received WHERE e2eid IN (SELECT value FROM json_each(?))`)
+	if err != nil {
+		return fmt.Errorf("delete Pix: %w", err)
 	}
 	return nil
 }

@@ -26,8 +26,8 @@ func findPixCompany(ctx context.Context, tx *store.Tx, e2eid string) (string, er
 
 // findPixOfCharge lists the Pix that paid a charge, oldest first.
 func findPixOfCharge(ctx context.Context, tx *store.Tx, cobID int64) ([]*pixRecebido, error) {
-	// Most charges are read unpaid: a one-row probe is a third of the cost
-	// of opening a result set that turns out empty.
+	// Most charges are read unpaid: a one-row probe costs less than
+	// opening a result set that turns out empty.
 	if paid, err := store.Value[bool](ctx, tx, `SELECT EXISTS (SELECT 1 FROM pix_received WHERE cob_id = ?)`, cobID); err != nil || !paid {
 		return nil, err
 	}

@@ -1,11 +1,5 @@
 package pix
 
-import (
-	"context"
-
-	"homologa/simulator/store"
-)
-
 // companyPixDeletes empty a company's Pix tables, children before the rows
 // they reference (foreign keys are on). Revisions and refunds carry no
 // company of their own: they go with their charge's and their Pix's.
@@ -23,14 +17,4 @@ var companyPixDeletes = []string{
 	`DELETE FROM pix_recs WHERE company_id = ?`,
 	`DELETE FROM pix_locrecs WHERE company_id = ?`,
 	`DELETE FROM pix_rec_webhooks WHERE company_id = ?`,
-}
-
-// deleteCompanyPix deletes every Pix row of a company but its keys.
-func deleteCompanyPix(ctx context.Context, tx *store.Tx, companyID string) error {
-	for _, q := range companyPixDeletes {
-		if err := exec(ctx, tx, q, companyID); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"homologa/simulator/errs"
 	"homologa/simulator/quota"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 func TestParseBytes(t *testing.T) {
@@ -64,14 +65,14 @@ func TestUsageRefusesPastAQuota(t *testing.T) {
 		}}}}
 	ctx := context.Background()
 	events.Store(2)
-	waitFor(t, "A under its quota", func() bool { return u.Check(ctx, "A") == nil })
+	waitFor(t, "A under its quota", func() bool { return u.Check(tenant.With(ctx, "A")) == nil })
 	events.Store(3)
-	waitFor(t, "A refused", func() bool { return u.Check(ctx, "A") != nil })
-	err = u.Check(ctx, "A")
+	waitFor(t, "A refused", func() bool { return u.Check(tenant.With(ctx, "A")) != nil })
+	err = u.Check(tenant.With(ctx, "A"))
 	if e := errs.As(err); e == nil || e.Code != errs.TooManyRequests || e.Header.Get("Retry-After") == "" {
 		t.Fatalf("A past its quota: %v", err)
 	}
-	if err := u.Check(ctx, "B"); err != nil {
+	if err := u.Check(tenant.With(ctx, "B")); err != nil {
 		t.Fatalf("B under its own quota: %v", err)
 	}
 }
@@ -84,10 +85,10 @@ func TestUsageRefusesEveryonePastTheStorage(t *testing.T) {
 		Storage: func(context.Context) (int64, error) { return bytes.Load(), nil }}
 	ctx := context.Background()
 	bytes.Store(999)
-	waitFor(t, "under the budget", func() bool { return u.Check(ctx, "") == nil && !u.Full() })
+	waitFor(t, "under the budget", func() bool { return u.Check(tenant.WithEveryCompany(ctx)) == nil && !u.Full() })
 	bytes.Store(1000)
 	waitFor(t, "past the budget", func() bool { return u.Full() })
-	if err := u.Check(ctx, "A"); errs.CodeOf(err) != errs.TooManyRequests {
+	if err := u.Check(tenant.With(ctx, "A")); errs.CodeOf(err) != errs.TooManyRequests {
 		t.Fatalf("a company's write past the budget: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"homologa/simulator/errs"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Counter counts what a company holds of one kind, in a read
@@ -64,18 +65,23 @@ func (u *Usage) quotas() map[string]int64 {
 	return map[string]int64{Resources: u.Config.Resources, Events: u.Config.Events, Deliveries: u.Config.Deliveries}
 }
 
-// Check answers nil, or why a write of the company may not go in: the
-// sandbox's storage past its budget, or the company past a quota (429
-// with Retry-After, which the API's dialect words). An empty company is
-// the operator's: only the storage applies.
-func (u *Usage) Check(ctx context.Context, companyID string) error {
+// Check answers nil, or why a write of the company ctx acts for may not
+// go in: the sandbox's storage past its budget, or the company past a
+// quota (429 with Retry-After, which the API's dialect words). For the
+// operator only the storage applies; a write of no company is refused.
+func (u *Usage) Check(ctx context.Context) error {
 	if u == nil {
 		return nil
+	}
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return err
 	}
 	if err := u.checkStorage(); err != nil {
 		return err
 	}
-	if companyID == "" {
+	companyID, one := sc.Company()
+	if !one {
 		return nil
 	}
 	counts := u.counts(companyID)

@@ -19,8 +19,7 @@ func (h handler) Enabled(ctx context.Context, l slog.Level) bool { return h.next
 
 func (h handler) Handle(ctx context.Context, r slog.Record) error {
 	// Most lines (every request's) hold nothing to redact: they go on as
-	// they came, without a copy of the record (a tenth of a GET's
-	// logging, pixbench).
+	// they came, without a copy of the record.
 	clean := Text(r.Message) == r.Message
 	if clean {
 		r.Attrs(func(a slog.Attr) bool {

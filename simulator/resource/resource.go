@@ -1,7 +1,3 @@
-// Package resource is how the domains show their resources to the
-// dashboard: each domain lists its own tables, newest first, with a status
-// and a line of detail, and counts them by status. The dashboard merges
-// what the domains answer; it never reads a domain's tables itself.
 package resource
 
 import (
@@ -12,6 +8,7 @@ import (
 	"time"
 
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Summary is one resource as the dashboard lists it.
@@ -35,15 +32,14 @@ type Count struct {
 	Count  int    `json:"count"`
 }
 
-// Query selects resources: of one company, or of every company (the
-// operator's; said explicitly, never by an empty id), of one app ("" for
-// all the company's), in one status ("" for all), at most Limit of them.
+// Query selects resources: of its scope (one company, or every company
+// for the operator; none is an error), of one app ("" for all the
+// company's), in one status ("" for all), at most Limit of them.
 type Query struct {
-	CompanyID    string
-	EveryCompany bool
-	AppID        string
-	Status       string
-	Limit        int
+	Scope  tenant.Scope
+	AppID  string
+	Status string
+	Limit  int
 }
 
 // Lister is a domain's listing of its resources.
@@ -57,9 +53,9 @@ type Lister interface {
 }
 
 // Window is how many of the newest rows of each table a listing and its
-// counts look at: the store has one connection, and counting the statuses
-// of 100,000 charges held it for 40 ms, sorting them by change as long
-// again. With the window a whole request takes 7 ms (BenchmarkResources).
+// counts look at: the store has one connection, and counting and sorting
+// every row of a busy company would hold it, and every partner's request
+// with it, for as long as the company is large (BenchmarkResources).
 const Window = 1000
 
 // Table is where one kind lives, as SQL expressions over its table
@@ -110,9 +106,10 @@ func List(ctx context.Context, tx *store.Tx, tables []Table, q Query) ([]Summary
 	if len(tables) == 0 {
 		return list, counts, nil
 	}
-	if q.CompanyID == "" && !q.EveryCompany {
-		return nil, nil, fmt.Errorf("resource list: no company, and not every company")
+	if !q.Scope.Valid() {
+		return nil, nil, fmt.Errorf("resource list: %w", tenant.NoCompany())
 	}
+	company, _ := q.Scope.Company()
 	var parts []string
 	var args []any
 	for _, k := range tables {
@@ -123,13 +120,13 @@ func List(ctx context.Context, tx *store.Tx, tables []Table, q Query) ([]Summary
 		// A company's listing looks at the newest rows of its own, not
 		// at its share of everyone's newest.
 		inner := ""
-		if !q.EveryCompany {
+		if !q.Scope.Every() {
 			if k.Company == "" {
 				inner = " WHERE company_id = ?"
 			} else {
 				conds = append(conds, k.Company+" = ?")
 			}
-			args = append(args, q.CompanyID)
+			args = append(args, company)
 		}
 		if q.AppID != "" {
 			conds = append(conds, k.col(k.App, "t.app_id")+" = ?")

@@ -1,28 +1,3 @@
-// Package retention bounds what the sandbox keeps, per company: a Pruner
-// asks each registered Table to delete the rows of one company that are
-// done with and either older than the retention age on that company's
-// sandbox clock, or beyond the newest Keep rows. It runs every Every and
-// whenever a company's clock is moved (Poke), in batches of at most Limit
-// rows per transaction with a pause between them, so a request never waits
-// behind a long delete.
-//
-// What a row "done with" means is its package's: each owns its pruning
-// SQL in its retention.go (events: events and their finished deliveries;
-// recorder: the interaction log; pix: finished charges with their Pix,
-// refunds and locations, and finished Pix without a charge; scenario:
-// bindings that ended). What nothing can act on any more goes; a pending
-// delivery, an active resource, or one a running scenario binding (the
-// one kind of job that acts on a resource) still drives, stays.
-//
-// Not pruned, on purpose: the insurer's cycles (proposals, enrollments,
-// charges, benefits and their timelines reference one another across the
-// sale, customer and benefit packages, and an enrollment lives for years
-// of sandbox time), Pix Automático (a recurrence lives as long as its
-// contract, and its charges, requests and location read one another), Pix
-// batches (a batch lists its charges), homologation runs (few, and the
-// publish gate reads them), and how a company is set up (apps,
-// credentials, keys, webhooks). Idempotency keys and tokens expire where
-// they are written.
 package retention
 
 import (
@@ -39,6 +14,7 @@ import (
 
 	"homologa/simulator/clock"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Cut is what one call of Table.Prune may delete: rows of Company, done
@@ -70,11 +46,10 @@ type Pos struct{ At, ID int64 }
 // Window is the most candidate rows one batch's scan looks at. A row's
 // "done with" can be dearer than a column (a charge asks whether a
 // scenario or a refund still holds it), and rows that are not done stay
-// where they are: a company with 20,000 active charges below its cap
-// had them all examined in one statement, every batch (48.7 ms in
-// BenchmarkPruneBatchBehindActiveCharges; 280–340 ms behind pixbench's
-// creations). A window of them per batch, resumed by the next, holds the
-// database about a millisecond (1.1–1.2 ms; 512 rows, 1.8).
+// where they are: examining every active charge of a busy company in one
+// statement, every batch, would hold the one connection for tens of
+// milliseconds. A window of them per batch, resumed by the next, holds
+// the database about a millisecond (decision record 0024).
 const Window = 256
 
 // Resume is where the scan named key resumes: after the position an
@@ -167,9 +142,8 @@ func Bound(ctx context.Context, tx *store.Tx, query string, args ...any) (int64,
 // below a boundary (oldest first, at most its limit) and bound finds the
 // boundary, the keep-th newest row's value, with ok false when there are
 // no more than keep rows. Finding it walks keep entries of an index
-// (OFFSET keep), which for a cap of 50,000 requests was nearly all of a
-// 100-row batch, and a batch every 10 ms for as long as a busy company
-// stayed past its cap: the boundary found is kept for the pass's later
+// (OFFSET keep), dearer than the batch it bounds for a large cap: the
+// boundary found is kept for the pass's later
 // batches and found again only when nothing is left below it. Newer rows
 // only add above it, so what is below stays beyond the cap.
 func (c Cut) Beyond(key string, limit int, bound func() (int64, bool, error), del func(boundary int64, limit int) (int, error)) (int, error) {
@@ -217,16 +191,10 @@ const (
 	DefaultLog   = 50000
 	DefaultEvery = 30 * time.Second
 	// Limit bounds one batch, and Pause separates batches: a batch holds
-	// the database for a few milliseconds at most, and between two the
-	// requests waiting for it go first. (With batches of 500, pruning
-	// behind 2,000-odd creations/s past the cap left pixbench's creations
-	// at 2,100–2,600/s, max 40–65 ms, against 3,400/s without retention.)
-	// 100 a batch, 10 ms apart, still deleted thousands a second; but a
-	// batch of 100 recorded requests (~3 KB each) is ~1 ms of SQLite in
-	// one call the sandbox's single processor waits on, and behind
-	// 15,000 GETs a second the log's pruning never stops: GET c=32 p99
-	// 11.9 ms with batches of 100, 6.8 with 25, 6.1 with 10 (pixbench,
-	// one run each). 25 a batch, 2.5 ms apart, deletes as fast.
+	// the database for a fraction of a millisecond, and between two the
+	// requests waiting for it go first. Larger batches delete no faster
+	// and, behind a busy company's requests, make the tail of every
+	// request's latency (decision record 0024 has the figures).
 	Limit = 25
 	Pause = 2500 * time.Microsecond
 )
@@ -296,8 +264,10 @@ type Pruner struct {
 	tables []entry
 	mu     sync.Mutex
 	poked  map[string]bool
-	wake   chan struct{}
-	once   sync.Once
+	// pokedAll says the default clock moved: every company is pruned.
+	pokedAll bool
+	wake     chan struct{}
+	once     sync.Once
 }
 
 // Add registers a table, named in the log, whose rows live in db (nil:
@@ -314,14 +284,18 @@ func (p *Pruner) init() {
 	})
 }
 
-// Poke asks for a company to be pruned soon ("" for the default clock,
-// which every company that has no clock of its own follows): its clock
-// moved, and what it made may now be past the age. It never blocks: a
-// clock move is a request, and the pruning happens beside it.
-func (p *Pruner) Poke(company string) {
+// Poke asks for the companies of a scope to be pruned soon (every
+// company's for the default clock, which every company that has no clock
+// of its own follows): its clock moved, and what it made may now be past
+// the age. It never blocks: a clock move is a request, and the pruning
+// happens beside it.
+func (p *Pruner) Poke(sc tenant.Scope) {
 	p.init()
 	p.mu.Lock()
-	p.poked[company] = true
+	if id, one := sc.Company(); one {
+		p.poked[id] = true
+	}
+	p.pokedAll = p.pokedAll || sc.Every()
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
@@ -357,10 +331,10 @@ func (p *Pruner) Run(ctx context.Context) {
 // the default clock prunes every company.
 func (p *Pruner) prunePoked(ctx context.Context) (Counts, int, error) {
 	p.mu.Lock()
-	poked := p.poked
-	p.poked = map[string]bool{}
+	poked, all := p.poked, p.pokedAll
+	p.poked, p.pokedAll = map[string]bool{}, false
 	p.mu.Unlock()
-	if poked[""] {
+	if all {
 		return p.Pass(ctx)
 	}
 	counts := Counts{}

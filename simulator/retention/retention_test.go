@@ -13,6 +13,7 @@ import (
 	"homologa/simulator/clock"
 	"homologa/simulator/retention"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 var start = time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
@@ -235,7 +236,7 @@ func TestPokePrunesAtOnce(t *testing.T) {
 	go func() { defer close(done); w.p.Run(ctx) }()
 	clk, _ := w.clocks.Own("A")
 	clk.Set(start.Add(30 * 24 * time.Hour))
-	w.p.Poke("A")
+	w.p.Poke(tenant.Company("A"))
 	deadline := time.Now().Add(5 * time.Second)
 	for w.count("A") > 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)

@@ -18,8 +18,8 @@ type Catalogue struct {
 	defaults map[string]*Scenario
 	order    []string
 	// selecting are the scenarios with a select rule, by kind, in id
-	// order: every creation asks Selected, and walking every scenario of
-	// every kind for the few of its own was 1% of a Pix charge's.
+	// order: every creation asks Selected, and need not walk every
+	// scenario of every kind for the few of its own.
 	selecting map[string][]*Scenario
 }
 

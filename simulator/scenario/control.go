@@ -90,9 +90,25 @@ func (e *Engine) Routes() []httpx.Route {
 	}
 }
 
+// catalogueOf is the catalogue a control call sees: its company's (the
+// shared scenarios and its own), or the shared one for the operator; a
+// call of no company sees none.
+func (e *Engine) catalogueOf(r *http.Request) (view, error) {
+	sc, err := tenant.Of(r.Context())
+	if err != nil {
+		return view{}, err
+	}
+	company, _ := sc.Company()
+	return e.viewFor(company), nil
+}
+
 func (e *Engine) list(r *http.Request) (*httpx.Reply, error) {
+	v, err := e.catalogueOf(r)
+	if err != nil {
+		return nil, err
+	}
 	out := []Summary{}
-	for _, s := range e.viewOf(r.Context()).All() {
+	for _, s := range v.All() {
 		if k := r.URL.Query().Get("applies_to"); k != "" && s.AppliesTo != k {
 			continue
 		}
@@ -102,8 +118,12 @@ func (e *Engine) list(r *http.Request) (*httpx.Reply, error) {
 }
 
 func (e *Engine) get(r *http.Request) (*Scenario, error) {
+	v, err := e.catalogueOf(r)
+	if err != nil {
+		return nil, err
+	}
 	id := mux.Vars(r)["id"]
-	s := e.viewOf(r.Context()).Get(id)
+	s := v.Get(id)
 	if s == nil {
 		return nil, errs.Errorf(errs.NotFound, "não há cenário %q; GET /sandbox/scenarios lista os cenários", id)
 	}
@@ -132,6 +152,9 @@ func (e *Engine) upload(r *http.Request) (*httpx.Reply, error) {
 }
 
 func (e *Engine) reload(r *http.Request) (*httpx.Reply, error) {
+	if sc, err := tenant.Of(r.Context()); err != nil || !sc.Every() {
+		return nil, errs.Errorf(errs.Forbidden, "só o operador do sandbox recarrega os cenários")
+	}
 	if err := e.Reload(r.Context()); err != nil {
 		return nil, AsHTTP(err)
 	}
@@ -199,7 +222,7 @@ func (e *Engine) activate(r *http.Request) (*httpx.Reply, error) {
 	if err := e.Faults.Activate(r.Context(), s, app); err != nil {
 		return nil, err
 	}
-	return httpx.OK(map[string]any{"active": e.Faults.List(r.Context())}), nil
+	return e.faults(r)
 }
 
 func (e *Engine) deactivate(r *http.Request) (*httpx.Reply, error) {
@@ -243,10 +266,14 @@ func (e *Engine) scenarioFor(r *http.Request) (*Scenario, map[string]any, string
 // An app of another company is answered as none.
 func (e *Engine) appID(r *http.Request, client string) (string, error) {
 	ctx := r.Context()
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return "", err
+	}
 	id, err := e.Faults.Apps.AppID(ctx, client)
-	if err == nil && tenant.Of(ctx) != "" {
+	if err == nil && !sc.Every() {
 		company, cerr := e.Faults.Apps.CompanyOf(ctx, id)
-		if cerr != nil || company != tenant.Of(ctx) {
+		if cerr != nil || !sc.Includes(company) {
 			err = errs.Errorf(errs.NotFound, "não é da empresa")
 		}
 	}
@@ -312,7 +339,11 @@ func (e *Engine) act(r *http.Request) (*httpx.Reply, error) {
 }
 
 func (e *Engine) faults(r *http.Request) (*httpx.Reply, error) {
-	return httpx.OK(map[string]any{"active": e.Faults.List(r.Context())}), nil
+	active, err := e.Faults.List(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	return httpx.OK(map[string]any{"active": active}), nil
 }
 
 func (e *Engine) bindings(r *http.Request) (*httpx.Reply, error) {

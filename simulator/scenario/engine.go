@@ -287,8 +287,13 @@ func (e *Engine) Upload(ctx context.Context, data []byte) (*Scenario, error) {
 		return nil, &LoadError{Problems: []Problem{{File: "upload", Line: lineOfID(data), Field: "id",
 			Message: fmt.Sprintf("o id %q é de um cenário de %s; escolha outro id (uma pasta --scenarios pode substituí-lo)", s.ID, prev.File)}}}
 	}
-	company := tenant.Of(ctx)
-	files, err := e.filesOf(ctx, company)
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The operator's upload is shared: stored as no company's.
+	company, own := sc.Company()
+	files, err := e.filesOf(ctx, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -306,19 +311,20 @@ func (e *Engine) Upload(ctx context.Context, data []byte) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	if company == "" {
-		e.cat.Store(c)
-	} else {
+	if own {
 		e.own.Store(company, c)
+	} else {
+		e.cat.Store(c)
 	}
 	e.refreshFaults()
 	return c.Get(s.ID), nil
 }
 
-// filesOf is what a company's catalogue is built from: its uploads; the
-// shared sources for sandbox-wide work.
-func (e *Engine) filesOf(ctx context.Context, company string) ([]File, error) {
-	if company == "" {
+// filesOf is what a scope's catalogue is built from: a company's
+// uploads; the shared sources for the operator.
+func (e *Engine) filesOf(ctx context.Context, sc tenant.Scope) ([]File, error) {
+	company, one := sc.Company()
+	if !one {
 		return e.Files(ctx)
 	}
 	owned, err := e.ownedFiles(ctx)
@@ -328,16 +334,20 @@ func (e *Engine) filesOf(ctx context.Context, company string) ([]File, error) {
 // Remove deletes an uploaded scenario: a company removes its own, the
 // operator the shared ones.
 func (e *Engine) Remove(ctx context.Context, id string) error {
-	company := tenant.Of(ctx)
-	s := e.viewOf(ctx).Get(id)
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return err
+	}
+	company, one := sc.Company() // the operator removes shared ones: no company's
+	s := e.viewFor(company).Get(id)
 	if s == nil {
 		return errs.Errorf(errs.NotFound, "não há cenário %q", id)
 	}
-	owned := company != "" && e.viewFor(company).own != nil && e.viewFor(company).own.Get(id) != nil
-	if !strings.HasPrefix(s.File, "upload/") || (company != "" && !owned) {
+	owned := one && e.viewFor(company).own != nil && e.viewFor(company).own.Get(id) != nil
+	if !strings.HasPrefix(s.File, "upload/") || (one && !owned) {
 		return errs.Errorf(errs.Conflict, "o cenário %s vem de %s; só cenários enviados pela sua empresa podem ser removidos", id, s.File)
 	}
-	err := e.DB.Tx(ctx, func(tx *store.Tx) error {
+	err = e.DB.Tx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM scenario_uploads WHERE company_id = ? AND id = ?`, company, id)
 		return err
 	})
@@ -443,8 +453,8 @@ func (e *Engine) start(ctx context.Context, tx *store.Tx, s *Scenario, kind, key
 	b := &Binding{ScenarioID: s.ID, Kind: kind, Key: key, Ref: ref, AppID: appID, How: how, Seed: s.Seed, Next: -1, Status: Running, Log: []LogEntry{}, CreatedAt: now}
 	// The first step's delay counts from the binding's creation, as the
 	// later ones count from when their previous step was due: on a running
-	// clock "now" read again a moment later is sandbox seconds later at
-	// 6000× (TestStepDelaysAddUpOnARunningClock failed one run in two).
+	// clock "now" read again a moment later is sandbox seconds later when
+	// the clock is accelerated (TestStepDelaysAddUpOnARunningClock).
 	b.from = now
 	res, err := tx.ExecContext(ctx, `INSERT INTO scenario_bindings (scenario_id, kind, key, ref, app_id, how, seed, next_step, status, log, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, -1, ?, '[]', ?, ?)`, s.ID, kind, key, ref, appID, how, s.Seed, Running, now.UnixNano(), now.UnixNano())
@@ -681,20 +691,22 @@ func (e *Engine) save(ctx context.Context, tx *store.Tx, b *Binding) error {
 }
 
 // Bindings lists bindings, newest first, optionally of one kind and key:
-// those of the apps of the company ctx carries (every one for
-// sandbox-wide work).
+// those of the apps of the company ctx acts for (every one for the
+// operator).
 func (e *Engine) Bindings(ctx context.Context, kind, key string, limit int) ([]*Binding, error) {
 	var out []*Binding
-	apps, all := []string{}, true
-	if company := tenant.Of(ctx); company != "" {
-		var err error
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return nil, err
+	}
+	apps, all := []string{}, sc.Every()
+	if company, one := sc.Company(); one {
 		if apps, err = e.Faults.Apps.AppIDsOf(ctx, company); err != nil {
 			return nil, err
 		}
-		all = false
 	}
 	owned, _ := json.Marshal(apps)
-	err := e.DB.Read(ctx, func(tx *store.Tx) error {
+	err = e.DB.Read(ctx, func(tx *store.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT `+bindingColumns+` FROM scenario_bindings
 			WHERE (? = '' OR kind = ?) AND (? = '' OR key = ?) AND (? OR app_id IN (SELECT value FROM json_each(?)))
 			ORDER BY id DESC LIMIT ?`, kind, kind, key, key, all, string(owned), limit)

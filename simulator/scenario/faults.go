@@ -63,11 +63,11 @@ func (f *Faults) clientID(appID string) string {
 }
 
 type activation struct {
-	s       *Scenario
-	app     string // "" for every app
-	company string // whose clock times its windows
-	since   time.Time
-	used    []int // per fault
+	s     *Scenario
+	app   string       // "" for every app
+	scope tenant.Scope // who activated it: whose apps it applies to, whose clock times its windows
+	since time.Time
+	used  []int // per fault
 }
 
 // Activation is an active fault scenario as the control API shows it.
@@ -94,11 +94,14 @@ func (f *Faults) Activate(ctx context.Context, s *Scenario, app string) error {
 	if len(s.Faults) == 0 {
 		return errs.Errorf(errs.Conflict, "o cenário %s não tem falhas a ativar", s.ID)
 	}
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	company := tenant.Of(ctx)
-	f.remove(s.ID, app, company)
-	f.active = append(f.active, &activation{s: s, app: app, company: company, since: f.Clocks.NowOf(company), used: make([]int, len(s.Faults))})
+	f.remove(s.ID, app, sc)
+	f.active = append(f.active, &activation{s: s, app: app, scope: sc, since: f.Clocks.In(sc).Now(), used: make([]int, len(s.Faults))})
 	return nil
 }
 
@@ -113,23 +116,30 @@ func (f *Faults) activateOnce(ctx context.Context, s *Scenario, app string) {
 			return
 		}
 	}
-	company := tenant.Of(ctx)
-	f.active = append(f.active, &activation{s: s, app: app, company: company, since: f.Clocks.NowOf(company), used: make([]int, len(s.Faults))})
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return // a request of no company arms nothing
+	}
+	f.active = append(f.active, &activation{s: s, app: app, scope: sc, since: f.Clocks.In(sc).Now(), used: make([]int, len(s.Faults))})
 }
 
 // Deactivate turns off s for app, as the company ctx carries activated it;
 // it reports whether it was on.
 func (f *Faults) Deactivate(ctx context.Context, id, app string) bool {
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return false
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.remove(id, app, tenant.Of(ctx))
+	return f.remove(id, app, sc)
 }
 
-func (f *Faults) remove(id, app, company string) bool {
+func (f *Faults) remove(id, app string, sc tenant.Scope) bool {
 	n := len(f.active)
 	kept := f.active[:0]
 	for _, a := range f.active {
-		if !(a.s.ID == id && a.app == app && a.company == company) {
+		if !(a.s.ID == id && a.app == app && a.scope == sc) {
 			kept = append(kept, a)
 		}
 	}
@@ -145,7 +155,8 @@ func (f *Faults) refresh(lookup func(company, id string) *Scenario) {
 	defer f.mu.Unlock()
 	kept := f.active[:0]
 	for _, a := range f.active {
-		if s := lookup(a.company, a.s.ID); s != nil && len(s.Faults) > 0 {
+		company, _ := a.scope.Company() // the operator's: the shared scenarios
+		if s := lookup(company, a.s.ID); s != nil && len(s.Faults) > 0 {
 			if len(s.Faults) != len(a.used) {
 				a.used = make([]int, len(s.Faults))
 			}
@@ -156,15 +167,18 @@ func (f *Faults) refresh(lookup func(company, id string) *Scenario) {
 	f.active = kept
 }
 
-// List shows the activations the company ctx carries made, and the
+// List shows the activations the company ctx acts for made, and the
 // operator's, which apply to it too (every activation, for the operator).
-func (f *Faults) List(ctx context.Context) []Activation {
-	company := tenant.Of(ctx)
+func (f *Faults) List(ctx context.Context) ([]Activation, error) {
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return nil, err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := []Activation{}
 	for _, a := range f.active {
-		if company != "" && a.company != company && a.company != "" {
+		if !sc.Every() && !a.scope.Every() && a.scope != sc {
 			continue
 		}
 		act := Activation{Scenario: a.s.ID, App: f.clientID(a.app), Since: a.since}
@@ -173,7 +187,7 @@ func (f *Faults) List(ctx context.Context) []Activation {
 		}
 		out = append(out, act)
 	}
-	return out
+	return out, nil
 }
 
 func (f *Faults) spent(a *activation, i int) bool {
@@ -181,7 +195,7 @@ func (f *Faults) spent(a *activation, i int) bool {
 	if ft.Times > 0 && a.used[i] >= ft.Times {
 		return true
 	}
-	return ft.Window > 0 && f.Clocks.NowOf(a.company).After(a.since.Add(ft.Window))
+	return ft.Window > 0 && f.Clocks.In(a.scope).Now().After(a.since.Add(ft.Window))
 }
 
 // take finds the first live fault that ok accepts for a request or
@@ -193,7 +207,7 @@ func (f *Faults) take(app, company string, ok func(*Fault) bool) (*Fault, string
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, a := range f.active {
-		if (a.app != "" && a.app != app) || (a.app == "" && a.company != "" && a.company != company) {
+		if (a.app != "" && a.app != app) || (a.app == "" && !a.scope.Includes(company)) {
 			continue
 		}
 		for i := range a.s.Faults {
@@ -454,7 +468,7 @@ func (f *Faults) forgetApps(appIDs []string) {
 // on the token endpoint, the app its client credentials name (in the
 // request's namespace).
 func (f *Faults) companyOf(r *http.Request, info *httpx.Info) string {
-	if info.CompanyID != "" || f.Apps == nil {
+	if tenant.Named(info.CompanyID) || f.Apps == nil {
 		return info.CompanyID
 	}
 	client, _, ok := r.BasicAuth()

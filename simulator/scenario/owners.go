@@ -61,16 +61,20 @@ func (v view) All() []*Scenario {
 	return append(out, v.own.All()...)
 }
 
-// viewOf is what the company ctx carries sees (the shared scenarios for
-// sandbox-wide work).
-func (e *Engine) viewOf(ctx context.Context) view { return e.viewFor(tenant.Of(ctx)) }
+// viewOf is what the company ctx acts for sees: the shared scenarios and
+// its own. The operator, and work of no company, see the shared ones.
+func (e *Engine) viewOf(ctx context.Context) view {
+	sc, _ := tenant.Of(ctx)
+	company, _ := sc.Company()
+	return e.viewFor(company)
+}
 
+// viewFor is what a company sees; an id of no company sees the shared
+// scenarios, as no company owns any.
 func (e *Engine) viewFor(company string) view {
 	v := view{shared: e.Catalogue()}
-	if company != "" {
-		if c, ok := e.own.Load(company); ok {
-			v.own = c.(*Catalogue)
-		}
+	if c, ok := e.own.Load(company); ok {
+		v.own = c.(*Catalogue)
 	}
 	return v
 }

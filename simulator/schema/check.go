@@ -18,12 +18,12 @@ import (
 
 // A check is a schema compiled to tell, cheaply, that a document is
 // valid. gojsonschema builds a result, a context per field and, for every
-// enum, marshals the value to JSON, unmarshals and marshals it again: a
-// valid charge cost 13 µs of a creation's ~240 (pixbench). A check gives
+// enum, marshals the value to JSON, unmarshals and marshals it again,
+// on every request of the partner APIs. A check gives
 // the same verdict as gojsonschema (Validate with the draft-07 loader,
 // checked against it by TestCheckAgreesWithGojsonschema) or says it
 // cannot tell; only a document it finds valid skips gojsonschema, so
-// every error a partner reads is still gojsonschema's, worded as before.
+// every error a partner reads is gojsonschema's.
 //
 // A check knows the keywords the sandbox's schemas use; a schema that
 // uses another has no check (compileCheck fails) and is validated by
@@ -106,8 +106,7 @@ type checkCompiler struct {
 
 // newCheckCompiler makes a registry's compiler of checks: one for all
 // its schemas, so a file many refer to (common.json) is read and
-// compiled once, as gojsonschema's loader pool does (compiling every
-// check went from 85 to 47 ms).
+// compiled once, as gojsonschema's loader pool does.
 func newCheckCompiler(fsys fs.FS) *checkCompiler {
 	return &checkCompiler{fsys: fsys, docs: map[string]any{}, nodes: map[string]*check{}, done: map[string]checked{}}
 }
@@ -568,8 +567,9 @@ func (n *check) str(s string) verdict {
 
 // numeric is the type check and validateNumber of a number. An integer
 // that fits in an int64, against bounds that are such integers too (a
-// charge's expiracao, a day of the month), is compared as one: the exact
-// value, a big.Rat, was a quarter of a charge's check.
+// charge's expiracao, a day of the month), is compared as one: making
+// the exact value, a big.Rat, for every number would cost more than the
+// rest of the check.
 func (n *check) numeric(x json.Number) verdict {
 	if n.intBounds != nil && n.format == "" {
 		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {

@@ -1,6 +1,3 @@
-// Package schema compiles the JSON Schemas (draft-07) of the schemas/ folder
-// once and validates documents against them. The server validates request
-// bodies with it, the scenario loader scenario files, the harness responses.
 package schema
 
 import (
@@ -70,9 +67,9 @@ func Load(fsys fs.FS) (*Registry, error) {
 }
 
 // LoadLazy lists the *.json files of fsys and reads and compiles each at
-// its first use, with the files it refers to: compiling them all took
-// half of the sandbox's start (53 ms), and holding them all parsed,
-// megabytes of an idle sandbox's memory; a sandbox uses a few dozen.
+// its first use, with the files it refers to: compiling them all was
+// half of the sandbox's start, and holding them all parsed, megabytes
+// of an idle sandbox's memory, when a sandbox uses a few dozen.
 // The tests Load every one, so a broken schema still fails CI.
 func LoadLazy(fsys fs.FS) (*Registry, error) {
 	reg := &Registry{names: map[string]bool{}, loader: gojsonschema.NewSchemaLoader(), files: schemaFiles{http.FS(fsys)}, checker: newCheckCompiler(fsys)}

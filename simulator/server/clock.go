@@ -10,6 +10,7 @@ import (
 
 	"homologa/simulator/clock"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // savedClock is where the default clock stood when last moved or stopped,
@@ -19,17 +20,28 @@ type savedClock struct {
 	Wall    time.Time `json:"wall"`
 }
 
-// saveClock records a clock: the default in the settings, a company's own
-// in company_clocks. A restart with --db resumes from it instead of falling
-// back to wall time (and leaving every job it had scheduled in its future).
-func saveClock(ctx context.Context, db *store.DB, clocks *clock.Clocks, companyID string) error {
+// saveClock records the clock a scope moved: the default (the operator's)
+// in the settings, a company's own in company_clocks. A restart with --db
+// resumes from it instead of falling back to wall time (and leaving every
+// job it had scheduled in its future).
+func saveClock(ctx context.Context, db *store.DB, clocks *clock.Clocks, sc tenant.Scope) error {
+	if id, one := sc.Company(); one {
+		return saveCompanyClock(ctx, db, clocks, id)
+	}
+	return saveDefaultClock(ctx, db, clocks)
+}
+
+func saveDefaultClock(ctx context.Context, db *store.DB, clocks *clock.Clocks) error {
 	return db.Tx(ctx, func(tx *store.Tx) error {
-		if companyID == "" {
-			st := clocks.Default.State()
-			b, _ := json.Marshal(savedClock{Sandbox: st.At, Wall: st.Wall})
-			_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO settings (key, value) VALUES ('clock', ?)`, string(b))
-			return err
-		}
+		st := clocks.Default.State()
+		b, _ := json.Marshal(savedClock{Sandbox: st.At, Wall: st.Wall})
+		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO settings (key, value) VALUES ('clock', ?)`, string(b))
+		return err
+	})
+}
+
+func saveCompanyClock(ctx context.Context, db *store.DB, clocks *clock.Clocks, companyID string) error {
+	return db.Tx(ctx, func(tx *store.Tx) error {
 		if !clocks.Owns(companyID) {
 			_, err := tx.ExecContext(ctx, `DELETE FROM company_clocks WHERE company_id = ?`, companyID)
 			return err
@@ -43,9 +55,12 @@ func saveClock(ctx context.Context, db *store.DB, clocks *clock.Clocks, companyI
 
 // saveClocks records every clock (at a graceful stop).
 func saveClocks(ctx context.Context, db *store.DB, clocks *clock.Clocks) error {
-	for _, c := range append([]string{""}, clocks.Owners()...) {
-		if err := saveClock(ctx, db, clocks, c); err != nil {
-			return fmt.Errorf("save clock %q: %w", c, err)
+	if err := saveDefaultClock(ctx, db, clocks); err != nil {
+		return fmt.Errorf("save the default clock: %w", err)
+	}
+	for _, c := range clocks.Owners() {
+		if err := saveCompanyClock(ctx, db, clocks, c); err != nil {
+			return fmt.Errorf("save clock of company %s: %w", c, err)
 		}
 	}
 	return nil

@@ -10,12 +10,10 @@ import (
 // The served sandbox's collector. Its Go heap is small (a few MB live:
 // the data is SQLite's, outside it) and its garbage is per request, so
 // the collector runs by size, not by ratio: none until the heap reaches
-// gcLimit, then as often as it takes to stay under it. At GOGC=400 a
-// sandbox serving 15,000 GETs a second collected every ~50 ms, and the
-// requests caught in a cycle were GET's p99 (pixbench, alternating runs
-// at a 128 MiB limit: GET c=32 p99 4.3–5.3 ms against 5.2–6.2;
-// creations 240–282 µs of processor each against 264–313; 64 MiB was
-// not told apart from 128, and holds half the memory under load).
+// gcLimit, then as often as it takes to stay under it. By ratio (GOGC)
+// a busy sandbox collects many times a second, and the requests caught
+// in a cycle make the tail of its latency; by size it collects rarely
+// (decision record 0026 has the figures, and why 64 MiB).
 //
 // A limit alone would make the collector run without pause should the
 // live heap ever come near it (a sandbox holding far more than ours
@@ -24,10 +22,9 @@ import (
 // limit is kept by the runtime: once the sandbox falls idle (it
 // allocated less than gcIdleAllocs in each of gcIdleTicks seconds) the
 // heap is collected and given back, as at start. Not sooner: the heap
-// given back is paid for again in page faults when requests return
-// (pixbench, whose servers idle 5–10 s between measurements, saw GET's
-// faults go from 0.55 to 0.76 a request at two seconds). GOGC or GOMEMLIMIT in the
-// environment wins over all of it.
+// given back is paid for again in page faults when requests return,
+// and a pause of a few seconds between bursts is no idleness. GOGC or
+// GOMEMLIMIT in the environment wins over all of it.
 const (
 	gcLimit       = 64 << 20
 	gcLiveCeiling = gcLimit / 4

@@ -1,7 +1,3 @@
-// Package server assembles the sandbox: it opens the store, starts the
-// clock, the job scheduler, the event bus and the recorder, mounts every API
-// under its versioned base path, and runs the HTTP server. Main is the
-// homologa command; tests start the same Server on 127.0.0.1:0.
 package server
 
 import (
@@ -171,8 +167,8 @@ const (
 	DemoEmail    = "demo@homologa.test"
 	DemoPassword = "homologa-demo-senha"
 	// demoPasswordHash is DemoPassword's bcrypt hash (cost 10), computed
-	// once: every start and every namespace's copy of the demo account
-	// would otherwise spend 50 ms (seconds under the race detector) on it.
+	// once: bcrypt is slow on purpose, and every start and every
+	// namespace's copy of the demo account would otherwise pay for it.
 	demoPasswordHash = "$2a$10$Reik735a4OPsbKZGdw8AeeWkzXI1sY4IT0qre/rIA84PNfIwzHaUS"
 )
 
@@ -329,7 +325,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 func newLogger(cfg Config) (*slog.Logger, error) {
 	switch {
 	case cfg.Log == io.Discard:
-		// Formatting access-log lines for nobody cost a tenth of a GET.
+		// Formatting access-log lines for nobody would be a share of
+		// every request.
 		return slog.New(slog.DiscardHandler), nil
 	case cfg.LogFormat == "" || cfg.LogFormat == "text":
 		return slog.New(redact.Handler(slog.NewTextHandler(cfg.Log, nil))), nil
@@ -396,14 +393,14 @@ func (s *Server) platform(ctx context.Context) error {
 		return err
 	}
 	s.Jobs = jobs.New(s.DB, s.Clocks, s.Log)
-	s.Jobs.AfterMove = func(ctx context.Context, companyID string) {
-		if err := saveClock(ctx, s.DB, s.Clocks, companyID); err != nil {
-			s.Log.Error("save clock", "company", companyID, "err", err)
+	s.Jobs.AfterMove = func(ctx context.Context, sc tenant.Scope) {
+		if err := saveClock(ctx, s.DB, s.Clocks, sc); err != nil {
+			s.Log.Error("save clock", "scope", sc.String(), "err", err)
 		}
 		// What the company made may now be past the retention age on
 		// its clock: a year's advance sees its old rows go at once.
 		if s.Pruner != nil {
-			s.Pruner.Poke(companyID)
+			s.Pruner.Poke(sc)
 		}
 	}
 	if s.Config.OperatorToken == "" {

@@ -86,7 +86,7 @@ func TestApply(t *testing.T) {
 	hub := events.NewHub()
 	sub := hub.Subscribe(events.Filter{Every: true}, 10)
 	bus := &events.Bus{DB: db, Clocks: clock.NewClocks(clk), Jobs: jobs.New(db, clock.NewClocks(clk), log), Hub: hub, Log: log,
-		AppOf: func(context.Context, *store.Tx, string) (events.App, error) { return events.App{}, nil }}
+		AppOf: func(context.Context, *store.Tx, string) (events.App, error) { return events.App{CompanyID: "c1"}, nil }}
 	a := &statemachine.Applier{Bus: bus}
 	var observed []string
 	a.Observe(func(ctx context.Context, tx *store.Tx, m statemachine.Move, ev *events.Envelope) error {

@@ -3,7 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
+	"fmt"
+
+	"homologa/simulator/tenant"
 )
 
 // The generic row helpers every domain's store files share: a domain's
@@ -72,4 +76,40 @@ func ScanID(row Scanner) (int64, error) {
 	var id int64
 	err := row.Scan(&id)
 	return id, err
+}
+
+// DeleteCompany runs a domain's deletes of one company's rows (each with
+// the company id as its one argument), in order: children before the rows
+// they reference, as foreign keys are on. An id that names no company is
+// refused: rows of no company are the sandbox's own (the index table),
+// never a company's to lose.
+func DeleteCompany(ctx context.Context, tx *Tx, companyID string, deletes []string) error {
+	if !tenant.Named(companyID) {
+		return fmt.Errorf("reset: %w", tenant.NoCompany())
+	}
+	return ExecEach(ctx, tx, companyID, deletes...)
+}
+
+// DeleteIn runs deletes of the rows a list of keys names, each statement
+// reading the list as JSON (`IN (SELECT value FROM json_each(?))`), in
+// order: children first. An empty list deletes nothing.
+func DeleteIn[K any](ctx context.Context, tx *Tx, keys []K, deletes ...string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(keys)
+	if err != nil {
+		return err
+	}
+	return ExecEach(ctx, tx, string(list), deletes...)
+}
+
+// ExecEach runs statements in order, each with the one argument arg.
+func ExecEach(ctx context.Context, tx *Tx, arg any, statements ...string) error {
+	for _, q := range statements {
+		if _, err := tx.ExecContext(ctx, q, arg); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
 }

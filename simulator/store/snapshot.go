@@ -13,8 +13,9 @@ import (
 
 // schemaSnapshot is the database the migrations make from nothing, as
 // SQL: a new database is made from it in one statement batch instead of
-// twenty-odd migrations, each with its own transaction (48 ms of every
-// start of an in-memory sandbox, and of every test's). It is generated:
+// thirty-odd migrations, each with its own transaction, which were most
+// of the start of an in-memory sandbox, and of every test's. It is
+// generated:
 // TestSchemaSnapshot fails when a migration changes it, and
 //
 //	go test ./simulator/store -run TestSchemaSnapshot -update
@@ -28,9 +29,8 @@ var schemaSnapshot string
 
 // template is the first new in-memory database of the process, made from
 // the snapshot; every later one is a page copy of it (SQLite's backup
-// API): executing the snapshot's DDL is ~8 ms, a copy of its pages well
-// under one, and a sandbox opens two databases at start, a test binary
-// hundreds.
+// API), several times cheaper than executing the snapshot's DDL, and a
+// sandbox opens two databases at start, a test binary hundreds.
 var template struct {
 	once sync.Once
 	db   *DB

@@ -1,5 +1,3 @@
-// Package store is the SQLite database of the sandbox: opening it, applying
-// the embedded migrations, running transactions, and making ids.
 package store
 
 import (
@@ -169,8 +167,8 @@ type execer interface {
 
 // shrink lets go of the page cache of a memdb file, whose pages are in
 // its buffer too: a new database's whole schema is in the cache once it
-// is made, the template's again after each copy, and the sandbox's idle
-// RSS held both (1.3 MiB a database of 30).
+// is made, the template's again after each copy, and an idle sandbox's
+// memory would hold both.
 func shrink(ctx context.Context, db execer) error {
 	if _, err := db.ExecContext(ctx, "PRAGMA shrink_memory"); err != nil {
 		return fmt.Errorf("shrink the page cache: %w", err)

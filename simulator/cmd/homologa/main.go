@@ -1,4 +1,3 @@
-// Command homologa runs the Homologa sandbox; see homologa help.
 package main
 
 import (

@@ -34,9 +34,9 @@ type result struct {
 	perSec         float64
 	p50, p99, maxd time.Duration
 	firstErr       error
-	// faults is the server's minor page faults per request: on this kind
-	// of machine (a microVM) the first touch of a page costs ~12 µs, so a
-	// server growing its memory pays for it per request.
+	// faults is the server's minor page faults per request: on a microVM
+	// the first touch of a page is dear, so a server growing its memory
+	// pays for it per request.
 	faults float64
 	// cpu is the server's processor time (user and system) per request.
 	cpu time.Duration

@@ -22,9 +22,9 @@ import (
 // Why: on this kind of machine (a PVM microVM) waking a thread that sleeps
 // on another core is an interrupt the hypervisor delivers, and the kernel
 // charges it to the sender: the server's write of an answer ran the
-// loopback's receive, and the wake-up of the sleeping load generator cost
-// ~35 µs of the server's core (perf: sock_def_readable → pvm_irq_enable,
-// 15.6% of a served creation). A server fast enough to answer before its
+// loopback's receive, and the wake-up of the sleeping load generator is
+// charged to the server's core (decision record 0019). A server fast
+// enough to answer before its
 // client sleeps (the bare one) never pays it, a slower one pays it per
 // answer, so a sleeping client measures the host as much as the server.
 // A client across a network never charges the server for its wake-up;

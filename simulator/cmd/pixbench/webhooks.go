@@ -1,6 +1,6 @@
 package main
 
-// The webhook part of the bench (issue 19, deliveries in lanes): how long
+// The webhook part of the bench (deliveries in lanes): how long
 // a partner waits for a state change, on the real clock, and whether
 // another company's slow receiver makes it wait longer.
 //
@@ -575,7 +575,7 @@ func printWh(name string, r whResult) {
 	}
 }
 
-// printWebhookTargets prints the webhook targets of issue 19. No
+// printWebhookTargets prints the webhook targets. No
 // cross-company delay means: with SLOW's lane full and backlogged, FAST
 // still meets the same target as alone (p99 < 20 ms, nothing missing),
 // and SLOW was indeed backlogged (fewer callbacks than payments), or the

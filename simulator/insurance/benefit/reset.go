@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"homologa/simulator/insurance/wire"
 	"homologa/simulator/store"
 )
 
@@ -13,7 +12,7 @@ import (
 // timelines and payments. It runs before the customer cycle's, whose
 // enrollments the benefits reference.
 func (s *Service) ResetCompany(ctx context.Context, tx *store.Tx, companyID string, _ []string) error {
-	if err := wire.DeleteCompany(ctx, tx, companyID, companyBenefitDeletes); err != nil {
+	if err := store.DeleteCompany(ctx, tx, companyID, companyBenefitDeletes); err != nil {
 		return fmt.Errorf("reset benefits of company %s: %w", companyID, err)
 	}
 	return nil

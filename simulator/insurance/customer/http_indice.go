@@ -7,15 +7,15 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"homologa/simulator/auth"
 	"homologa/simulator/httpx"
-	"homologa/simulator/insurance/wire"
+	"homologa/simulator/tenant"
 )
 
 // indexScopeOf is whose index values a call reads or sets: the caller's
-// company's, or the sandbox's for the operator.
-func indexScopeOf(r *http.Request) indexScope {
-	return indexScope{CompanyID: wire.Principal(r).CompanyID, Sandbox: auth.IsOperator(r.Context())}
+// company's, or the sandbox's for the operator (none is refused).
+func indexScopeOf(r *http.Request) tenant.Scope {
+	sc, _ := tenant.Of(r.Context())
+	return sc
 }
 
 // getIndex is GET /sandbox/indices/{indice}: the months the caller's

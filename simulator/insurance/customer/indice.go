@@ -7,6 +7,7 @@ import (
 
 	"homologa/simulator/errs"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // defaultIPCA is the monthly IPCA (IBGE), in percent, the sandbox ships
@@ -21,22 +22,16 @@ var defaultIPCA = map[string]float64{
 
 const defaultMonthly = 0.35
 
-// indexScope is whose index values a call reads or sets: a company's (its
-// own values over the sandbox's), or the sandbox's (the operator's: the
-// shipped months and what the operator set, which every company without a
-// value of its own reads).
-type indexScope struct {
-	CompanyID string
-	Sandbox   bool
-}
-
-// owner is the company_id the scope's values are stored under: "" for
-// the sandbox's table.
-func (sc indexScope) owner() string {
-	if sc.Sandbox {
-		return ""
+// indexOwner is the company_id a scope's index values are stored under:
+// a company's own (read over the sandbox's), or for the operator the
+// sandbox's table (stored under no company: the shipped months and what
+// the operator set, which every company without a value of its own reads).
+func indexOwner(sc tenant.Scope) (string, error) {
+	if !sc.Valid() {
+		return "", errs.Errorf(errs.Forbidden, "os índices de uma empresa são definidos com o token de um app dela")
 	}
-	return sc.CompanyID
+	company, _ := sc.Company()
+	return company, nil
 }
 
 // effectiveIndex is an index's months (percent) as a company's
@@ -63,11 +58,15 @@ func monthOf(table map[string]float64, mes string) float64 {
 }
 
 // indexTable is an index's months as the scope sees them.
-func (s *Service) indexTable(ctx context.Context, sc indexScope, indice string) (map[string]float64, error) {
+func (s *Service) indexTable(ctx context.Context, sc tenant.Scope, indice string) (map[string]float64, error) {
+	owner, err := indexOwner(sc)
+	if err != nil {
+		return nil, err
+	}
 	var months map[string]float64
-	err := s.DB.Read(ctx, func(tx *store.Tx) error {
+	err = s.DB.Read(ctx, func(tx *store.Tx) error {
 		var err error
-		months, err = effectiveIndex(ctx, tx, sc.owner(), indice)
+		months, err = effectiveIndex(ctx, tx, owner, indice)
 		return err
 	})
 	return months, err
@@ -76,7 +75,7 @@ func (s *Service) indexTable(ctx context.Context, sc indexScope, indice string) 
 // setIndex sets monthly values (percent, each month YYYY-MM within -10..50)
 // of the scope, which the readjustments that follow use: a company's
 // values change only its own readjustments.
-func (s *Service) setIndex(ctx context.Context, sc indexScope, indice string, months map[string]float64) error {
+func (s *Service) setIndex(ctx context.Context, sc tenant.Scope, indice string, months map[string]float64) error {
 	for mes, v := range months {
 		if _, err := time.Parse("2006-01", mes); err != nil {
 			return errs.Invalidf(mes, "mês deve ser YYYY-MM")
@@ -85,12 +84,13 @@ func (s *Service) setIndex(ctx context.Context, sc indexScope, indice string, mo
 			return errs.Invalidf(mes, "valor mensal %.2f%% fora de -10..50", v)
 		}
 	}
-	if !sc.Sandbox && sc.CompanyID == "" {
-		return errs.Errorf(errs.Forbidden, "os índices de uma empresa são definidos com o token de um app dela")
+	owner, err := indexOwner(sc)
+	if err != nil {
+		return err
 	}
 	return s.DB.Tx(ctx, func(tx *store.Tx) error {
 		for mes, v := range months {
-			if err := putIndexMonth(ctx, tx, sc.owner(), indice, mes, v); err != nil {
+			if err := putIndexMonth(ctx, tx, owner, indice, mes, v); err != nil {
 				return err
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"homologa/simulator/insurance/wire"
 	"homologa/simulator/store"
 )
 
@@ -15,7 +14,7 @@ import (
 // benefits on its enrollments, runs first; the sale's, whose proposals
 // the enrollments reference, after.
 func (s *Service) ResetCompany(ctx context.Context, tx *store.Tx, companyID string, _ []string) error {
-	if err := wire.DeleteCompany(ctx, tx, companyID, companyCustomerDeletes); err != nil {
+	if err := store.DeleteCompany(ctx, tx, companyID, companyCustomerDeletes); err != nil {
 		return fmt.Errorf("reset customer cycle of company %s: %w", companyID, err)
 	}
 	return nil

@@ -52,8 +52,8 @@ func (s *Service) answerGrant(r *http.Request, granted bool) (*httpx.Reply, erro
 // token as much as its portal login, so that a harness holding only an
 // app's credentials (a partner's fixed app) can set up a sale.
 func (s *Service) grantOwnOffer(r *http.Request) (*httpx.Reply, error) {
-	company := tenant.Of(r.Context())
-	if company == "" {
+	company, err := tenant.CompanyOf(r.Context())
+	if err != nil {
 		return nil, errs.Errorf(errs.Invalid, "conceder um modelo de proposta é uma ação de uma empresa: use o token de um app dela")
 	}
 	if err := s.setGrant(r.Context(), company, mux.Vars(r)["offer"], true); err != nil {

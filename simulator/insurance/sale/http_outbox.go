@@ -4,18 +4,21 @@ import (
 	"net/http"
 	"time"
 
-	"homologa/simulator/auth"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/wire"
+	"homologa/simulator/tenant"
 )
 
 // outbox is GET /sandbox/outbox?cpf=&clientId=: the messages the sandbox
 // "sent" to the caller company's customers (signature codes), newest
 // first; the operator reads every company's.
 func (s *Service) outbox(r *http.Request) (*httpx.Reply, error) {
+	sc, err := tenant.Of(r.Context())
+	if err != nil {
+		return nil, err
+	}
 	q := wire.Params(r)
-	msgs, err := s.outboxOf(r.Context(), outboxFilter{CompanyID: wire.Principal(r).CompanyID, EveryCompany: auth.IsOperator(r.Context()),
-		CPF: q.Get("cpf"), ClientID: q.Get("clientId")})
+	msgs, err := s.outboxOf(r.Context(), outboxFilter{Scope: sc, CPF: q.Get("cpf"), ClientID: q.Get("clientId")})
 	if err != nil {
 		return nil, err
 	}

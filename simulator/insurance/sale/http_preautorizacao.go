@@ -23,7 +23,7 @@ func (s *Service) preauthorize(r *http.Request) (*httpx.Reply, error) {
 	if err := httpx.DecodeJSON(r, s.Schemas, "insurance/preautorizacao.request", &in); err != nil {
 		return nil, err
 	}
-	a, err := s.holdAmount(r.Context(), preautorizacaoIn{CompanyID: wire.Principal(r).CompanyID, CNPJ: in.CNPJ, CPF: in.CPF, Valor: in.Valor,
+	a, err := s.holdAmount(r.Context(), preautorizacaoIn{CNPJ: in.CNPJ, CPF: in.CPF, Valor: in.Valor,
 		Numero: in.Numero, Bandeira: in.Bandeira, Validade: in.Validade})
 	if err != nil {
 		return nil, err

@@ -70,19 +70,29 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 	if code == "" {
 		return nil, errs.Invalidf("codigoModeloProposta", "informe o modelo de proposta: ?codigoModeloProposta=, /proposta/{codigo} ou PROPOSTA.USO_MONGERAL.MODELO_PROPOSTA")
 	}
-	p, replayed, err := s.createProposta(r.Context(), propostaIn{By: wire.Principal(r), Offer: code, Body: body, Scenario: r.Header.Get(scenario.Header),
-		Card: card})
+	p, status, err := s.register(r, code, body, card)
 	if err != nil {
 		return nil, err
-	}
-	status := http.StatusCreated
-	if replayed {
-		status = http.StatusOK
 	}
 	// The 2025 client reads numeroProposta beside the envelope, and fails
 	// without it (insurance CLIENTS §3.6); Valor keeps it too.
 	return wire.ReplyTop(status, map[string]any{"numeroProposta": p.Numero}, map[string]any{"numeroProposta": p.Numero, "status": p.Status,
 		"statusCodigo": statusCode[p.Status], "dataProtocolo": p.CreatedAt.Format(time.RFC3339), "valorTotal": p.Total}), nil
+}
+
+// register creates the proposal a request's body makes for an offer, and
+// answers its status: 201 for a new one, 200 for the one a number sent
+// again made.
+func (s *Service) register(r *http.Request, offer string, body map[string]any, card Card) (*Proposta, int, error) {
+	p, replayed, err := s.createProposta(r.Context(), propostaIn{By: wire.Principal(r), Offer: offer, Body: body, Scenario: r.Header.Get(scenario.Header),
+		Card: card})
+	if err != nil {
+		return nil, 0, err
+	}
+	if replayed {
+		return p, http.StatusOK, nil
+	}
+	return p, http.StatusCreated, nil
 }
 
 // readProposta reads a PROPOSTA body (or another, mapped onto one by

@@ -6,7 +6,6 @@ import (
 	"homologa/simulator/errs"
 	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/wire"
-	"homologa/simulator/scenario"
 )
 
 // postVenda is the v2 POST /venda (DadosRegistrarVenda; insurance CLIENTS
@@ -31,14 +30,9 @@ func (s *Service) postVenda(r *http.Request) (*httpx.Reply, error) {
 	if offer == "" {
 		return nil, errs.Invalidf("ModeloProposta", "informe o modelo de proposta (ModeloProposta, ou UsoMongeral.ModeloProposta)")
 	}
-	p, replayed, err := s.createProposta(r.Context(), propostaIn{By: wire.Principal(r), Offer: offer, Body: body, Scenario: r.Header.Get(scenario.Header),
-		Card: card})
+	p, status, err := s.register(r, offer, body, card)
 	if err != nil {
 		return nil, err
-	}
-	status := http.StatusCreated
-	if replayed {
-		status = http.StatusOK
 	}
 	return wire.Reply(status, p.Numero), nil
 }

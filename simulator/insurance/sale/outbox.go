@@ -7,6 +7,7 @@ import (
 	"homologa/simulator/auth"
 	"homologa/simulator/errs"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // outboxMessage is a message the sandbox "sent" to a customer: a
@@ -18,14 +19,13 @@ type outboxMessage struct {
 	CreatedAt time.Time
 }
 
-// outboxFilter selects messages: a company's (every company's only when
-// EveryCompany says so: the operator's), of a CPF, of an app (its client
-// id); empty CPF and ClientID select all.
+// outboxFilter selects messages: of its scope (a company's, or every
+// company's for the operator), of a CPF, of an app (its client id); empty
+// CPF and ClientID select all.
 type outboxFilter struct {
-	CompanyID    string
-	EveryCompany bool
-	CPF          string
-	ClientID     string
+	Scope    tenant.Scope
+	CPF      string
+	ClientID string
 }
 
 // outboxLimit is how many messages the outbox shows, newest first.

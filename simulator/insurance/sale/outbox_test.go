@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // Two codes sent at one instant (a frozen clock) list the later first,
@@ -30,7 +31,7 @@ func TestOutboxNewestFirstOnAFrozenClock(t *testing.T) {
 	}
 	var got []outboxMessage
 	if err := db.Read(ctx, func(tx *store.Tx) error {
-		got, err = listOutbox(ctx, tx, outboxFilter{CompanyID: "c1", CPF: "11144477735"}, "", outboxLimit)
+		got, err = listOutbox(ctx, tx, outboxFilter{Scope: tenant.Company("c1"), CPF: "11144477735"}, "", outboxLimit)
 		return err
 	}); err != nil {
 		t.Fatal(err)

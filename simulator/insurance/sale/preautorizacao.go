@@ -13,6 +13,7 @@ import (
 	"homologa/simulator/money"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
+	"homologa/simulator/tenant"
 )
 
 // Test cards, as a payment gateway's sandbox documents them (README
@@ -43,15 +44,14 @@ var retryCards = map[string]string{
 // preautorizacaoIn is what the credit-card widget sends: the card stops
 // here, the partner only ever gets the code.
 type preautorizacaoIn struct {
-	// CompanyID is the calling app's company, "" for the operator (then
-	// CNPJ names it, in the namespace the call names).
-	CompanyID string
-	CNPJ      string
-	CPF       string
-	Valor     any
-	Numero    string
-	Bandeira  string
-	Validade  string
+	// CNPJ names the company when the operator calls (in the namespace
+	// the call names); an app's call is for its own company.
+	CNPJ     string
+	CPF      string
+	Valor    any
+	Numero   string
+	Bandeira string
+	Validade string
 }
 
 // preautorizacao is a card pre-authorisation: an amount held on a card,
@@ -90,20 +90,18 @@ func checkCard(in preautorizacaoIn, now time.Time) (money.Cents, error) {
 // proposal carries (CARTAO.NUM_PRE_AUTORIZACAO). A retry card's refusal
 // is recorded, so the next attempt approves.
 func (s *Service) holdAmount(ctx context.Context, in preautorizacaoIn) (*preautorizacao, error) {
-	var err error
-	if in.CompanyID == "" {
-		if in.CompanyID, err = s.companyByCNPJ(ctx, in.CNPJ); err != nil {
-			return nil, err
-		}
+	company, err := s.holder(ctx, in.CNPJ)
+	if err != nil {
+		return nil, err
 	}
 	// The card's expiry is judged on the company's date: a company that
 	// advanced its clock past the card's month sees it expired.
-	now := s.NowOf(in.CompanyID)
+	now := s.NowOf(company)
 	valor, err := checkCard(in, now)
 	if err != nil {
 		return nil, err
 	}
-	a := &preautorizacao{CompanyID: in.CompanyID, CPF: in.CPF, Valor: valor, Bandeira: wire.OrDefault(in.Bandeira, brand(in.Numero)),
+	a := &preautorizacao{CompanyID: company, CPF: in.CPF, Valor: valor, Bandeira: wire.OrDefault(in.Bandeira, brand(in.Numero)),
 		Final: in.Numero[len(in.Numero)-4:]}
 	refused := false
 	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
@@ -127,7 +125,20 @@ func (s *Service) holdAmount(ctx context.Context, in preautorizacaoIn) (*preauto
 	return a, nil
 }
 
-// companyByCNPJ finds the company a call without a token names.
+// holder is the company a pre-authorisation is for: the calling app's, or
+// the one the operator names by CNPJ.
+func (s *Service) holder(ctx context.Context, cnpj string) (string, error) {
+	sc, err := tenant.Of(ctx)
+	if err != nil {
+		return "", err
+	}
+	if company, one := sc.Company(); one {
+		return company, nil
+	}
+	return s.companyByCNPJ(ctx, cnpj)
+}
+
+// companyByCNPJ finds the company the operator's call names.
 func (s *Service) companyByCNPJ(ctx context.Context, cnpj string) (string, error) {
 	if cnpj == "" {
 		return "", errs.Invalidf("cnpj", "informe o CNPJ da empresa (ou chame com o token do app)")

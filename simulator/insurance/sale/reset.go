@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"homologa/simulator/insurance/wire"
 	"homologa/simulator/store"
 )
 
@@ -16,7 +15,7 @@ import (
 // not what it did. The customer cycle's reset, which holds enrollments of
 // its proposals, runs first.
 func (s *Service) ResetCompany(ctx context.Context, tx *store.Tx, companyID string, _ []string) error {
-	if err := wire.DeleteCompany(ctx, tx, companyID, companySaleDeletes); err != nil {
+	if err := store.DeleteCompany(ctx, tx, companyID, companySaleDeletes); err != nil {
 		return fmt.Errorf("reset sale of company %s: %w", companyID, err)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 
 	"homologa/simulator/insurance/wire"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 func insertOutboxMessage(ctx context.Context, tx *store.Tx, m *outboxMessage) error {
@@ -14,15 +15,16 @@ func insertOutboxMessage(ctx context.Context, tx *store.Tx, m *outboxMessage) er
 	return err
 }
 
-// listOutbox reads the newest messages of the filter's company (of every
-// company when it says so), of its CPF and of app appID when they are not
+// listOutbox reads the newest messages of the filter's scope, of its CPF and of app appID when they are not
 // "", newest first: on a frozen clock many share an instant, and then the
 // later insert (rowid; ids are random) comes first.
 func listOutbox(ctx context.Context, tx *store.Tx, f outboxFilter, appID string, limit int) ([]outboxMessage, error) {
 	var conds []string
 	var args []any
-	if !f.EveryCompany {
-		conds, args = append(conds, "company_id = ?"), append(args, f.CompanyID)
+	if company, one := f.Scope.Company(); one {
+		conds, args = append(conds, "company_id = ?"), append(args, company)
+	} else if !f.Scope.Every() {
+		return nil, tenant.NoCompany()
 	}
 	where, args := wire.Where(conds, args, wire.Eq{Column: "cpf", Value: f.CPF}, wire.Eq{Column: "app_id", Value: appID})
 	q := `SELECT id, app_id, cpf, channel, destination, subject, body, code, created_at FROM outbox_messages ` + where

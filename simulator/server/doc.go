@@ -1,0 +1,7 @@
+// Package server assembles the sandbox: it opens the store, starts the
+// clocks, the job scheduler, the event bus, the recorder and the pruner,
+// declares the route table (every package's routes, Routes) and mounts each
+// route under its API's base path wrapped in the rule of its credential
+// kind, and runs the HTTP server. Main is the homologa command's serve;
+// tests start the same Server on 127.0.0.1:0.
+package server
