@@ -118,8 +118,12 @@ func (h *Handlers) exportApp(r *http.Request, clientID string) (auth.App, error)
 			return auth.App{}, errs.Invalidf("clientId", "diga de qual app é a sessão")
 		}
 	}
+	scope, err := tenant.Of(r.Context())
+	if err != nil {
+		return auth.App{}, err
+	}
 	a, err := h.Auth.App(r.Context(), clientID)
-	if company := tenant.Of(r.Context()); err != nil || (!auth.IsOperator(r.Context()) && a.CompanyID != company) {
+	if err != nil || !scope.Includes(a.CompanyID) {
 		return auth.App{}, errs.Invalidf("clientId", "nenhum app com client id %q na sua empresa", clientID)
 	}
 	return a, nil

@@ -10,6 +10,7 @@ import (
 	"homologa/simulator/money"
 	"homologa/simulator/statemachine"
 	"homologa/simulator/store"
+	"homologa/simulator/tenant"
 )
 
 // The commission states (SUMMARY §5.5).
@@ -158,7 +159,7 @@ func (s *Service) payComissoes(ctx context.Context, tx *store.Tx, companyID, lot
 // current month. The payout scheduled for its day still runs, and finds
 // nothing left to pay.
 func (s *Service) PayoutNow(ctx context.Context, companyID string) (paid int, lote string, err error) {
-	if companyID == "" {
+	if !tenant.Named(companyID) {
 		return 0, "", errs.Errorf(errs.Invalid, "o pagamento de comissões é de uma empresa: chame com o token de um app dela")
 	}
 	lote = s.NowOf(companyID).In(wire.Brasilia).Format("2006-01")

@@ -53,7 +53,11 @@ func (s *Service) getCommissionRule(r *http.Request) (*httpx.Reply, error) {
 // payoutNow is POST /sandbox/comissoes/pagamento: the caller company's
 // accrued commissions are paid now (PayoutNow).
 func (s *Service) payoutNow(r *http.Request) (*httpx.Reply, error) {
-	paid, lote, err := s.PayoutNow(r.Context(), tenant.Of(r.Context()))
+	company, err := tenant.CompanyOf(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	paid, lote, err := s.PayoutNow(r.Context(), company)
 	if err != nil {
 		return nil, err
 	}
