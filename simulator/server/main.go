@@ -47,7 +47,8 @@ Usage:
                               (these four take --sandbox URL --client-id ID --client-secret S
                               [--cacert FILE] [--cert FILE]; homologa listen -h lists a command's flags)
   homologa version            print the version, commit and build date
-  homologa health [--url URL] exit 0 when the sandbox answers (a container's HEALTHCHECK)
+  homologa health [--url URL] [--wait 30s]
+                              exit 0 when the sandbox answers (a container's HEALTHCHECK; --wait: until it does)
 
 Flags of serve (each also read from the environment variable named):
 `
