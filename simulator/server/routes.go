@@ -99,7 +99,8 @@ func (s *Server) mountRoutes() error {
 	// As many partner requests inside as processors, the rest in arrival
 	// order (httpx.Admission).
 	s.Handler = s.proxies.Middleware(httpx.Admission{APIs: turnTakers(), Slots: runtime.GOMAXPROCS(0)}.Middleware(httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
-		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner)))))
+		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.Strictness(APIs, s.Config.Strict,
+			httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner))))))
 	return nil
 }
 
@@ -307,10 +308,14 @@ type Settings struct {
 	WebhookResolve []string `json:"webhookResolve"`
 	TLS            bool     `json:"tls"`
 	MTLS           bool     `json:"mtls"`
+	// Strict is --strict: what production accepts beyond the
+	// specification is refused, not recorded as a finding.
+	Strict bool `json:"strict"`
 }
 
 func (s *Server) settings() Settings {
-	out := Settings{WebhookAllow: []string{}, WebhookResolve: []string{}, TLS: s.Config.TLS || s.Config.MTLS || s.Config.TLSCert != "", MTLS: s.Config.MTLS}
+	out := Settings{WebhookAllow: []string{}, WebhookResolve: []string{}, TLS: s.Config.TLS || s.Config.MTLS || s.Config.TLSCert != "", MTLS: s.Config.MTLS,
+		Strict: s.Config.Strict}
 	out.WebhookAllow = append(out.WebhookAllow, s.Config.WebhookAllow...)
 	for _, pin := range s.Config.WebhookResolve {
 		name, _, _ := strings.Cut(pin, "=")

@@ -141,6 +141,11 @@ type Config struct {
 	TLSKey  string
 	TLSDir  string
 	MTLS    bool
+	// Strict (--strict) refuses what the partner APIs in production
+	// accept beyond their specification (unknown members, a trailing
+	// slash, token parameters in the query string…), which the sandbox
+	// otherwise accepts and records as findings (httpx.Tolerate).
+	Strict bool
 	// PublicURL is where the sandbox is reached when it is hosted
 	// (--public-url): it is then served under that name too, its session
 	// cookies are Secure over https, and the demo account and app get
@@ -180,21 +185,21 @@ const (
 // real gateway does, without regard to the case of the path.
 var APIs = []httpx.API{
 	{Prefix: "/insurer/v1", Name: "insurer", Title: "Insurer (sale cycle)", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope",
-		CaseInsensitive: true, Aliases: []httpx.Alias{
+		CaseInsensitive: true, Lenient: true, Aliases: []httpx.Alias{
 			{Prefix: "/apiseguradora/v3", Style: httpx.StyleV3},
 			{Prefix: "/apiseguradora/v2", Style: httpx.StyleV2},
 			{Prefix: "/api/{version}", Style: httpx.StyleV2},
 			{Prefix: "/api.underwriting/v1", Style: httpx.StyleV3},
 		}},
 	{Prefix: "/api.questionario/v2", Name: "questionnaire", Title: "Questionnaire service", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope",
-		CaseInsensitive: true, Style: httpx.StyleV3},
+		CaseInsensitive: true, Lenient: true, Style: httpx.StyleV3},
 	{Prefix: "/access/v1", Name: "access", Title: "Access management", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope",
-		CaseInsensitive: true, Aliases: []httpx.Alias{{Prefix: "/gestao-acesso/v1", Style: httpx.StyleV3}}},
-	{Prefix: "/benefits/v1", Name: "benefits", Title: "Benefits", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope", CaseInsensitive: true},
-	{Prefix: "/customer/v1", Name: "customer", Title: "Customer", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope", CaseInsensitive: true},
-	{Prefix: "/pix/v2", Name: "pix", Title: "Pix (API Pix 2.9.0)", Dialect: httpx.Pix{}, Record: true, ErrorSchema: "pix/problema"},
+		CaseInsensitive: true, Lenient: true, Aliases: []httpx.Alias{{Prefix: "/gestao-acesso/v1", Style: httpx.StyleV3}}},
+	{Prefix: "/benefits/v1", Name: "benefits", Title: "Benefits", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope", CaseInsensitive: true, Lenient: true},
+	{Prefix: "/customer/v1", Name: "customer", Title: "Customer", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope", CaseInsensitive: true, Lenient: true},
+	{Prefix: "/pix/v2", Name: "pix", Title: "Pix (API Pix 2.9.0)", Dialect: httpx.Pix{}, Record: true, ErrorSchema: "pix/problema", Lenient: true},
 	{Prefix: "/qr/v2", Name: "pix-payload", Title: "Pix payloads (QR)", Dialect: httpx.Pix{}, Record: true},
-	{Prefix: "/oauth/token", Name: "oauth", Title: "OAuth2 token", Dialect: httpx.OAuth{}, Record: true, ErrorSchema: "platform/oauth-error"},
+	{Prefix: "/oauth/token", Name: "oauth", Title: "OAuth2 token", Dialect: httpx.OAuth{}, Record: true, ErrorSchema: "platform/oauth-error", Lenient: true},
 	{Prefix: "/portal", Name: "portal", Title: "Onboarding portal", Dialect: httpx.Problem{}, Record: true, ErrorSchema: "platform/problem"},
 	{Prefix: "/sandbox", Name: "sandbox", Title: "Sandbox control", Dialect: httpx.Problem{}, ErrorSchema: "platform/problem"},
 	{Prefix: "/events", Name: "events", Title: "Live events", Dialect: httpx.Problem{}},

@@ -1,0 +1,136 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"homologa/simulator/httpx"
+	"homologa/simulator/server"
+)
+
+// TestProductionLeniencyIsRecorded: what production accepts beyond the
+// API Pix's specification and real clients rely on — members the
+// schema does not declare (data7-pix's tx_id, status, revisao on PUT
+// /cob), a trailing slash on a collection (Efí's GET /v2/cobv/), the
+// token's parameters in the query string (data7-pix's Sicredi client) —
+// is accepted, the unknown members ignored and never echoed back, and
+// each is a finding of its request in the interaction log. Under
+// --strict each is refused as the specification reads.
+func TestProductionLeniencyIsRecorded(t *testing.T) {
+	t.Parallel()
+	now := time.Now().UTC()
+	window := "?inicio=" + url.QueryEscape(now.Add(-time.Hour).Format(time.RFC3339)) + "&fim=" + url.QueryEscape(now.Add(time.Hour).Format(time.RFC3339))
+	const txid = "leniencyleniencyleniency0001"
+	withExtras := `{"chave": "52998224725", "tx_id": "` + txid + `", "valor": {"original": "10.00", "modalidadeAlteracao": 0},
+		"calendario": {"expiracao": 3600}, "status": "ATIVA", "revisao": 0}`
+	tokenQuery := "/oauth/token?grant_type=client_credentials&client_id=" + server.DemoClientID + "&client_secret=" + server.DemoClientSecret + "&scope=cob.read+cob.write"
+
+	for _, strict := range []bool{false, true} {
+		name := map[bool]string{false: "OKLenient", true: "ErrStrict"}[strict]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := startServer(t, server.Config{Strict: strict})
+			defer s.Close(context.Background())
+			call := pixClient(t, s)
+
+			code, cob := call(http.MethodPut, "/cob/"+txid, withExtras)
+			if strict {
+				if code != 400 || cob["type"] != "https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida" || !strings.Contains(jsonOf(cob), "cob.tx_id") {
+					t.Fatalf("strict PUT /cob with unknown members: %d %v", code, cob)
+				}
+			} else {
+				_, read := call(http.MethodGet, "/cob/"+txid, "")
+				if code != 201 || cob["tx_id"] != nil || read["tx_id"] != nil || cob["status"] != "ATIVA" || cob["revisao"] != 0.0 {
+					t.Fatalf("lenient PUT /cob with unknown members: %d %v, read back %v", code, cob, read)
+				}
+			}
+			if code, list := call(http.MethodGet, "/cobv/"+window, ""); code != map[bool]int{false: 200, true: 404}[strict] {
+				t.Fatalf("GET /cobv/ with a trailing slash: %d %v", code, list)
+			}
+			req, _ := http.NewRequest(http.MethodPost, s.URL()+tokenQuery, nil)
+			req.SetBasicAuth(server.DemoClientID, server.DemoClientSecret)
+			req.Header.Set("Content-Type", "application/json")
+			code, tok := send(t, req)
+			if (code == 200) == strict || (strict && tok["error"] != "invalid_request") || (!strict && tok["scope"] != "cob.read cob.write") {
+				t.Fatalf("token in the query string: %d %v", code, tok)
+			}
+
+			findings, log := loggedFindings(t, s)
+			want := map[string]bool{httpx.FindingUnknownMember + " PUT tx_id": true, httpx.FindingUnknownMember + " PUT status": true,
+				httpx.FindingUnknownMember + " PUT revisao": true, httpx.FindingTrailingSlash + " GET /pix/v2/cobv/": true,
+				httpx.FindingTokenInQuery + " POST grant_type,client_id,client_secret,scope": true, httpx.FindingTwoClientAuth + " POST client_secret": true}
+			if strict {
+				want = map[string]bool{}
+			}
+			if len(findings) != len(want) {
+				t.Fatalf("the log's findings %v, want %v", findings, want)
+			}
+			for _, f := range findings {
+				if !want[f] {
+					t.Errorf("finding %q not expected; want %v", f, want)
+				}
+			}
+			if strings.Contains(log, server.DemoClientSecret) {
+				t.Fatal("the client secret of the query string is in the interaction log")
+			}
+		})
+	}
+}
+
+// loggedFindings lists the findings of the demo app's requests in the
+// interaction log, as "kind METHOD field", and the log itself.
+func loggedFindings(t *testing.T, s *server.Server) ([]string, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, s.URL()+"/sandbox/interactions?limit=1000", nil)
+	req.Header.Set("Authorization", "Bearer "+testOperator)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var out struct {
+		Interactions []struct {
+			Method   string
+			Findings []httpx.Finding
+		}
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	var list []string
+	for _, it := range out.Interactions {
+		for _, f := range it.Findings {
+			if f.Detail == "" {
+				t.Errorf("a finding without its detail: %+v", f)
+			}
+			list = append(list, f.Kind+" "+it.Method+" "+f.Field)
+		}
+	}
+	return list, string(b)
+}
+
+// send runs a request and answers its status and JSON body.
+func send(t *testing.T, req *http.Request) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	json.Unmarshal(b, &out)
+	return resp.StatusCode, out
+}
+
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
