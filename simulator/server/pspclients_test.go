@@ -29,7 +29,7 @@ import (
 // maps the PSP's homologation URLs written in each package onto the
 // sandbox (its base path for the API Pix rewritten to /pix/v2), as a
 // hosts file would, and refuses every connection that is not loopback.
-var pspPackages = []string{"sdk-node-apis-efi@1.4.0", "gn-api-sdk-node@3.0.4", "data7-pix@1.0.7"}
+var pspPackages = []string{"sdk-node-apis-efi@1.4.0", "efi2@npm:sdk-node-apis-efi@2.0.1", "gn-api-sdk-node@3.0.4", "data7-pix@1.0.7"}
 
 // pspCall is a call's expected outcome: ok; or failed, with the words
 // its error has; or skipped, the client not having it.
@@ -52,6 +52,8 @@ var pspSurvey = []struct {
 	findings []string
 }{
 	{name: "efi", pkg: "sdk-node-apis-efi@1.4.0", script: "efi.cjs", sdk: "sdk-node-apis-efi", calls: efiCalls(true),
+		findings: []string{"trailing-slash GET /pix/v2/cobv/"}},
+	{name: "efitwo", pkg: "sdk-node-apis-efi@2.0.1", script: "efi.cjs", sdk: "efi2", calls: efiCalls(true),
 		findings: []string{"trailing-slash GET /pix/v2/cobv/"}},
 	{name: "gn", pkg: "gn-api-sdk-node@3.0.4", script: "efi.cjs", sdk: "gn-api-sdk-node", calls: efiCalls(false),
 		findings: []string{"trailing-slash GET /pix/v2/cobv/"}},
@@ -106,7 +108,7 @@ func TestPublishedPixClients(t *testing.T) {
 
 	for i, client := range pspSurvey {
 		t.Run(client.name, func(t *testing.T) {
-			cnpj := []string{"11444777000161", "04252011000110", "60746948000112"}[i]
+			cnpj := []string{"11444777000161", "04252011000110", "60746948000112", "33000167000101"}[i]
 			a := onboard(t, base, roots, client.name+"@exemplo.com.br", cnpj)
 			env := pspEnv(t, base, dir, a, cnpj, client.name, i)
 			env = append(env, "NODE_PATH="+modules, "HOMOLOGA_SDK="+client.sdk)
