@@ -41,6 +41,10 @@ type API struct {
 	// (RouteSegments).
 	CaseInsensitive bool
 	Segments        map[string]string
+	// Undeclared are answers every route of the API may give that its
+	// specification does not declare, each with its reason; the route
+	// reference lists them.
+	Undeclared []string
 	// Lenient APIs accept what their real counterparts accept beyond the
 	// specification, recording each finding (Tolerate): the partner APIs
 	// a real server answers, not the sandbox's own.

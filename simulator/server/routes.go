@@ -405,8 +405,27 @@ func RouteReference() string {
 			title += ", `" + al.Prefix + "`"
 		}
 		section(title+")", byAPI[a.Name])
+		undeclared(&b, a, byAPI[a.Name])
 	}
 	return b.String()
+}
+
+// undeclared writes the answers of an API's routes that its
+// specification does not declare, each with its reason: the API's, then
+// each route's.
+func undeclared(b *strings.Builder, a httpx.API, rs []httpx.Route) {
+	var lines []string
+	for _, u := range a.Undeclared {
+		lines = append(lines, "- every route: "+u+".")
+	}
+	for _, rt := range rs {
+		if rt.Undeclared != "" {
+			lines = append(lines, fmt.Sprintf("- `%s %s`: %s.", rt.Method, FullPath(rt), rt.Undeclared))
+		}
+	}
+	if len(lines) > 0 {
+		fmt.Fprintf(b, "\nAnswers the specification does not declare, and why:\n\n%s\n", strings.Join(lines, "\n"))
+	}
 }
 
 // namespaces is the namespace routes and middleware, made once: a
