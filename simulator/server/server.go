@@ -183,7 +183,7 @@ const (
 // /api/{version}/… (PascalCase resources), /apiseguradora/v2 and v3, the
 // underwriting, questionnaire and access-management services; and, as the
 // real gateway does, without regard to the case of the path.
-var APIs = []httpx.API{
+var APIs = withTokenAliases([]httpx.API{
 	{Prefix: "/insurer/v1", Name: "insurer", Title: "Insurer (sale cycle)", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope",
 		CaseInsensitive: true, Lenient: true, Aliases: []httpx.Alias{
 			{Prefix: "/apiseguradora/v3", Style: httpx.StyleV3},
@@ -204,6 +204,33 @@ var APIs = []httpx.API{
 	{Prefix: "/portal", Name: "portal", Title: "Onboarding portal", Dialect: httpx.Problem{}, Record: true, ErrorSchema: "platform/problem"},
 	{Prefix: "/sandbox", Name: "sandbox", Title: "Sandbox control", Dialect: httpx.Problem{}, ErrorSchema: "platform/problem"},
 	{Prefix: "/events", Name: "events", Title: "Live events", Dialect: httpx.Problem{}},
+})
+
+// withTokenAliases gives the token endpoint the paths the insurer's
+// clients ask for a token at: /connect/token under the host, as the 2019
+// hackathon app does, and under every base URL of the insurer's APIs,
+// as the 2025 client builds it from the same base as every other call
+// (insurance CLIENTS §2.2, and the additions' item 1). The longest base
+// matches first, so /apiseguradora/v3/connect/token is the token
+// endpoint, not an insurer route.
+func withTokenAliases(apis []httpx.API) []httpx.API {
+	var aliases []httpx.Alias
+	aliases = append(aliases, httpx.Alias{Prefix: "/connect/token"})
+	for _, a := range apis {
+		if _, insurer := a.Dialect.(httpx.Insurer); !insurer {
+			continue
+		}
+		aliases = append(aliases, httpx.Alias{Prefix: a.Prefix + "/connect/token"})
+		for _, al := range a.Aliases {
+			aliases = append(aliases, httpx.Alias{Prefix: al.Prefix + "/connect/token"})
+		}
+	}
+	for i := range apis {
+		if apis[i].Name == "oauth" {
+			apis[i].Aliases = append(apis[i].Aliases, aliases...)
+		}
+	}
+	return apis
 }
 
 // The defaults of the limits on a slow or greedy client. A partner's

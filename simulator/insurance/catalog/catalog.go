@@ -40,6 +40,16 @@ const (
 	RespostaData    = "DATA"
 )
 
+// The kinds of value a VALOR question asks (Pergunta.Variacao), which the
+// 2025 client draws an input for from the questionnaire service's
+// TipoVariacaoResposta (insurance CLIENTS, additions, item 2): a weight
+// in kilograms, a height in metres, or any number.
+const (
+	VariacaoPeso   = "PESO"
+	VariacaoAltura = "ALTURA"
+	VariacaoNumero = "NUMERO"
+)
+
 // DateTimeLayout is how the catalogue writes dataUltimaAlteracao: MAG's
 // date-time without a zone, echoed verbatim by the API.
 const DateTimeLayout = "2006-01-02T15:04:05"
@@ -274,6 +284,9 @@ type Pergunta struct {
 	Tipo         Dominio   `json:"tipo" yaml:"-"`
 	Ordem        int       `json:"ordem" yaml:"-"`
 	TipoResposta string    `json:"tipoResposta" yaml:"tipoResposta"`
+	// Variacao is what a VALOR question's number is (VariacaoPeso,
+	// VariacaoAltura, VariacaoNumero); "" for the other types.
+	Variacao string `json:"-" yaml:"variacao"`
 	Obrigatoria  bool      `json:"obrigatoria" yaml:"obrigatoria"`
 	Opcoes       []Dominio `json:"opcoes,omitempty" yaml:"opcoes"`
 }
@@ -772,6 +785,12 @@ func validateQuestionario(p *problems, where string, o *Offer) {
 func validateRespostas(p *problems, where string, pg *Pergunta) {
 	if !slices.Contains(respostas, pg.TipoResposta) {
 		p.add(where, "tipoResposta %q: want one of %s", pg.TipoResposta, strings.Join(respostas, ", "))
+	}
+	switch {
+	case pg.TipoResposta == RespostaValor && !slices.Contains([]string{VariacaoPeso, VariacaoAltura, VariacaoNumero}, pg.Variacao):
+		p.add(where, "variacao %q: a VALOR question is a %s, an %s or a %s", pg.Variacao, VariacaoPeso, VariacaoAltura, VariacaoNumero)
+	case pg.TipoResposta != RespostaValor && pg.Variacao != "":
+		p.add(where, "variacao: only a VALOR question has one")
 	}
 	if pg.TipoResposta != RespostaDominio {
 		if len(pg.Opcoes) > 0 {

@@ -32,7 +32,7 @@ func (s *Service) postVenda(r *http.Request) (*httpx.Reply, error) {
 		return nil, errs.Invalidf("ModeloProposta", "informe o modelo de proposta (ModeloProposta, ou UsoMongeral.ModeloProposta)")
 	}
 	p, replayed, err := s.createProposta(r.Context(), propostaIn{By: wire.Principal(r), Offer: offer, Body: body, Scenario: r.Header.Get(scenario.Header),
-		Card: card})
+		Card: card, V2: true})
 	if err != nil {
 		return nil, err
 	}
