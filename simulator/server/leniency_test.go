@@ -134,3 +134,38 @@ func jsonOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestUnsignedV2SaleIsAFinding: a v2 venda with no signature of any kind
+// is taken, as no v2 client has a way to sign, with the finding
+// unsigned-sale; under --strict it is the 422 ASSINATURA_AUSENTE the
+// specification's rule 6 asks for.
+func TestUnsignedV2SaleIsAFinding(t *testing.T) {
+	t.Parallel()
+	const venda = `{"CNPJ": "11222333000181", "ModeloProposta": "YZ",
+		"DadosProponente": {"Nome": "SEM ASSINATURA", "DtNascimento": "1980-05-10T00:00:00.000Z", "Sexo": "MASCULINO", "CPF": "11144477735",
+			"RendaMensal": 12000, "Enderecos": [{"ESTADO": "RJ"}], "Profissao": {"Codigo": "2521-05"}},
+		"Planos": {"Plano": [{"Codigo": 511, "Coberturas": [{"Codigo": 1001, "VlContrib": 135.27, "VlCobertura": 300000}]}]},
+		"DadosCobranca": {"Periodicidade": "MENSAL", "TipoCobranca": "BOLETO", "DiaVencimento": 15}}`
+	for _, strict := range []bool{false, true} {
+		t.Run(map[bool]string{false: "OKLenient", true: "ErrStrict"}[strict], func(t *testing.T) {
+			t.Parallel()
+			s := startServer(t, server.Config{Strict: strict, Clock: "frozen", ClockStart: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)})
+			defer s.Close(context.Background())
+			tok, err := s.Auth.IssueToken(context.Background(), server.DemoClientID, server.DemoClientSecret, "apiseguradora")
+			if err != nil {
+				t.Fatal(err)
+			}
+			req, _ := http.NewRequest(http.MethodPost, s.URL()+"/api/v2/venda", strings.NewReader(venda))
+			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+			req.Header.Set("Content-Type", "application/json")
+			code, out := send(t, req)
+			findings, _ := loggedFindings(t, s)
+			switch {
+			case strict && (code != 422 || !strings.Contains(jsonOf(out), "ASSINATURA_AUSENTE") || len(findings) != 0):
+				t.Fatalf("strict: %d %v, findings %v", code, out, findings)
+			case !strict && (code != 201 || strings.Join(findings, ",") != httpx.FindingUnsignedSale+" POST PROPOSTA.ASSINATURA"):
+				t.Fatalf("lenient: %d %v, findings %v", code, out, findings)
+			}
+		})
+	}
+}
