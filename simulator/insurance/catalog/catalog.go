@@ -279,16 +279,16 @@ type Questionario struct {
 // (the kind of item: 1 PERGUNTA) and Ordem (from 1) are what the v2
 // model declares besides id and descricao; Load sets them.
 type Pergunta struct {
-	ID           int       `json:"id" yaml:"id"`
-	Descricao    string    `json:"descricao" yaml:"descricao"`
-	Tipo         Dominio   `json:"tipo" yaml:"-"`
-	Ordem        int       `json:"ordem" yaml:"-"`
-	TipoResposta string    `json:"tipoResposta" yaml:"tipoResposta"`
+	ID           int     `json:"id" yaml:"id"`
+	Descricao    string  `json:"descricao" yaml:"descricao"`
+	Tipo         Dominio `json:"tipo" yaml:"-"`
+	Ordem        int     `json:"ordem" yaml:"-"`
+	TipoResposta string  `json:"tipoResposta" yaml:"tipoResposta"`
 	// Variacao is what a VALOR question's number is (VariacaoPeso,
 	// VariacaoAltura, VariacaoNumero); "" for the other types.
-	Variacao string `json:"-" yaml:"variacao"`
-	Obrigatoria  bool      `json:"obrigatoria" yaml:"obrigatoria"`
-	Opcoes       []Dominio `json:"opcoes,omitempty" yaml:"opcoes"`
+	Variacao    string    `json:"-" yaml:"variacao"`
+	Obrigatoria bool      `json:"obrigatoria" yaml:"obrigatoria"`
+	Opcoes      []Dominio `json:"opcoes,omitempty" yaml:"opcoes"`
 }
 
 // TipoItemPergunta is the kind of item of every question of the
