@@ -147,7 +147,14 @@ func (s *Service) getProposta(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wire.OK(resumoBody(res)), nil
+	body := resumoBody(res)
+	if httpx.InfoOf(r.Context()).Style == httpx.StyleV2 {
+		// The v2 ResumoDaProposta declares valorProposta a String
+		// (M:PropostaResumoDaProposta.js; insurance CLIENTS, additions,
+		// item 5), as every scalar of it.
+		body["valorProposta"] = res.Proposta.Total.String()
+	}
+	return wire.OK(body), nil
 }
 
 func resumoBody(res *resumo) map[string]any {
