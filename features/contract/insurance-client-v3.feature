@@ -178,6 +178,13 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And the response is valid against schema "insurance/proposta.created"
     And I remember the response field "numeroProposta" as "numero"
     And the response body does not contain "5555555555554444"
+    # Read as the insurer must, and recorded: the v2 model, the only published, declares CEP a
+    # String, PLANO.CODIGO and CD_PLANO Numbers (processor.ts:89,124,207,263)
+    When I send "GET" to "/sandbox/interactions?method=POST&path=/insurer/v1/proposta"
+    Then the response field "interactions.0.findings.0.field" is "PROPOSTA.DADOS_PROPONENTE.ENDERECOS.ENDERECO.0.CEP"
+    And the response field "interactions.0.findings.0.kind" is "type-mismatch"
+    And the response field "interactions.0.findings.1.field" is "PROPOSTA.PLANOS.PLANO.0.CODIGO"
+    And the response field "interactions.0.findings.2.field" is "PROPOSTA.BENEFICIARIOS.BENEFICIARIO.0.CD_PLANO"
     # client.ts:209-221, questionnaireUtils.ts, Step12.tsx:184-199: the DPS answered after the
     # proposal, under its number: the questionnaire as GET answered it, with Resposta written in
     # as QuestionnaireRenderer.tsx writes it: the weight's digits, the height in metres "1,72",

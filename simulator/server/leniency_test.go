@@ -169,3 +169,36 @@ func TestUnsignedV2SaleIsAFinding(t *testing.T) {
 		})
 	}
 }
+
+// TestInsurerValuesOfAnotherType: the hackathon app's simulation, its
+// sexoId a string and its renda the masked text of its field, is priced
+// with the findings type-mismatch and masked-value; under --strict it is
+// refused naming the first.
+func TestInsurerValuesOfAnotherType(t *testing.T) {
+	t.Parallel()
+	const sim = `{"simulacoes": [{"proponente": {"nome": "Teste", "cpf": "86288366757", "dataNascimento": "1990-07-01", "profissaoCbo": "2124-05",
+		"renda": "8.000,00", "sexoId": "2", "uf": "SP"}}]}`
+	for _, strict := range []bool{false, true} {
+		t.Run(map[bool]string{false: "OKLenient", true: "ErrStrict"}[strict], func(t *testing.T) {
+			t.Parallel()
+			s := startServer(t, server.Config{Strict: strict})
+			defer s.Close(context.Background())
+			tok, err := s.Auth.IssueToken(context.Background(), server.DemoClientID, server.DemoClientSecret, "apiseguradora")
+			if err != nil {
+				t.Fatal(err)
+			}
+			req, _ := http.NewRequest(http.MethodPost, s.URL()+"/apiseguradora/v2/simulacao?cnpj=11222333000181&codigoModeloProposta=YZ", strings.NewReader(sim))
+			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+			req.Header.Set("Content-Type", "application/json")
+			code, out := send(t, req)
+			findings, _ := loggedFindings(t, s)
+			got := strings.Join(findings, ",")
+			switch {
+			case strict && (code != 400 || !strings.Contains(jsonOf(out), "simulacoes.0.proponente.sexoId") || got != ""):
+				t.Fatalf("strict: %d %v, findings %v", code, out, findings)
+			case !strict && (code != 200 || got != "type-mismatch POST simulacoes.0.proponente.sexoId,masked-value POST simulacoes.0.proponente.renda"):
+				t.Fatalf("lenient: %d %v, findings %v", code, out, findings)
+			}
+		})
+	}
+}

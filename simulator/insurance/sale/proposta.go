@@ -155,6 +155,9 @@ func (s *Service) createProposta(ctx context.Context, in propostaIn) (p *Propost
 func (s *Service) receive(ctx context.Context, tx *store.Tx, in propostaIn, o *catalog.Offer, numero int64) (*Proposta, error) {
 	prop := wire.Obj(in.Body, "PROPOSTA")
 	now := s.NowOf(in.By.CompanyID)
+	if err := proposalTypes(ctx, prop); err != nil {
+		return nil, err
+	}
 	total, vs := underwrite(o, prop, now)
 	if err := vs.Err("PROPOSTA_INVALIDA", "a proposta viola as regras do modelo de proposta"); err != nil {
 		return nil, err
