@@ -41,7 +41,7 @@ func (s *Server) Routes() []httpx.Route {
 		{Method: http.MethodGet, Path: "/widgets/", Prefix: true, Auth: httpx.Public, Handler: widgets.Handler("/widgets/", s.widgetPolicy()), Doc: "the widgets and their example host page"},
 		{Method: http.MethodGet, Path: "/widgets", Auth: httpx.Public, Handler: http.RedirectHandler("/widgets/", http.StatusMovedPermanently), Doc: "to /widgets/"},
 		{API: "oauth", Method: http.MethodPost, Path: "", Auth: httpx.Client, MutualTLS: true, Answer: "platform/token", Handler: httpx.HandlerFunc(s.Auth.TokenHandler),
-			Doc: "OAuth2 client credentials"},
+			Doc: "OAuth2 client credentials, in every PSP client's dialect: a form or a JSON body (Efí's SDKs), the query string (data7-pix), or a mixture; HTTP Basic or credentials in the parameters; scope narrows the token. Also at /connect/token under the host and under every insurer base path, as the insurer's clients ask for it"},
 		{API: "events", Method: http.MethodGet, Path: "/ws", Auth: httpx.Stream, Doc: "the app's events (websocket)",
 			Handler: &events.Stream{Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd, Authenticate: s.Auth.StreamCompany}},
 	}
