@@ -45,6 +45,10 @@ const (
 	// client twice, by HTTP Basic and in the parameters (RFC 6749
 	// §2.3: one method only), with the same credentials.
 	FindingTwoClientAuth = "two-client-authentications"
+	// FindingSameStatus is a revision that repeats the status the
+	// resource has (a charge's ATIVA), which the specification's
+	// revision does not take: ignored.
+	FindingSameStatus = "same-status"
 	// FindingUnsignedSale is a v2 sale (POST /venda) registered without
 	// a signature: no v2 client has a way to sign.
 	FindingUnsignedSale = "unsigned-sale"

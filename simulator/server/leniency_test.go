@@ -17,7 +17,7 @@ import (
 // TestProductionLeniencyIsRecorded: what production accepts beyond the
 // API Pix's specification and real clients rely on — members the
 // schema does not declare (data7-pix's tx_id, status, revisao on PUT
-// /cob), a trailing slash on a collection (Efí's GET /v2/cobv/), the
+// /cob), a revision repeating status ATIVA (its PATCH /cob), a trailing slash on a collection (Efí's GET /v2/cobv/), the
 // token's parameters in the query string (data7-pix's Sicredi client) —
 // is accepted, the unknown members ignored and never echoed back, and
 // each is a finding of its request in the interaction log. Under
@@ -50,6 +50,10 @@ func TestProductionLeniencyIsRecorded(t *testing.T) {
 					t.Fatalf("lenient PUT /cob with unknown members: %d %v, read back %v", code, cob, read)
 				}
 			}
+			code, rev := call(http.MethodPatch, "/cob/"+txid, `{"status": "ATIVA", "valor": {"original": "11.00"}}`)
+			if (strict && code != 400) || (!strict && (code != 200 || rev["revisao"] != 1.0 || rev["status"] != "ATIVA")) {
+				t.Fatalf("PATCH /cob with status ATIVA: %d %v", code, rev)
+			}
 			if code, list := call(http.MethodGet, "/cobv/"+window, ""); code != map[bool]int{false: 200, true: 404}[strict] {
 				t.Fatalf("GET /cobv/ with a trailing slash: %d %v", code, list)
 			}
@@ -64,7 +68,8 @@ func TestProductionLeniencyIsRecorded(t *testing.T) {
 			findings, log := loggedFindings(t, s)
 			want := map[string]bool{httpx.FindingUnknownMember + " PUT tx_id": true, httpx.FindingUnknownMember + " PUT status": true,
 				httpx.FindingUnknownMember + " PUT revisao": true, httpx.FindingTrailingSlash + " GET /pix/v2/cobv/": true,
-				httpx.FindingTokenInQuery + " POST grant_type,client_id,client_secret,scope": true, httpx.FindingTwoClientAuth + " POST client_secret": true}
+				httpx.FindingTokenInQuery + " POST grant_type,client_id,client_secret,scope": true, httpx.FindingTwoClientAuth + " POST client_secret": true,
+				httpx.FindingSameStatus + " PATCH status": true}
 			if strict {
 				want = map[string]bool{}
 			}
