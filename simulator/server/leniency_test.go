@@ -177,8 +177,10 @@ func TestUnsignedV2SaleIsAFinding(t *testing.T) {
 
 // TestInsurerValuesOfAnotherType: the hackathon app's simulation, its
 // sexoId a string and its renda the masked text of its field, is priced
-// with the findings type-mismatch and masked-value; under --strict it is
-// refused naming the first.
+// with the findings type-mismatch and masked-value, and a collection of
+// the insurer's asked with a trailing slash is served with the finding
+// trailing-slash; under --strict the first is refused naming sexoId, the
+// second is a 404.
 func TestInsurerValuesOfAnotherType(t *testing.T) {
 	t.Parallel()
 	const sim = `{"simulacoes": [{"proponente": {"nome": "Teste", "cpf": "86288366757", "dataNascimento": "1990-07-01", "profissaoCbo": "2124-05",
@@ -196,13 +198,18 @@ func TestInsurerValuesOfAnotherType(t *testing.T) {
 			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 			req.Header.Set("Content-Type", "application/json")
 			code, out := send(t, req)
+			// A collection with a trailing slash, under an alias.
+			req, _ = http.NewRequest(http.MethodGet, s.URL()+"/apiseguradora/v3/produto/?codigoModeloProposta=YZ", nil)
+			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+			slash, _ := send(t, req)
 			findings, _ := loggedFindings(t, s)
 			got := strings.Join(findings, ",")
 			switch {
-			case strict && (code != 400 || !strings.Contains(jsonOf(out), "simulacoes.0.proponente.sexoId") || got != ""):
-				t.Fatalf("strict: %d %v, findings %v", code, out, findings)
-			case !strict && (code != 200 || got != "type-mismatch POST simulacoes.0.proponente.sexoId,masked-value POST simulacoes.0.proponente.renda"):
-				t.Fatalf("lenient: %d %v, findings %v", code, out, findings)
+			case strict && (code != 400 || !strings.Contains(jsonOf(out), "simulacoes.0.proponente.sexoId") || slash != 404 || got != ""):
+				t.Fatalf("strict: %d %v, %d, findings %v", code, out, slash, findings)
+			case !strict && (code != 200 || slash != 200 || got != "type-mismatch POST simulacoes.0.proponente.sexoId,masked-value POST simulacoes.0.proponente.renda,"+
+				"trailing-slash GET /apiseguradora/v3/produto/"):
+				t.Fatalf("lenient: %d %v, %d, findings %v", code, out, slash, findings)
 			}
 		})
 	}
