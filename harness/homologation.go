@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"homologa/simulator/events"
+	"homologa/simulator/httpx"
 )
 
 // cnpjSeq makes the companies of isolated scenarios unique. It starts at a
@@ -271,6 +272,9 @@ type interaction struct {
 	IdempotencyKey  string            `json:"idempotencyKey"`
 	Injected        string            `json:"injected"`
 	DurationMS      float64           `json:"durationMs"`
+	// Findings are what the sandbox accepted beyond the specification,
+	// as production does: the report's leniency section.
+	Findings []httpx.Finding `json:"findings,omitempty"`
 }
 
 // interactions lists the scenario app's requests whose method and path

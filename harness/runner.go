@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -99,6 +100,51 @@ type Report struct {
 	// NoPartner is a run of features without a partner (homologa test
 	// --features DIR without --partner): scenarios, not checks of anyone.
 	NoPartner bool `json:"noPartner,omitempty"`
+	// Leniency is what works here and in production, but is not in the
+	// specification: what the partner's requests did that the sandbox
+	// accepted as production does (the interaction log's findings). It
+	// fails no check; it is the partner's risk with a stricter server,
+	// and serve --strict refuses it.
+	Leniency []Leniency `json:"leniency"`
+}
+
+// Leniency is one kind of finding on one operation, however many times
+// the partner's requests made it.
+type Leniency struct {
+	Kind   string `json:"kind"`
+	Method string `json:"method"`
+	// Path is the first request's path that made the finding.
+	Path   string `json:"path"`
+	Field  string `json:"field,omitempty"`
+	Detail string `json:"detail"`
+	Count  int    `json:"count"`
+	// Checks are the scenarios whose requests made it.
+	Checks []string `json:"checks"`
+}
+
+// leniency gathers the findings of the checks' evidence, one entry per
+// kind, method and field, in the order they were first seen.
+func leniency(checks []Check) []Leniency {
+	out := []Leniency{}
+	at := map[string]int{}
+	for _, c := range checks {
+		for _, it := range c.Evidence {
+			for _, f := range it.Findings {
+				key := f.Kind + " " + it.Method + " " + f.Field
+				i, seen := at[key]
+				if !seen {
+					i = len(out)
+					at[key] = i
+					out = append(out, Leniency{Kind: f.Kind, Method: it.Method, Path: it.Path, Field: f.Field, Detail: f.Detail})
+				}
+				out[i].Count++
+				if !slices.Contains(out[i].Checks, c.Scenario) {
+					out[i].Checks = append(out[i].Checks, c.Scenario)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // RunHomologation runs the suite against the partner and returns the
@@ -313,6 +359,7 @@ func (r *Report) tally() {
 		}
 	}
 	r.Duration = time.Since(r.Started).Seconds()
+	r.Leniency = leniency(r.Checks)
 	r.AllPassed = r.Failed == 0 && r.Passed > 0
 	r.Ready = r.AllPassed && r.Partial == ""
 	r.Summary = summary(r)
@@ -400,7 +447,13 @@ details pre{font-size:12px;overflow:auto;max-height:30em;background:#f6f6f6;padd
 {{range .Checks}}<tr><td>{{.Scenario}}<br><small>{{.Feature}}</small></td><td>{{join .Rules}}</td><td>{{join .Onboarding}}</td>
 <td class="{{if .Passed}}ok{{else if .NotApplicable}}na{{else}}fail{{end}}">{{if .Passed}}passed{{else if .NotApplicable}}did not apply: {{.NotApplicable}}{{else}}failed: {{.Failure}}{{end}}
 <details><summary>evidence ({{len .Evidence}} requests, {{len .Deliveries}} deliveries; app {{.ClientID}})</summary><pre>{{json .Evidence}}</pre><pre>{{json .Deliveries}}</pre></details></td></tr>
-{{end}}</table></body></html>
+{{end}}</table>
+<h2>Works here and in production, but is not in the specification</h2>
+{{if .Leniency}}<p>The sandbox accepted these as the real APIs do; no check failed for them. A stricter server may refuse them: <code>homologa serve --strict</code> does.</p>
+<table><tr><th>Finding</th><th>Operation</th><th>Member or parameter</th><th>Times</th><th>Detail</th></tr>
+{{range .Leniency}}<tr><td>{{.Kind}}</td><td>{{.Method}} {{.Path}}</td><td>{{.Field}}</td><td>{{.Count}}</td><td>{{.Detail}}<br><small>{{join .Checks}}</small></td></tr>
+{{end}}</table>{{else}}<p>Nothing: every request was as the specification writes it.</p>{{end}}
+</body></html>
 `))
 
 var registryOnce struct {

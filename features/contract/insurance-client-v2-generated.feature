@@ -8,9 +8,10 @@ Feature: Insurance as the v2 client generated from the insurer's Swagger calls i
   reads the fields the models declare. Mensagens are strings, as every v2
   envelope model declares them.
 
-  The v2 API has no signature: the signed proposal is filed in the GED with
-  the client's own DocumentoApi (tipoDocumento PROPOSTA ASSINADA, indexed
-  by the customer's CPF), and it signs the customer's next venda. The v2
+  The v2 API has no signature: a signed proposal filed in the GED with the
+  client's own DocumentoApi (tipoDocumento PROPOSTA ASSINADA, indexed by the
+  customer's CPF) signs the customer's next venda; a venda without one is
+  taken, as no v2 client signs, and the missing signature is a finding. The v2
   client sends no capital in a simulation: the partner prices its capital
   as capital ÷ capitalBase × premioBase. The clock is frozen at
   2026-01-05T12:00:00Z.
@@ -268,7 +269,9 @@ Feature: Insurance as the v2 client generated from the insurer's Swagger calls i
     And the response field "HouveErrosDuranteProcessamento" is "true"
     And the response field "Mensagens.0" matches "^PROPOSTA_NAO_CANCELAVEL: status: a proposta [0-9]+ está CANCELADA"
 
-  Scenario: Without a signature, a venda is refused, in v2's words; another company's CNPJ too
+  Scenario: Without a signature, a venda is accepted as production must, and the missing signature a finding; another company's CNPJ is refused
+    # No v2 client has a way to sign (CLIENTS §5) nor files the signed proposal in the GED
+    # before POST /venda (CLIENTS §3.8): the sale goes through, and the log says what it lacks
     When I send "POST" to "/api/v2/venda" with JSON:
       """
       {"CNPJ": "11222333000181", "ModeloProposta": "YZ",
@@ -277,8 +280,11 @@ Feature: Insurance as the v2 client generated from the insurer's Swagger calls i
        "Planos": {"Plano": [{"Codigo": 511, "Coberturas": [{"Codigo": 1001, "VlContrib": 135.27, "VlCobertura": 300000}]}]},
        "DadosCobranca": {"Periodicidade": "MENSAL", "TipoCobranca": "BOLETO", "DiaVencimento": 15}}
       """
-    Then the response status is 422
-    And the response field "Mensagens.0" matches "^ASSINATURA_AUSENTE: PROPOSTA.ASSINATURA: .*PROPOSTA ASSINADA"
+    Then the response status is 201
+    And the response is valid against schema "insurance/venda"
+    When I send "GET" to "/sandbox/interactions?method=POST&path=/insurer/v1/venda"
+    Then the response field "interactions.0.findings.0.kind" is "unsigned-sale"
+    And the response field "interactions.0.findings.0.field" is "PROPOSTA.ASSINATURA"
     When I send "POST" to "/api/v2/venda" with JSON:
       """
       {"CNPJ": "11444777000161", "ModeloProposta": "YZ", "DadosProponente": {"Nome": "X", "DtNascimento": "1980-05-10", "Sexo": "MASCULINO", "CPF": "11144477735"},
@@ -287,3 +293,38 @@ Feature: Insurance as the v2 client generated from the insurer's Swagger calls i
       """
     Then the response status is 403
     And the response field "Mensagens.0" matches "^CNPJ_NAO_AUTORIZADO: CNPJ: "
+
+  Scenario: A debit venda with Banco and Agencia as the v2 model nests them
+    # M:PropostaDebito.js: Banco {Numero (Number), Nome}, Agencia {Numero, DV}, ContaCorrente {Numero, DV}
+    When I send "POST" to "/api/v2/venda" with JSON:
+      """
+      {"CNPJ": "11222333000181", "ModeloProposta": "YZ", "Instituidor": {"Numero": 0, "Nome": ""},
+       "DadosProponente": {"Matricula": 0, "Nome": "CARLOS PEREIRA", "DtNascimento": "1980-05-10T00:00:00.000Z", "Idade": 45, "Sexo": "MASCULINO",
+         "EstadoCivil": "CASADO", "CPF": "39053344705", "TitularCpf": true, "Email": "carlos@example.com", "ResideBrasil": true, "RendaMensal": 12000,
+         "NumFilhos": 1, "PPE": false,
+         "Documentos": [{"NaturezaDocumento": "RG", "NumeroDocumento": "112223334", "OrgaoExpeditor": "DETRAN", "DataExpedicao": "2005-03-01T00:00:00.000Z"}],
+         "TipoEnderecoCorrespondecia": "RESIDENCIAL",
+         "Enderecos": [{"Tipo": "RESIDENCIAL", "Logradouro": "RUA VISCONDE DE PIRAJA", "Numero": "100", "COMPLEMENTO": null, "BAIRRO": "IPANEMA",
+           "CIDADE": "RIO DE JANEIRO", "ESTADO": "RJ", "CEP": "22410002"}],
+         "Telefones": [{"TipoTelefone": "CELULAR", "DDI": 55, "DDD": 21, "Numero": 977776666}],
+         "Profissao": {"Codigo": "2521-05", "Descricao": "ADMINISTRADOR", "Categoria": "EMPREGADO", "NomeEmpresa": "PEREIRA ADM", "EnderecosEmpresa": []},
+         "RepresentanteLegal": null, "ParentescoCorretor": {"PossuiParentesco": false, "Parentesco": ""}},
+       "Planos": {"VlTotal": 135.27, "Plano": [{"Codigo": 511, "Nome": "VIDA TEMPORÁRIA", "VlApInicial": 0, "VlPortab": 0, "TpTributacao": "NENHUM",
+         "DtConcessao": "2026-01-05T00:00:00.000Z", "PrazoCerto": 20, "PrazoDecrescimo": 0, "Fundos": [],
+         "Coberturas": [{"Codigo": 1001, "VlContrib": 135.27, "VlCobertura": 300000}]}]},
+       "Beneficiarios": [{"Nome": "ANA PEREIRA", "DataNascimento": "1982-09-30T00:00:00.000Z", "Parentesco": "CONJUGE", "Participacao": 100, "CdPlano": 511}],
+       "DadosCobranca": {"Periodicidade": "MENSAL", "TipoCobranca": "DEBITO", "DiaVencimento": 15, "CompetenciaDebito": "01/2026", "NumConvenio": "0",
+         "IdadePagamentoAntecipado": 0, "TempoPagamentoAntecipado": 0,
+         "Debito": {"CodOrgao": 0, "Banco": {"Numero": 1, "Nome": "BANCO DO BRASIL"}, "Agencia": {"Numero": "1234", "DV": "5"},
+           "ContaCorrente": {"Numero": "98765", "DV": "4"}, "Correntista": {"Nome": "CARLOS PEREIRA", "CPF": "39053344705"}}},
+       "UsoMongeral": {"ConvAdesao": "0", "AcaoMarketing": "0", "Alternativa": 0, "Sucursal": "RIO", "DirRegional": 0, "GerSucursal": 0,
+         "GerComercial": 0, "Agente": 0, "Corretor1": 0, "Corretor2": 0, "AgenteFidelizacao": 0, "ModeloProposta": "YZ", "ModeloPropostaGed": "YZ",
+         "TipoComissao": 0},
+       "UsoCorretor": {"Nome": "CORRETORA DEMO", "CdSusep": "100000000"},
+       "RespostasQuestionario": []}
+      """
+    Then the response status is 201
+    And the response is valid against schema "insurance/venda"
+    And I remember the response field "Valor" as "numero"
+    When I send "GET" to "/api/v2/Proposta/${numero}?cnpj=11222333000181"
+    Then the response field "Valor.formaPagamento" is "DEBITO"

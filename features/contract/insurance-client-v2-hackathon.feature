@@ -1,15 +1,15 @@
 Feature: Insurance as the 2019 hackathon app calls it
   The calls of the 2019 hackathon app (insurance CLIENTS.md: "HK-app",
   scripts/apiClient.js, index.html and simulacao.html), with only the base
-  URL and the token endpoint changed: /apiseguradora/v2/ and a lower-case
-  resource, a token from /oauth/token with the form body the app posts
+  URL changed: /apiseguradora/v2/ and a lower-case resource, a token from
+  the host's /connect/token (apiClient.js:2-5) with the form body the app posts
   (scope apiseguradora), a client_id header on every call (a gateway key,
   ignored by the sandbox). The app reads the offers and their products,
   the CBO list and one simulation, and shows a premium it computes itself:
   custoFixo when it is above 0, else capital ÷ capitalBase × premioBase,
   for a capital that starts at R$ 10,000 and moves by 1,000. It sends
   sexoId as the radio's string and renda as the masked text of its income
-  field.
+  field: the sandbox reads both, and records each as a finding.
 
   The app itself makes no proposal (contratacao.html calls nothing): the
   sale goes on in the same path style, with the UPPER_SNAKE proposal every
@@ -19,7 +19,7 @@ Feature: Insurance as the 2019 hackathon app calls it
   Background:
     Given my clock is frozen at "2026-01-05T12:00:00Z"
     # scripts/apiClient.js:2-10: the token; only access_token is read
-    When I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    When I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&scope=apiseguradora&grant_type=client_credentials
       """
@@ -61,11 +61,17 @@ Feature: Insurance as the 2019 hackathon app calls it
     And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.custoFixo" is "0"
     And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.capitalBase" is "1000"
     And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.premioBase" is "1000"
+    # Read as the insurer must, and each recorded: the model declares both Number
+    When I send "GET" to "/sandbox/interactions?method=POST&path=/insurer/v1/simulacao"
+    Then the response field "interactions.0.findings.0.kind" is "type-mismatch"
+    And the response field "interactions.0.findings.0.field" is "simulacoes.0.proponente.sexoId"
+    And the response field "interactions.0.findings.1.kind" is "masked-value"
+    And the response field "interactions.0.findings.1.field" is "simulacoes.0.proponente.renda"
     # The app shows 10000 ÷ 1000 × 1000 = 10,000 a month; the customer presses − eight times:
     # a contribution of 2,000, 2000 ÷ 1000 × 1000 = 2,000 (simulacao.html:55,65-87).
     # The sale goes on as the other clients sell: the signature code, then the proposal.
     When I use the token ""
-    And I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    And I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&scope=apicontroleacesso&grant_type=client_credentials
       """
@@ -100,7 +106,7 @@ Feature: Insurance as the 2019 hackathon app calls it
     And I advance the clock by "1h"
     And I advance the clock by "5m"
     And I use the token ""
-    And I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    And I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&scope=apiseguradora&grant_type=client_credentials
       """

@@ -1,11 +1,11 @@
 Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
   The calls, bodies and read fields of the 2025 Next.js client of MAG's v3
   APIs (insurance CLIENTS.md: "GB", lib/mag-api/client.ts and processor.ts,
-  its server routes, stores and steps), with only the base URL and the token
-  endpoint changed: /apiseguradora/v3, /api.underwriting/v1,
-  /api.questionario/v2 and /gestao-acesso/v1 under the sandbox, tokens from
-  /oauth/token (one a scope, as the client asks them, client_credentials in
-  the form body). Each step reads what the client reads, and only that.
+  its server routes, stores and steps), with only the base URL changed:
+  /apiseguradora/v3, /api.underwriting/v1, /api.questionario/v2 and
+  /gestao-acesso/v1 under the sandbox, tokens from {base}/connect/token as
+  the client builds it (one a scope, as the client asks them,
+  client_credentials in the form body). Each step reads what the client reads, and only that.
 
   The client never sends a capital: it prices a coverage itself as
   capital ÷ capitalBase × premioBase (useCoverageStore.ts), starting at the
@@ -20,7 +20,7 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
 
   Scenario: A term life (YZ) with the DPS, signed through access management and paid by card, from the CBO list to implantation
     # lib/mag-api/client.ts:19-33: the token, scope apiseguradora
-    When I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    When I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apiseguradora
       """
@@ -70,7 +70,7 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And the response field "Valor.0.coberturas.0.descricaoDigitalLonga" exists
     # client.ts:439-443: the reservation, scope apiseguradora apiunderwriting, no body
     When I use the token ""
-    And I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    And I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apiseguradora+apiunderwriting
       """
@@ -83,7 +83,7 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And the response field "proposalReservedNumber" exists
     # client.ts:77; Step9.tsx:43,69, QuestionnaireRenderer.tsx:22-51: the questions, scope api.questionario
     When I use the token ""
-    And I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    And I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=api.questionario
       """
@@ -96,7 +96,11 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And the response field "Valor.VersaoQuestionario.0.Perguntas.0.Id" is "901001"
     And the response field "Valor.VersaoQuestionario.0.Perguntas.0.TipoItem.Id" is "1"
     And the response field "Valor.VersaoQuestionario.0.Perguntas.0.TipoResposta.Id" is "3"
-    And the response field "Valor.VersaoQuestionario.0.Perguntas.0.TipoVariacaoResposta.Id" is "1"
+    And the response field "Valor.VersaoQuestionario.0.Perguntas.0.TipoVariacaoResposta.Id" is "10"
+    # QuestionnaireRenderer.tsx:178-208: 10 draws the weight input, 11 the height's, in metres (mask 0,00)
+    And the response field "Valor.VersaoQuestionario.0.Perguntas.1.Descricao" is "Altura (m)"
+    And the response field "Valor.VersaoQuestionario.0.Perguntas.1.TipoVariacaoResposta.Id" is "11"
+    And the response field "Valor.VersaoQuestionario.0.Perguntas.3.TipoVariacaoResposta.Id" is "4"
     And the response field "Valor.VersaoQuestionario.0.Perguntas.0.Obrigatorio" is "true"
     And the response field "Valor.VersaoQuestionario.0.Perguntas.0.Perguntas" has 0 items
     And the response field "Valor.VersaoQuestionario.0.Perguntas.7.Opcoes.0.Id" is "1"
@@ -109,7 +113,7 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And the response field "CondicaoFalha" is "0"
     # Step11.tsx, app/api/signature/request/route.ts:14-44: the user, then the code, scope apicontroleacesso
     When I use the token ""
-    And I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    And I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apicontroleacesso
       """
@@ -174,12 +178,21 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And the response is valid against schema "insurance/proposta.created"
     And I remember the response field "numeroProposta" as "numero"
     And the response body does not contain "5555555555554444"
+    # Read as the insurer must, and recorded: the v2 model, the only published, declares CEP a
+    # String, PLANO.CODIGO and CD_PLANO Numbers (processor.ts:89,124,207,263)
+    When I send "GET" to "/sandbox/interactions?method=POST&path=/insurer/v1/proposta"
+    Then the response field "interactions.0.findings.0.field" is "PROPOSTA.DADOS_PROPONENTE.ENDERECOS.ENDERECO.0.CEP"
+    And the response field "interactions.0.findings.0.kind" is "type-mismatch"
+    And the response field "interactions.0.findings.1.field" is "PROPOSTA.PLANOS.PLANO.0.CODIGO"
+    And the response field "interactions.0.findings.2.field" is "PROPOSTA.BENEFICIARIOS.BENEFICIARIO.0.CD_PLANO"
     # client.ts:209-221, questionnaireUtils.ts, Step12.tsx:184-199: the DPS answered after the
     # proposal, under its number: the questionnaire as GET answered it, with Resposta written in
+    # as QuestionnaireRenderer.tsx writes it: the weight's digits, the height in metres "1,72",
+    # Sim/Nao, an option's Descricao, a date masked 00/00/0000
     When I use the token "${questionario}"
     And I send "POST" to "/api.questionario/v2/Resposta" with JSON:
       """
-      {"Localizador":{"IdentificadorExterno":"${numero}","Origem":"Venda"},"Resposta":"{\"DataUltimaAlteracao\":\"2025-01-20T00:00:00\",\"Descricao\":\"Declaração Pessoal de Saúde (DPS) - Vida Temporária\",\"Id\":901,\"VersaoQuestionario\":[{\"Id\":901,\"Perguntas\":[{\"Descricao\":\"Peso (kg)\",\"Id\":901001,\"Obrigatorio\":true,\"Opcoes\":[],\"Ordem\":1,\"Perguntas\":[],\"Resposta\":\"68\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":3,\"Sigla\":\"VALOR\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"UNICA\"}},{\"Descricao\":\"Altura (cm)\",\"Id\":901002,\"Obrigatorio\":true,\"Opcoes\":[],\"Ordem\":2,\"Perguntas\":[],\"Resposta\":\"172\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":3,\"Sigla\":\"VALOR\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"UNICA\"}},{\"Descricao\":\"Você fuma ou fumou nos últimos 24 meses?\",\"Id\":901003,\"Obrigatorio\":true,\"Opcoes\":[{\"Descricao\":\"Sim\",\"Id\":1,\"SubItens\":[]},{\"Descricao\":\"Não\",\"Id\":2,\"SubItens\":[]}],\"Ordem\":3,\"Perguntas\":[],\"Resposta\":\"Não\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":1,\"Sigla\":\"SIM_NAO\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"UNICA\"}},{\"Descricao\":\"Se fuma, quantos cigarros por dia?\",\"Id\":901004,\"Obrigatorio\":false,\"Opcoes\":[],\"Ordem\":4,\"Perguntas\":[],\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":3,\"Sigla\":\"VALOR\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"UNICA\"}},{\"Descricao\":\"Tem ou já teve câncer, doença do coração, AVC, diabetes, hipertensão, doença renal, hepática ou pulmonar crônica, HIV ou doença neurológica?\",\"Id\":901005,\"Obrigatorio\":true,\"Opcoes\":[{\"Descricao\":\"Sim\",\"Id\":1,\"SubItens\":[]},{\"Descricao\":\"Não\",\"Id\":2,\"SubItens\":[]}],\"Ordem\":5,\"Perguntas\":[],\"Resposta\":\"Não\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":1,\"Sigla\":\"SIM_NAO\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"UNICA\"}},{\"Descricao\":\"Se sim, descreva a doença, o tratamento e a data do diagnóstico.\",\"Id\":901006,\"Obrigatorio\":false,\"Opcoes\":[],\"Ordem\":6,\"Perguntas\":[],\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":2,\"Sigla\":\"TEXTO\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"UNICA\"}},{\"Descricao\":\"Nos últimos 5 anos esteve internado, fez cirurgia ou ficou afastado do trabalho por mais de 15 dias?\",\"Id\":901007,\"Obrigatorio\":true,\"Opcoes\":[{\"Descricao\":\"Sim\",\"Id\":1,\"SubItens\":[]},{\"Descricao\":\"Não\",\"Id\":2,\"SubItens\":[]}],\"Ordem\":7,\"Perguntas\":[],\"Resposta\":\"Não\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":1,\"Sigla\":\"SIM_NAO\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"UNICA\"}},{\"Descricao\":\"Pratica algum esporte ou atividade de risco?\",\"Id\":901008,\"Obrigatorio\":true,\"Opcoes\":[{\"Descricao\":\"NENHUM\",\"Id\":1,\"SubItens\":[]},{\"Descricao\":\"MERGULHO\",\"Id\":2,\"SubItens\":[]},{\"Descricao\":\"PARAQUEDISMO OU VOO LIVRE\",\"Id\":3,\"SubItens\":[]},{\"Descricao\":\"AUTOMOBILISMO OU MOTOCICLISMO\",\"Id\":4,\"SubItens\":[]},{\"Descricao\":\"ALPINISMO OU ESCALADA\",\"Id\":5,\"SubItens\":[]},{\"Descricao\":\"OUTRO\",\"Id\":6,\"SubItens\":[]}],\"Ordem\":8,\"Perguntas\":[],\"Resposta\":\"1\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":4,\"Sigla\":\"DOMINIO\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"UNICA\"}},{\"Descricao\":\"Data do último check-up médico\",\"Id\":901009,\"Obrigatorio\":false,\"Opcoes\":[],\"Ordem\":9,\"Perguntas\":[],\"Resposta\":\"2025-11-20\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":6,\"Sigla\":\"DATA\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"UNICA\"}}],\"Versao\":1}]}"}
+      {"Localizador":{"IdentificadorExterno":"${numero}","Origem":"Venda"},"Resposta":"{\"DataUltimaAlteracao\":\"2025-01-20T00:00:00\",\"Descricao\":\"Declaração Pessoal de Saúde (DPS) - Vida Temporária\",\"Id\":901,\"VersaoQuestionario\":[{\"Id\":901,\"Perguntas\":[{\"Descricao\":\"Peso (kg)\",\"Id\":901001,\"Obrigatorio\":true,\"Opcoes\":[],\"Ordem\":1,\"Perguntas\":[],\"Resposta\":\"68\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":3,\"Sigla\":\"VALOR\"},\"TipoVariacaoResposta\":{\"Id\":10,\"Sigla\":\"DIGITACAO_PESO\"}},{\"Descricao\":\"Altura (m)\",\"Id\":901002,\"Obrigatorio\":true,\"Opcoes\":[],\"Ordem\":2,\"Perguntas\":[],\"Resposta\":\"1,72\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":3,\"Sigla\":\"VALOR\"},\"TipoVariacaoResposta\":{\"Id\":11,\"Sigla\":\"DIGITACAO_ALTURA\"}},{\"Descricao\":\"Você fuma ou fumou nos últimos 24 meses?\",\"Id\":901003,\"Obrigatorio\":true,\"Opcoes\":[{\"Descricao\":\"Sim\",\"Id\":1,\"SubItens\":[]},{\"Descricao\":\"Não\",\"Id\":2,\"SubItens\":[]}],\"Ordem\":3,\"Perguntas\":[],\"Resposta\":\"Nao\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":1,\"Sigla\":\"SIM_NAO\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"SELECAO_UNICA\"}},{\"Descricao\":\"Se fuma, quantos cigarros por dia?\",\"Id\":901004,\"Obrigatorio\":false,\"Opcoes\":[],\"Ordem\":4,\"Perguntas\":[],\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":3,\"Sigla\":\"VALOR\"},\"TipoVariacaoResposta\":{\"Id\":4,\"Sigla\":\"DIGITACAO_${numero}_TEXTO\"}},{\"Descricao\":\"Tem ou já teve câncer, doença do coração, AVC, diabetes, hipertensão, doença renal, hepática ou pulmonar crônica, HIV ou doença neurológica?\",\"Id\":901005,\"Obrigatorio\":true,\"Opcoes\":[{\"Descricao\":\"Sim\",\"Id\":1,\"SubItens\":[]},{\"Descricao\":\"Não\",\"Id\":2,\"SubItens\":[]}],\"Ordem\":5,\"Perguntas\":[],\"Resposta\":\"Nao\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":1,\"Sigla\":\"SIM_NAO\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"SELECAO_UNICA\"}},{\"Descricao\":\"Se sim, descreva a doença, o tratamento e a data do diagnóstico.\",\"Id\":901006,\"Obrigatorio\":false,\"Opcoes\":[],\"Ordem\":6,\"Perguntas\":[],\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":2,\"Sigla\":\"TEXTO\"},\"TipoVariacaoResposta\":{\"Id\":4,\"Sigla\":\"DIGITACAO_COMUM\"}},{\"Descricao\":\"Nos últimos 5 anos esteve internado, fez cirurgia ou ficou afastado do trabalho por mais de 15 dias?\",\"Id\":901007,\"Obrigatorio\":true,\"Opcoes\":[{\"Descricao\":\"Sim\",\"Id\":1,\"SubItens\":[]},{\"Descricao\":\"Não\",\"Id\":2,\"SubItens\":[]}],\"Ordem\":7,\"Perguntas\":[],\"Resposta\":\"Nao\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":1,\"Sigla\":\"SIM_NAO\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"SELECAO_UNICA\"}},{\"Descricao\":\"Pratica algum esporte ou atividade de risco?\",\"Id\":901008,\"Obrigatorio\":true,\"Opcoes\":[{\"Descricao\":\"NENHUM\",\"Id\":1,\"SubItens\":[]},{\"Descricao\":\"MERGULHO\",\"Id\":2,\"SubItens\":[]},{\"Descricao\":\"PARAQUEDISMO OU VOO LIVRE\",\"Id\":3,\"SubItens\":[]},{\"Descricao\":\"AUTOMOBILISMO OU MOTOCICLISMO\",\"Id\":4,\"SubItens\":[]},{\"Descricao\":\"ALPINISMO OU ESCALADA\",\"Id\":5,\"SubItens\":[]},{\"Descricao\":\"OUTRO\",\"Id\":6,\"SubItens\":[]}],\"Ordem\":8,\"Perguntas\":[],\"Resposta\":\"NENHUM\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":4,\"Sigla\":\"DOMINIO\"},\"TipoVariacaoResposta\":{\"Id\":1,\"Sigla\":\"SELECAO_UNICA\"}},{\"Descricao\":\"Data do último check-up médico\",\"Id\":901009,\"Obrigatorio\":false,\"Opcoes\":[],\"Ordem\":9,\"Perguntas\":[],\"Resposta\":\"20/11/2025\",\"TipoItem\":{\"Id\":1,\"Sigla\":\"PERGUNTA\"},\"TipoResposta\":{\"Id\":6,\"Sigla\":\"DATA\"},\"TipoVariacaoResposta\":{\"Id\":6,\"Sigla\":\"DATA_PADRAO\"}}],\"Versao\":1}]}"}
       """
     Then the response status is 201
     And the response is valid against schema "insurance/resposta.servico"
@@ -188,7 +201,7 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And I advance the clock by "1h"
     And I advance the clock by "5m"
     And I use the token ""
-    And I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    And I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apiseguradora
       """
@@ -208,7 +221,7 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And the response field "interactions.0.sentPath" is "/apiseguradora/v3/proposta"
 
   Scenario: A funeral plan (EIS) of fixed value, paid by debit: the client sends premioBase as the premium
-    When I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    When I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apiseguradora
       """
@@ -230,7 +243,7 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.premioBase" is "69.37131066"
     And the response field "Valor.simulacoes.0.produtos.0.coberturas.0.questionariosPorFaixa" has 0 items
     When I use the token ""
-    And I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    And I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apicontroleacesso
       """
@@ -300,7 +313,7 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And I advance the clock by "1h"
     And I advance the clock by "5m"
     And I use the token ""
-    And I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    And I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apiseguradora
       """
@@ -312,7 +325,7 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     And the response field "Valor.formaPagamento" is "DEBITO"
 
   Scenario: Errors come as the client reads them, Mensagens[0].Descricao, and paths match in any case
-    When I send "POST" to "/oauth/token" with a body of type "application/x-www-form-urlencoded":
+    When I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
       """
       client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apiseguradora
       """
@@ -331,3 +344,61 @@ Feature: Insurance as the 2025 TypeScript client of the v3 APIs calls it
     Then the response status is 422
     And the response field "numeroProposta" does not exist
     And the response field "Mensagens.0.Descricao" matches "CPF"
+
+  Scenario: The token under every base URL of the insurer's APIs, as the client builds it from its base
+    # client.ts:19-33: POST {BASE}/connect/token, the form body; it reads access_token, and on a
+    # failure error_description or error
+    When I send "POST" to "/apiseguradora/v3/connect/token" with a body of type "application/x-www-form-urlencoded":
+      """
+      client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apiseguradora
+      """
+    Then the response status is 200
+    And the response field "access_token" exists
+    When I send "POST" to "/api.questionario/v2/connect/token" with a body of type "application/x-www-form-urlencoded":
+      """
+      client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=api.questionario
+      """
+    Then the response status is 200
+    When I send "POST" to "/gestao-acesso/v1/connect/token" with a body of type "application/x-www-form-urlencoded":
+      """
+      client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apicontroleacesso
+      """
+    Then the response status is 200
+    When I send "POST" to "/api.underwriting/v1/connect/token" with a body of type "application/x-www-form-urlencoded":
+      """
+      client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apiseguradora+apiunderwriting
+      """
+    Then the response status is 200
+    And the response field "scope" is "apiseguradora apiunderwriting"
+    When I send "POST" to "/insurer/v1/connect/token" with a body of type "application/x-www-form-urlencoded":
+      """
+      client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apiseguradora
+      """
+    Then the response status is 200
+    When I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
+      """
+      client_id=${app.clientId}&client_secret=errado&grant_type=client_credentials
+      """
+    Then the response status is 401
+    And the response field "error" is "invalid_client"
+    And the response field "error_description" exists
+
+  Scenario: The DPS refused names the question by the Id the client holds
+    When I send "POST" to "/connect/token" with a body of type "application/x-www-form-urlencoded":
+      """
+      client_id=${app.clientId}&client_secret=${app.clientSecret}&grant_type=client_credentials&scope=apiseguradora+apiunderwriting+api.questionario
+      """
+    And I remember the response field "access_token" as "todos"
+    And I use the token "${todos}"
+    And I send "POST" to "/api.underwriting/v1/proposals/YZ/next-number"
+    And I remember the response field "proposalReservedNumber" as "reservado"
+    # The height in centimetres where the question asks metres, and a mandatory question left unanswered
+    And I send "POST" to "/api.questionario/v2/Resposta" with JSON:
+      """
+      {"Localizador":{"IdentificadorExterno":"${reservado}","Origem":"Venda"},"Resposta":"{\"Id\":901,\"VersaoQuestionario\":[{\"Id\":901,\"Perguntas\":[{\"Id\":901001,\"Resposta\":\"80\"},{\"Id\":901002,\"Resposta\":\"172\"},{\"Id\":901003,\"Resposta\":\"Nao\"},{\"Id\":901005,\"Resposta\":\"Nao\"},{\"Id\":901008,\"Resposta\":\"NENHUM\"}]}]}"}
+      """
+    Then the response status is 422
+    And the response field "Mensagens.0.Campo" is "Perguntas[Id=901002]"
+    And the response field "Mensagens.0.Descricao" matches "metros"
+    And the response field "Mensagens.1.Campo" is "Perguntas[Id=901007]"
+    And the response field "Mensagens.1.Descricao" matches "901007"

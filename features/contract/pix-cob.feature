@@ -69,8 +69,20 @@ Feature: Pix immediate charges (cob), locations, received Pix, refunds and webho
       | 7978c0c97ea847e78e8849634473c1f1      | {"valor": {"original": "1.0"}, "chave": "52998224725"}                                               | cob.valor.original        |
       | 7978c0c97ea847e78e8849634473c1f1      | {"valor": {"original": "1.00"}, "chave": "+5511988887777"}                                           | cob.chave                 |
       | 7978c0c97ea847e78e8849634473c1f1      | {"valor": {"original": "1.00"}, "chave": "52998224725", "devedor": {"cpf": "12345678900", "nome": "X"}} | cob.devedor.cpf         |
-      | 7978c0c97ea847e78e8849634473c1f1      | {"valor": {"original": "1.00"}, "chave": "52998224725", "vencimento": "2026-01-01"}                   | cob.vencimento            |
       | 7978c0c97ea847e78e8849634473c1f1      | {"valor": {"original": "1.00"}}                                                                      | cob.chave                 |
+
+  Scenario: A member the spec does not declare is ignored, never echoed back, and a finding of the request in the log
+    When I send "PUT" to "/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1" with JSON:
+      """
+      {"valor": {"original": "1.00"}, "chave": "52998224725", "vencimento": "2026-01-01"}
+      """
+    Then the response status is 201
+    And the response field "vencimento" does not exist
+    When I send "GET" to "/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1"
+    Then the response field "vencimento" does not exist
+    When I send "GET" to "/sandbox/interactions?method=PUT&path=/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1"
+    Then the response field "interactions.0.findings.0.kind" is "unknown-member"
+    And the response field "interactions.0.findings.0.field" is "vencimento"
 
   Scenario: Malformed JSON is a RequisicaoInvalida
     When I send "PUT" to "/pix/v2/cob/7978c0c97ea847e78e8849634473c1f1" with a body of type "application/json":

@@ -304,7 +304,7 @@ Feature: Insurance sale cycle: signature tokens, card data, offers a company may
     And the response field "Valor.situacao" is "NAO_RESPONDIDO"
     When I send "PUT" to "/insurer/v1/proposta/${reservado}/questionario/901" with JSON:
       """
-      {"respostas": [{"perguntaId": 1, "valor": 72.5}, {"perguntaId": 2, "valor": 175}, {"perguntaId": 3, "valor": false},
+      {"respostas": [{"perguntaId": 1, "valor": 72.5}, {"perguntaId": 2, "valor": 1.75}, {"perguntaId": 3, "valor": false},
         {"perguntaId": 5, "valor": false}, {"perguntaId": 7, "valor": false}, {"perguntaId": 8, "valor": 1}, {"perguntaId": 9, "valor": "2025-11-03"}]}
       """
     Then the response status is 200

@@ -73,9 +73,9 @@ func TestRequire(t *testing.T) {
 	}{
 		{"OK", tokA.AccessToken, "", `"cnpj":"11222333000181"`, 200},
 		{"OKOtherTenant", tokB.AccessToken, "", `"cnpj":"11444777000161"`, 200},
-		{"ErrNoToken", "", `error="invalid_request"`, "AcessoNegado", 401},
+		{"ErrNoToken", "", `error="invalid_request"`, `"type":"about:blank","title":"Unauthorized"`, 401},
 		{"ErrUnknownToken", "forged", `error="invalid_token"`, "token de acesso desconhecido", 401},
-		{"ErrMissingScope", readOnly.AccessToken, `error="insufficient_scope", scope="cob.write"`, "AcessoNegado", 403},
+		{"ErrMissingScope", readOnly.AccessToken, `error="insufficient_scope", scope="cob.write"`, `"type":"https://pix.bcb.gov.br/api/v2/error/AcessoNegado","title":"Acesso Negado"`, 403},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

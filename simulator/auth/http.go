@@ -190,10 +190,14 @@ func (s *Service) Optional(h http.Handler) http.Handler {
 }
 
 // TokenHandler is POST /oauth/token: the client-credentials grant of
-// RFC 6749 §4.4, its parameters in a form (§4.4.2) or, as the PSP SDKs of
-// the API Pix send them, in a JSON object; the client authenticated by
-// HTTP Basic or by client_id and client_secret in the body. Errors are
-// RFC 6749 §5.2's either way.
+// RFC 6749 §4.4 in every dialect the PSP clients of the API Pix speak:
+// its parameters in a form (§4.4.2), in a JSON object, or in the query
+// string (data7-pix's Sicredi client), or split between them; the client
+// authenticated by HTTP Basic or by client_id and client_secret in the
+// parameters (both, when they agree); scope narrowing the token. What
+// RFC 6749 does not allow (the query string, two authentications) is a
+// finding of the request, refused under --strict. Errors are RFC 6749
+// §5.2's whatever the dialect.
 func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 	params, err := tokenParams(r)
 	if err != nil {
@@ -204,11 +208,8 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 		// RFC 6749 §2.3.1: Basic credentials are form-urlencoded first.
 		id, _ = url.QueryUnescape(id)
 		secret, _ = url.QueryUnescape(secret)
-		if params.Has("client_secret") {
-			return nil, errs.Errorf(errs.Invalid, "use um só método de autenticação do cliente: HTTP Basic ou client_secret no corpo, não os dois")
-		}
-		if body := params.Get("client_id"); body != "" && body != id {
-			return nil, errs.Errorf(errs.Invalid, "o client_id do corpo (%s) não é o da autenticação HTTP Basic (%s)", body, id)
+		if err := twoAuthentications(r, params, id, secret); err != nil {
+			return nil, err
 		}
 	} else {
 		id, secret = params.Get("client_id"), params.Get("client_secret")
@@ -236,12 +237,78 @@ func (s *Service) TokenHandler(r *http.Request) (*httpx.Reply, error) {
 	return rep, nil
 }
 
-// tokenParams reads the parameters of a token request: a form
+// twoAuthentications checks a request authenticated by HTTP Basic that
+// names the client in its parameters too: a client_id must be Basic's;
+// a client_secret too, and then the client authenticated twice, which
+// RFC 6749 §2.3 forbids and clients do (data7-pix): a finding.
+func twoAuthentications(r *http.Request, params url.Values, id, secret string) error {
+	if p := params.Get("client_id"); p != "" && p != id {
+		return errs.Errorf(errs.Invalid, "o client_id dos parâmetros (%s) não é o da autenticação HTTP Basic (%s)", p, id)
+	}
+	if !params.Has("client_secret") {
+		return nil
+	}
+	refusal := errs.Errorf(errs.Invalid, "use um só método de autenticação do cliente: HTTP Basic ou client_secret nos parâmetros, não os dois (RFC 6749 §2.3)")
+	if subtle.ConstantTimeCompare([]byte(params.Get("client_secret")), []byte(secret)) != 1 {
+		return refusal
+	}
+	return httpx.Tolerate(r.Context(), httpx.Finding{Kind: httpx.FindingTwoClientAuth, Field: "client_secret",
+		Detail: "o cliente se autenticou duas vezes, por HTTP Basic e com client_secret nos parâmetros (a RFC 6749 §2.3 pede um só método); aceito porque as credenciais conferem"}, refusal)
+}
+
+// tokenParams reads the parameters of a token request: those of its
+// body, and those of its query string (queryTokenParams).
+func tokenParams(r *http.Request) (url.Values, error) {
+	params, err := bodyTokenParams(r)
+	if err != nil {
+		return nil, err
+	}
+	return queryTokenParams(r, params)
+}
+
+// oauthParams are the parameters of a client-credentials request.
+var oauthParams = []string{"grant_type", "client_id", "client_secret", "scope"}
+
+// queryTokenParams adds the OAuth parameters of the request's query
+// string to params, as servers in production take them (data7-pix's
+// Sicredi client sends all four there, with an empty body): RFC 6749
+// §3.2 has them in the body, so they are a finding, refused under
+// --strict. A parameter in both places must say the same in both.
+func queryTokenParams(r *http.Request, params url.Values) (url.Values, error) {
+	query, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, errs.Errorf(errs.Invalid, "query string malformada: %v", err)
+	}
+	var sent []string
+	for _, k := range oauthParams {
+		vs, ok := query[k]
+		if !ok {
+			continue
+		}
+		if len(vs) > 1 {
+			return nil, errs.Errorf(errs.Invalid, "o parâmetro %q está repetido", k)
+		}
+		if params.Has(k) && params.Get(k) != vs[0] {
+			return nil, errs.Errorf(errs.Invalid, "o parâmetro %q vem na query string e no corpo com valores diferentes", k)
+		}
+		params.Set(k, vs[0])
+		sent = append(sent, k)
+	}
+	if len(sent) == 0 {
+		return params, nil
+	}
+	err = httpx.Tolerate(r.Context(), httpx.Finding{Kind: httpx.FindingTokenInQuery, Field: strings.Join(sent, ","),
+		Detail: "os parâmetros " + strings.Join(sent, ", ") + " do pedido de token vieram na query string; a RFC 6749 §3.2 os quer no corpo, e um client_secret na URL fica nos logs de proxies e servidores"},
+		errs.Errorf(errs.Invalid, "os parâmetros do pedido de token vão no corpo (RFC 6749 §3.2), não na query string: %s", strings.Join(sent, ", ")))
+	return params, err
+}
+
+// bodyTokenParams reads the parameters in a token request's body: a form
 // (application/x-www-form-urlencoded, RFC 6749 §4.4.2) or a JSON object
 // whose values are strings (application/json, what PSP SDKs send). A body
 // sent without a Content-Type is read as JSON when it is an object, as a
 // form otherwise. A parameter may appear once.
-func tokenParams(r *http.Request) (url.Values, error) {
+func bodyTokenParams(r *http.Request) (url.Values, error) {
 	ct := r.Header.Get("Content-Type")
 	mt, _, _ := mime.ParseMediaType(ct)
 	if ct != "" && mt != "application/x-www-form-urlencoded" && mt != "application/json" {

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -93,6 +94,8 @@ func CheckJSONContentType(r *http.Request) error {
 // DecodeJSON reads a JSON request body, checks its content type and syntax,
 // validates it against the named schema (when schemas and name are set) and
 // unmarshals it into v. Every failure is an *errs.Error naming what is wrong.
+// On a lenient API, members the schema does not declare are ignored as
+// production ignores them (validate).
 func DecodeJSON(r *http.Request, schemas *schema.Registry, name string, v any) error {
 	if err := CheckJSONContentType(r); err != nil {
 		return err
@@ -101,24 +104,39 @@ func DecodeJSON(r *http.Request, schemas *schema.Registry, name string, v any) e
 	if err != nil {
 		return err
 	}
-	return DecodeJSONBytes(body, schemas, name, v)
+	return DecodeJSONIn(r.Context(), body, schemas, name, v)
 }
 
-// DecodeJSONBytes is DecodeJSON for a body already read.
+// DecodeJSONBytes is DecodeJSON for a body already read, as strict as the
+// schema (no request's leniency applies).
 func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) error {
+	return DecodeJSONIn(context.Background(), body, schemas, name, v)
+}
+
+// DecodeJSONIn is DecodeJSON for a body already read, with the leniency
+// of the request ctx belongs to.
+func DecodeJSONIn(ctx context.Context, body []byte, schemas *schema.Registry, name string, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return errs.Errorf(errs.Invalid, "o corpo da requisição está vazio; envie um documento JSON")
 	}
 	if m, ok := v.(*map[string]any); ok && schemas != nil && name != "" {
 		// decodeObject's decoder reads the syntax: the check of it (a scan
 		// of the body more) runs only for a body it cannot decode.
-		return decodeObject(body, schemas, name, m)
+		return decodeObject(ctx, body, schemas, name, m)
 	}
 	if err := CheckSyntax(body); err != nil {
 		return err
 	}
 	if schemas != nil && name != "" {
-		if err := schemaError(name)(schemas.Validate(name, body)); err != nil {
+		vs, err := schemas.Validate(name, body)
+		if err == nil && len(vs) > 0 && Lenient(ctx) {
+			// Read again without the members the schema does not
+			// declare, if those are all that is wrong.
+			body, err = withoutUnknown(ctx, schemas, name, body)
+			if err != nil {
+				return err
+			}
+		} else if err := schemaError(name)(vs, err); err != nil {
 			return err
 		}
 	}
@@ -161,7 +179,7 @@ func schemaError(name string) func([]schema.Violation, error) error {
 // json.Unmarshal, on every request of the partner APIs. It is decoded
 // by jsondoc.Decode, which makes what encoding/json's Decoder makes
 // without its reflection.
-func decodeObject(body []byte, schemas *schema.Registry, name string, m *map[string]any) error {
+func decodeObject(ctx context.Context, body []byte, schemas *schema.Registry, name string, m *map[string]any) error {
 	doc, err := jsondoc.Decode(body)
 	if err != nil {
 		// Broken, or more after the document: CheckSyntax says where.
@@ -170,7 +188,7 @@ func decodeObject(body []byte, schemas *schema.Registry, name string, m *map[str
 		}
 		return errs.Errorf(errs.Invalid, "JSON malformado: %v", err)
 	}
-	if err := schemaError(name)(schemas.ValidateDocument(name, doc)); err != nil {
+	if err := validate(ctx, schemas, name, doc); err != nil {
 		return err
 	}
 	obj, ok := doc.(map[string]any)

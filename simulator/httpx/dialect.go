@@ -131,29 +131,99 @@ type PixViolation struct {
 	Valor       string `json:"valor,omitempty"`
 }
 
-// pixTypes names the official general types. The spec declares no 401
-// anywhere; a missing or expired token is answered 401 (RFC 6750) with the
-// closest official type, AcessoNegado. The codes whose status no
-// operation declares are answered with one that every operation that
-// takes a body declares (Status): a request the sandbox cannot take as
-// sent is a 400 RequisicaoInvalida, one to repeat later a 503
-// ServicoIndisponivel with Retry-After.
-var pixTypes = map[errs.Code][2]string{
-	errs.Invalid:          {"RequisicaoInvalida", "Requisição inválida."},
-	errs.Unauthorized:     {"AcessoNegado", "Acesso negado."},
-	errs.Forbidden:        {"AcessoNegado", "Acesso negado."},
-	errs.NotFound:         {"NaoEncontrado", "Não encontrado."},
-	errs.Gone:             {"PermanentementeRemovido", "Permanentemente removido."},
-	errs.Internal:         {"ErroInternoDoServidor", "Erro interno do servidor."},
-	errs.Unavailable:      {"ServicoIndisponivel", "Serviço indisponível."},
-	errs.Timeout:          {"IndisponibilidadePorTempoEsgotado", "Indisponibilidade por tempo esgotado."},
-	errs.MethodNotAllowed: {"RequisicaoInvalida", "Método não permitido."},
-	errs.UnsupportedMedia: {"RequisicaoInvalida", "Tipo de conteúdo não suportado."},
-	errs.TooLarge:         {"RequisicaoInvalida", "Corpo da requisição grande demais."},
-	errs.Conflict:         {"ServicoIndisponivel", "Serviço indisponível."},
-	errs.Unprocessable:    {"RequisicaoInvalida", "Requisição inválida."},
-	errs.TooManyRequests:  {"ServicoIndisponivel", "Serviço indisponível."},
+// pixTypes names the official general types of the codes that have one.
+// The codes whose status no operation declares are answered with one
+// that every operation that takes a body declares (Status): a request the
+// sandbox cannot take as sent is a 400 RequisicaoInvalida, one to repeat
+// later a 503 ServicoIndisponivel with Retry-After. Unauthorized and
+// MethodNotAllowed have no type (pixUntyped).
+var pixTypes = map[errs.Code]string{
+	errs.Invalid:          "RequisicaoInvalida",
+	errs.Forbidden:        "AcessoNegado",
+	errs.NotFound:         "NaoEncontrado",
+	errs.Gone:             "PermanentementeRemovido",
+	errs.Internal:         "ErroInternoDoServidor",
+	errs.Unavailable:      "ServicoIndisponivel",
+	errs.Timeout:          "IndisponibilidadePorTempoEsgotado",
+	errs.UnsupportedMedia: "RequisicaoInvalida",
+	errs.TooLarge:         "RequisicaoInvalida",
+	errs.Conflict:         "ServicoIndisponivel",
+	errs.Unprocessable:    "RequisicaoInvalida",
+	errs.TooManyRequests:  "ServicoIndisponivel",
 }
+
+// pixUntyped are the codes answered with RFC 7807's "about:blank": no
+// type of the catalogue has their status, and their status is the one
+// HTTP requires. A request without a valid token (missing, unknown,
+// expired, or without the certificate it is bound to) is a 401 as RFC
+// 6750 and RFC 8705 require, so that clients ask for a new token; the
+// catalogue's AcessoNegado is the 403 of "a participant authenticated
+// that breaks an authorization rule", which such a request is not. A
+// method a path does not take is a 405 with Allow (RFC 9110): no
+// operation of the spec is addressed, so none declares a status. The
+// spec writes its error bodies as RFC 7807's, whose §4.2 gives
+// about:blank, titled by the status's phrase, to a problem with no
+// meaning beyond its status.
+var pixUntyped = map[errs.Code]bool{errs.Unauthorized: true, errs.MethodNotAllowed: true}
+
+// pixTitles are the title of each type of the catalogue: as the spec's
+// examples write it where it has one (components.examples), and in their
+// words for the others: the general types in Title Case without a
+// period, as "Acesso Negado", "Não Encontrado", "Serviço Indisponível";
+// a tag's "Operação inválida.", "… não encontrada.", "Consulta
+// inválida.". Where the examples give one type two titles (Cob's and
+// CobV's "Cobrança inválida." for a body that breaks a rule, "Operação
+// inválida." for a state that forbids it), the first is the type's.
+var pixTitles = map[string]string{
+	"RequisicaoInvalida":                 "Requisição Inválida",
+	"AcessoNegado":                       "Acesso Negado",
+	"NaoEncontrado":                      "Não Encontrado",
+	"PermanentementeRemovido":            "Permanentemente Removido",
+	"ErroInternoDoServidor":              "Erro Interno do Servidor",
+	"ServicoIndisponivel":                "Serviço Indisponível",
+	"IndisponibilidadePorTempoEsgotado":  "Indisponibilidade por Tempo Esgotado",
+	"CobPayloadNaoEncontrado":            "Cobrança não encontrada.",
+	"CobPayloadOperacaoInvalida":         "Operação inválida.",
+	"RecPayloadNaoEncontrado":            "Recorrência não encontrada.",
+	"RecPayloadOperacaoInvalida":         "Recorrência não encontrada.",
+	"RecNaoEncontrada":                   "Recorrência não encontrada.",
+	"RecOperacaoInvalida":                "Operação inválida.",
+	"RecConsultaInvalida":                "Consulta inválida.",
+	"SolicRecNaoEncontrada":              "Solicitação de recorrência não encontrada.",
+	"SolicRecOperacaoInvalida":           "Operação inválida.",
+	"CobRNaoEncontrado":                  "Cobrança não encontrada.",
+	"CobROperacaoInvalida":               "Operação inválida.",
+	"CobRConsultaInvalida":               "Consulta inválida.",
+	"CobNaoEncontrado":                   "Cobrança não encontrada.",
+	"CobOperacaoInvalida":                "Cobrança inválida.",
+	"CobConsultaInvalida":                "Consulta inválida.",
+	"CobVNaoEncontrada":                  "Cobrança não encontrada.",
+	"CobVOperacaoInvalida":               "Cobrança inválida.",
+	"CobVConsultaInvalida":               "Consulta inválida.",
+	"LoteCobVNaoEncontrado":              "Lote de cobranças não encontrado.",
+	"LoteCobVOperacaoInvalida":           "Lote de cobranças inválido.",
+	"LoteCobVConsultaInvalida":           "Consulta inválida.",
+	"PayloadLocationNaoEncontrado":       "PayloadLocation não encontrado.",
+	"PayloadLocationOperacaoInvalida":    "PayloadLocation inválido.",
+	"PayloadLocationConsultaInvalida":    "Consulta inválida.",
+	"PayloadLocationRecNaoEncontrado":    "PayloadLocationRec não encontrado.",
+	"PayloadLocationRecConsultaInvalida": "Consulta inválida.",
+	"PixNaoEncontrado":                   "Pix não encontrado.",
+	"PixDevolucaoNaoEncontrada":          "Devolução não encontrada.",
+	"PixConsultaInvalida":                "Consulta inválida.",
+	"PixDevolucaoInvalida":               "Devolução inválida.",
+	"WebhookOperacaoInvalida":            "Webhook inválido.",
+	"WebhookNaoEncontrado":               "Webhook não encontrado.",
+	"WebhookConsultaInvalida":            "Consulta inválida.",
+	"WebhookRecOperacaoInvalida":         "Webhook inválido.",
+	"WebhookRecConsultaInvalida":         "Consulta inválida.",
+	"WebhookCobROperacaoInvalida":        "Webhook inválido.",
+	"WebhookCobRConsultaInvalida":        "Consulta inválida.",
+}
+
+// PixTitle is the title the sandbox gives a type of the API Pix's
+// catalogue (pixTitles); "" for a type it does not know.
+func PixTitle(typ string) string { return pixTitles[typ] }
 
 // pixStatus is the status of each code the API Pix declares no status
 // for: its operations declare 400, 403, 404 and 503 (and 2xx), and its
@@ -180,20 +250,25 @@ func (Pix) Status(e *errs.Error) int {
 
 // Render implements Dialect.
 func (Pix) Render(e *errs.Error, r *http.Request, requestID string) (string, any) {
-	names, ok := pixTypes[e.Code]
+	status := Pix{}.Status(e)
+	p := PixProblem{Status: status, Detail: e.Message, CorrelationID: requestID}
+	typ, ok := pixTypes[e.Code]
 	if !ok {
-		names = pixTypes[errs.Internal]
+		typ = pixTypes[errs.Internal]
 	}
-	typ, title := names[0], names[1]
-	if e.Type != "" {
+	switch {
+	case e.Type != "":
 		typ = e.Type
+	case pixUntyped[e.Code]:
+		typ = ""
 	}
-	p := PixProblem{
-		Type:          "https://pix.bcb.gov.br/api/v2/error/" + typ,
-		Title:         title,
-		Status:        Pix{}.Status(e),
-		Detail:        e.Message,
-		CorrelationID: requestID,
+	if typ == "" {
+		p.Type, p.Title = "about:blank", http.StatusText(status)
+	} else {
+		p.Type, p.Title = "https://pix.bcb.gov.br/api/v2/error/"+typ, pixTitles[typ]
+	}
+	if p.Title == "" {
+		p.Title = http.StatusText(status)
 	}
 	for _, v := range e.Violations {
 		p.Violacoes = append(p.Violacoes, PixViolation{Razao: v.Reason, Propriedade: v.Field, Valor: v.Value})

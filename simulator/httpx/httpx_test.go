@@ -54,7 +54,16 @@ func TestDialects(t *testing.T) {
 			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel"
 		}},
 		{"PixForbidden", httpx.Pix{}, errs.Errorf(errs.Forbidden, "x"), 403, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
-			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/AcessoNegado"
+			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/AcessoNegado" && b["title"] == "Acesso Negado"
+		}},
+		{"PixUnauthorizedIsUntyped", httpx.Pix{}, errs.Errorf(errs.Unauthorized, "x"), 401, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
+			return b["type"] == "about:blank" && b["title"] == "Unauthorized" && b["status"] == 401.0
+		}},
+		{"PixMethodNotAllowedIsUntyped", httpx.Pix{}, errs.Errorf(errs.MethodNotAllowed, "x"), 405, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
+			return b["type"] == "about:blank" && b["title"] == "Method Not Allowed"
+		}},
+		{"PixTitleOfTheType", httpx.Pix{}, errs.Errorf(errs.Invalid, "x").WithType("RecOperacaoInvalida"), 400, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
+			return b["title"] == "Operação inválida."
 		}},
 		{"PixUnsupportedMediaIsA400", httpx.Pix{}, errs.Errorf(errs.UnsupportedMedia, "x"), 400, "application/problem+json; charset=utf-8", func(b map[string]any) bool {
 			return b["type"] == "https://pix.bcb.gov.br/api/v2/error/RequisicaoInvalida" && b["status"] == 400.0

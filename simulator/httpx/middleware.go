@@ -41,6 +41,14 @@ type API struct {
 	// (RouteSegments).
 	CaseInsensitive bool
 	Segments        map[string]string
+	// Undeclared are answers every route of the API may give that its
+	// specification does not declare, each with its reason; the route
+	// reference lists them.
+	Undeclared []string
+	// Lenient APIs accept what their real counterparts accept beyond the
+	// specification, recording each finding (Tolerate): the partner APIs
+	// a real server answers, not the sandbox's own.
+	Lenient bool
 }
 
 // APIFor returns the API whose prefix matches path, longest prefix first;
@@ -228,6 +236,9 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // each leaf route is asked directly whether it takes the path.
 func Unrouted(router *mux.Router) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if retryWithoutSlash(router, w, r) {
+			return
+		}
 		allowed := map[string]bool{}
 		router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 			ms, err := route.GetMethods()
@@ -262,4 +273,34 @@ func Unrouted(router *mux.Router) http.Handler {
 		e.WithHeader("Allow", strings.Join(allow, ", "))
 		WriteError(w, r, e)
 	})
+}
+
+// retryWithoutSlash serves a request whose path has a trailing slash that
+// no route has (GET /pix/v2/cobv/, as Efí's SDKs send it) by the route of
+// the path without it, as the real servers do, and records the finding.
+// It reports whether it served the request: not under --strict, not on
+// an API that is not lenient, not when no route takes the path without
+// the slash either.
+func retryWithoutSlash(router *mux.Router, w http.ResponseWriter, r *http.Request) bool {
+	info := InfoOf(r.Context())
+	trimmed, ok := trimSlash(r.URL.Path)
+	if !ok || !info.Lenient {
+		return false
+	}
+	retry := r.Clone(r.Context())
+	u := *r.URL
+	u.Path, u.RawPath = trimmed, ""
+	retry.URL = &u
+	var match mux.RouteMatch
+	if !router.Match(retry, &match) || match.MatchErr != nil {
+		return false
+	}
+	sent := r.URL.Path
+	if info.SentPath != "" {
+		sent = info.SentPath
+	}
+	info.AddFinding(Finding{Kind: FindingTrailingSlash, Field: sent,
+		Detail: fmt.Sprintf("o caminho %s termina em barra, que a especificação não tem (%s); aceito como em produção, onde nem todo servidor o aceita", sent, strings.TrimRight(sent, "/"))})
+	router.ServeHTTP(w, retry)
+	return true
 }

@@ -36,6 +36,11 @@ type Info struct {
 	// case).
 	Style    string
 	SentPath string
+	// Lenient is whether the request's API accepts what production
+	// accepts beyond its specification (Strictness); Findings are what it
+	// accepted so (Tolerate), which the interaction log records.
+	Lenient  bool
+	Findings []Finding
 	// Finally runs once the request is done and recorded (an injected
 	// reset closes the connection there, so the client cannot see the
 	// reset before the log shows it).

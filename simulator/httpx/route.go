@@ -74,6 +74,10 @@ type Route struct {
 	Handler http.Handler
 	// Doc says in a few words what the route does.
 	Doc string
+	// Undeclared is an answer of the route that its operation in the
+	// API's specification does not declare, and why; the route
+	// reference lists it.
+	Undeclared string
 }
 
 // Scopes is a convenience for Route.Scopes.

@@ -1,6 +1,8 @@
 package pix
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 
@@ -73,4 +75,26 @@ func withLocation(rep *httpx.Reply, err error) (*httpx.Reply, error) {
 func query(r *http.Request) url.Values {
 	v, _ := url.ParseQuery(r.URL.RawQuery)
 	return v
+}
+
+// withoutActiveStatus is a revision's body without a status ATIVA, which
+// clients send with the rest of a charge they revise (data7-pix's PATCH
+// /cob repeats the charge it read, status ATIVA included): only an ATIVA
+// charge can be revised, so it says nothing, and the spec's revision
+// takes no status but REMOVIDA_PELO_USUARIO_RECEBEDOR. On a lenient API
+// it is ignored, a finding of the request; under --strict it is left for
+// the schema to refuse.
+func withoutActiveStatus(ctx context.Context, raw []byte, kind string) []byte {
+	var body map[string]json.RawMessage
+	if !httpx.Lenient(ctx) || json.Unmarshal(raw, &body) != nil || string(body["status"]) != `"`+Ativa+`"` {
+		return raw
+	}
+	delete(body, "status")
+	out, err := json.Marshal(body)
+	if err != nil {
+		return raw
+	}
+	httpx.InfoOf(ctx).AddFinding(httpx.Finding{Kind: httpx.FindingSameStatus, Field: "status",
+		Detail: "a revisão de " + kind + " trouxe status ATIVA, que a cobrança revisada já tem (só uma ATIVA pode ser revista): ignorado; a especificação só aceita status REMOVIDA_PELO_USUARIO_RECEBEDOR numa revisão"})
+	return out
 }

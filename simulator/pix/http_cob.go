@@ -56,8 +56,16 @@ func (s *Service) handleChargePut(r *http.Request, k kindInfo, txid string) (*ht
 
 // handleChargePatch is PATCH /cob/{txid} and PATCH /cobv/{txid}.
 func (s *Service) handleChargePatch(r *http.Request, k kindInfo) (*httpx.Reply, error) {
+	if err := httpx.CheckJSONContentType(r); err != nil {
+		return nil, err
+	}
+	raw, err := httpx.ReadBody(r, 0)
+	if err != nil {
+		return nil, err
+	}
 	var req doc
-	if err := decode(r, s.Schemas, k.patch, k.kind, k.opInvalida, &req); err != nil {
+	err = httpx.DecodeJSONIn(r.Context(), withoutActiveStatus(r.Context(), raw, k.kind), s.Schemas, k.patch, &req)
+	if err := retype(err, k.kind, k.opInvalida); err != nil {
 		return nil, err
 	}
 	return replyOK(s.patchCharge(r.Context(), r.Host, principal(r), k, mux.Vars(r)["txid"], req))

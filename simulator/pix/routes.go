@@ -35,6 +35,25 @@ func app(method, path, scope, answer string, f httpx.HandlerFunc, doc string) ht
 		Idempotent: method == http.MethodPost, Answer: answer, Handler: f, Doc: doc}
 }
 
+// Undeclared are the answers of every route of the API Pix that no
+// operation of the spec declares, and why: the route reference lists
+// them beside the routes.
+var Undeclared = []string{
+	"401 `about:blank` (`WWW-Authenticate: Bearer`) for a request without a valid token: missing, unknown or expired, or used without the certificate it is bound to (mutual TLS). " +
+		"RFC 6750 and RFC 8705 require a 401, which the spec declares nowhere and no type of its catalogue has; `AcessoNegado` is the catalogue's 403 for a participant authenticated that breaks an authorization rule (a missing scope is one: 403 `AcessoNegado`). " +
+		"The spec's error bodies are RFC 7807's, whose §4.2 gives `about:blank` to a problem that means no more than its status",
+	"405 `about:blank` with `Allow` for a method the path does not take: no operation is addressed, so none declares a status; RFC 9110 requires the 405",
+	"400 `RequisicaoInvalida` for a body that is not JSON (elsewhere 415), over 1 MiB (413), or an `Idempotency-Key` reused with another body (422): the operations declare 400, not those",
+	"503 `ServicoIndisponivel` with `Retry-After` for the same `Idempotency-Key` while its first request runs (409) or too many requests (429): the declared status that says to try again",
+}
+
+// consulta notes on a GET route the 400 of its catalogue type for bad
+// query parameters, which its operation's responses do not declare.
+func consulta(rt httpx.Route, typ string) httpx.Route {
+	rt.Undeclared = "400 `" + typ + "` for bad query parameters: the catalogue names this operation for that type, although its responses declare no 400 (the catalogue is the more specific of the two)"
+	return rt
+}
+
 // chargeRoutes are cob, cobv and lotecobv.
 func (s *Service) chargeRoutes() []httpx.Route {
 	return []httpx.Route{
@@ -42,19 +61,19 @@ func (s *Service) chargeRoutes() []httpx.Route {
 		app(http.MethodPost, "/cob/{txid}", "cob.write", "pix/cob", s.handleCobPut, "the seed's method for PUT /cob/{txid}"),
 		app(http.MethodPost, "/cob", "cob.write", "pix/cob", s.handleCobPost, "create an immediate charge; the PSP chooses the txid"),
 		app(http.MethodPatch, "/cob/{txid}", "cob.write", "pix/cob", s.handleCobPatch, "revise or remove an immediate charge"),
-		app(http.MethodGet, "/cob/{txid}", "cob.read", "pix/cob.completa", s.handleCobGet, "an immediate charge, or one of its revisions"),
-		app(http.MethodGet, "/cob", "cob.read", "pix/cob.list", s.handleCobList, "immediate charges by creation time"),
+		consulta(app(http.MethodGet, "/cob/{txid}", "cob.read", "pix/cob.completa", s.handleCobGet, "an immediate charge, or one of its revisions"), "CobConsultaInvalida"),
+		consulta(app(http.MethodGet, "/cob", "cob.read", "pix/cob.list", s.handleCobList, "immediate charges by creation time"), "CobConsultaInvalida"),
 
 		app(http.MethodPut, "/cobv/{txid}", "cobv.write", "pix/cobv", s.handleCobvPut, "create or replace a due-date charge"),
 		app(http.MethodPost, "/cobv/{txid}", "cobv.write", "pix/cobv", s.handleCobvPut, "the seed's method for PUT /cobv/{txid}"),
 		app(http.MethodPatch, "/cobv/{txid}", "cobv.write", "pix/cobv", s.handleCobvPatch, "revise or remove a due-date charge"),
 		app(http.MethodGet, "/cobv/{txid}", "cobv.read", "pix/cobv.completa", s.handleCobvGet, "a due-date charge"),
-		app(http.MethodGet, "/cobv", "cobv.read", "pix/cobv.list", s.handleCobvList, "due-date charges by creation time"),
+		consulta(app(http.MethodGet, "/cobv", "cobv.read", "pix/cobv.list", s.handleCobvList, "due-date charges by creation time"), "CobVConsultaInvalida"),
 
 		app(http.MethodPut, "/lotecobv/{id}", "lotecobv.write", "", s.handleLotePut, "create a batch of due-date charges"),
 		app(http.MethodPatch, "/lotecobv/{id}", "lotecobv.write", "", s.handleLotePatch, "revise charges of a batch"),
-		app(http.MethodGet, "/lotecobv/{id}", "lotecobv.read", "pix/lotecobv", s.handleLoteGet, "a batch and its items"),
-		app(http.MethodGet, "/lotecobv", "lotecobv.read", "pix/lotecobv.list", s.handleLoteList, "batches"),
+		consulta(app(http.MethodGet, "/lotecobv/{id}", "lotecobv.read", "pix/lotecobv", s.handleLoteGet, "a batch and its items"), "LoteCobVConsultaInvalida"),
+		consulta(app(http.MethodGet, "/lotecobv", "lotecobv.read", "pix/lotecobv.list", s.handleLoteList, "batches"), "LoteCobVConsultaInvalida"),
 	}
 }
 
@@ -62,7 +81,7 @@ func (s *Service) chargeRoutes() []httpx.Route {
 func (s *Service) locRoutes() []httpx.Route {
 	return []httpx.Route{
 		app(http.MethodPost, "/loc", "payloadlocation.write", "pix/loc", s.handleLocPost, "create a payload location"),
-		app(http.MethodGet, "/loc", "payloadlocation.read", "pix/loc.list", s.handleLocList, "payload locations"),
+		consulta(app(http.MethodGet, "/loc", "payloadlocation.read", "pix/loc.list", s.handleLocList, "payload locations"), "PayloadLocationConsultaInvalida"),
 		app(http.MethodGet, "/loc/{id}", "payloadlocation.read", "pix/loc", s.handleLocGet, "a payload location"),
 		app(http.MethodDelete, "/loc/{id}/txid", "payloadlocation.write", "pix/loc", s.handleLocUnlink, "unlink a location from its charge"),
 	}
@@ -72,14 +91,14 @@ func (s *Service) locRoutes() []httpx.Route {
 func (s *Service) pixRoutes() []httpx.Route {
 	return []httpx.Route{
 		app(http.MethodGet, "/pix/{e2eid}", "pix.read", "pix/pix", s.handlePixGet, "a received Pix"),
-		app(http.MethodGet, "/pix", "pix.read", "pix/pix.list", s.handlePixList, "received Pix"),
+		consulta(app(http.MethodGet, "/pix", "pix.read", "pix/pix.list", s.handlePixList, "received Pix"), "PixConsultaInvalida"),
 		app(http.MethodPut, "/pix/{e2eid}/devolucao/{id}", "pix.write", "pix/devolucao", s.handleDevolucaoPut, "ask for a refund"),
 		app(http.MethodGet, "/pix/{e2eid}/devolucao/{id}", "pix.read", "pix/devolucao", s.handleDevolucaoGet, "a refund"),
 
 		app(http.MethodPut, "/webhook/{chave}", "webhook.write", "", s.handleWebhookPut, "set a key's webhook"),
 		app(http.MethodGet, "/webhook/{chave}", "webhook.read", "pix/webhook", s.handleWebhookGet, "a key's webhook"),
 		app(http.MethodDelete, "/webhook/{chave}", "webhook.write", "", s.handleWebhookDelete, "remove a key's webhook"),
-		app(http.MethodGet, "/webhook", "webhook.read", "pix/webhook.list", s.handleWebhookList, "webhooks"),
+		consulta(app(http.MethodGet, "/webhook", "webhook.read", "pix/webhook.list", s.handleWebhookList, "webhooks"), "WebhookConsultaInvalida"),
 	}
 }
 
@@ -88,14 +107,14 @@ func (s *Service) pixRoutes() []httpx.Route {
 func (s *Service) recRoutes() []httpx.Route {
 	return []httpx.Route{
 		app(http.MethodPost, "/locrec", "payloadlocationrec.write", "pix/locrec", s.handleLocRecPost, "create a recurrence location"),
-		app(http.MethodGet, "/locrec", "payloadlocationrec.read", "pix/locrec.list", s.handleLocRecList, "recurrence locations"),
+		consulta(app(http.MethodGet, "/locrec", "payloadlocationrec.read", "pix/locrec.list", s.handleLocRecList, "recurrence locations"), "PayloadLocationRecConsultaInvalida"),
 		app(http.MethodGet, "/locrec/{id:[0-9]+}", "payloadlocationrec.read", "pix/locrec", s.handleLocRecGet, "a recurrence location"),
 		app(http.MethodDelete, "/locrec/{id:[0-9]+}/idRec", "payloadlocationrec.write", "pix/locrec", s.handleLocRecUnlink, "unlink a location from its recurrence"),
 
 		app(http.MethodPost, "/rec", "rec.write", "pix/rec", s.handleRecPost, "create a recurrence"),
 		app(http.MethodPatch, "/rec/{idRec}", "rec.write", "pix/rec", s.handleRecPatch, "revise or cancel a recurrence"),
-		app(http.MethodGet, "/rec/{idRec}", "rec.read", "pix/rec.completa", s.handleRecGet, "a recurrence"),
-		app(http.MethodGet, "/rec", "rec.read", "pix/rec.list", s.handleRecList, "recurrences"),
+		consulta(app(http.MethodGet, "/rec/{idRec}", "rec.read", "pix/rec.completa", s.handleRecGet, "a recurrence"), "RecConsultaInvalida"),
+		consulta(app(http.MethodGet, "/rec", "rec.read", "pix/rec.list", s.handleRecList, "recurrences"), "RecConsultaInvalida"),
 
 		app(http.MethodPost, "/solicrec", "solicrec.write", "pix/solicrec", s.handleSolicRecPost, "ask the payer to confirm a recurrence"),
 		app(http.MethodGet, "/solicrec/{id}", "solicrec.read", "pix/solicrec", s.handleSolicRecGet, "a confirmation request"),
@@ -110,7 +129,7 @@ func (s *Service) cobrRoutes() []httpx.Route {
 		app(http.MethodPost, "/cobr", "cobr.write", "pix/cobr", s.handleCobRPost, "create a recurring charge; the PSP chooses the txid"),
 		app(http.MethodPatch, "/cobr/{txid}", "cobr.write", "pix/cobr", s.handleCobRPatch, "cancel a recurring charge"),
 		app(http.MethodGet, "/cobr/{txid}", "cobr.read", "pix/cobr.completa", s.handleCobRGet, "a recurring charge"),
-		app(http.MethodGet, "/cobr", "cobr.read", "pix/cobr.list", s.handleCobRList, "recurring charges"),
+		consulta(app(http.MethodGet, "/cobr", "cobr.read", "pix/cobr.list", s.handleCobRList, "recurring charges"), "CobRConsultaInvalida"),
 		app(http.MethodPost, "/cobr/{txid}/retentativa/{data}", "cobr.write", "pix/cobr.completa", s.handleCobRRetry, "retry a rejected settlement"),
 	}
 	for _, kind := range []string{"rec", "cobr"} {

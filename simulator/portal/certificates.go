@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/gorilla/mux"
 
@@ -49,7 +50,10 @@ func (h *Handlers) issueCertificate(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	var in struct{ Format, Password string }
+	var in struct {
+		Format   string
+		Password *string
+	}
 	if len(bytes.TrimSpace(body)) > 0 {
 		if err := httpx.DecodeJSONBytes(body, h.Schemas, "platform/certificate.create", &in); err != nil {
 			return nil, err
@@ -58,8 +62,9 @@ func (h *Handlers) issueCertificate(r *http.Request) (*httpx.Reply, error) {
 	if in.Format == "" {
 		in.Format = "pem"
 	}
-	if in.Format != "pem" && in.Password == "" {
-		return nil, errs.Invalidf("password", "um arquivo PKCS#12 precisa de uma senha (de 6 a 128 caracteres)")
+	password, err := p12Password(in.Format, in.Password)
+	if err != nil {
+		return nil, err
 	}
 	a, err := h.Auth.OwnedApp(r.Context(), auth.OwnerOf(r.Context()), mux.Vars(r)["id"])
 	if err != nil {
@@ -73,7 +78,7 @@ func (h *Handlers) issueCertificate(r *http.Request) (*httpx.Reply, error) {
 	if in.Format == "pem" {
 		raw, err = h.Auth.CA.PEMBundle(cl)
 	} else {
-		raw, err = h.Auth.CA.PKCS12(cl, in.Password, in.Format == "p12-legacy")
+		raw, err = h.Auth.CA.PKCS12(cl, password, in.Format == "p12-legacy")
 	}
 	if err != nil {
 		return nil, err
@@ -87,6 +92,23 @@ func (h *Handlers) issueCertificate(r *http.Request) (*httpx.Reply, error) {
 		"Homologa-Certificate-Id":         {cert.ID},
 		"Homologa-Certificate-Thumbprint": {cert.Thumbprint},
 	}}, nil
+}
+
+// p12Password is the password a PKCS#12 download is sealed with: one of
+// 6 to 128 characters, or the empty one when the request asks for it
+// ("password": ""), as PSPs issue theirs (Efí's portal does, and its SDK
+// opens every .p12 with an empty passphrase). A PKCS#12 request without
+// a password at all is refused: the empty one is a choice, not a default.
+func p12Password(format string, password *string) (string, error) {
+	switch {
+	case format == "pem":
+		return "", nil
+	case password == nil:
+		return "", errs.Invalidf("password", "um arquivo PKCS#12 precisa de uma senha (de 6 a 128 caracteres), ou de \"password\": \"\" para um arquivo sem senha, como os PSPs o emitem")
+	case *password != "" && utf8.RuneCountInString(*password) < 6:
+		return "", errs.Invalidf("password", "a senha do PKCS#12 tem de 6 a 128 caracteres (ou \"\" para um arquivo sem senha)")
+	}
+	return *password, nil
 }
 
 // certificates is GET /portal/apps/{id}/certificates.

@@ -51,6 +51,10 @@ type Interaction struct {
 	// Truncated names the bodies kept cut at the log's bound
 	// (BodyLimit), with the size each had: {"requestBody": 921600}.
 	Truncated map[string]int `json:"truncated,omitempty"`
+	// Findings are what the sandbox accepted of the request beyond the
+	// specification, as production does (httpx.Tolerate): works here
+	// and in production, but is not in the specification.
+	Findings []httpx.Finding `json:"findings,omitempty"`
 }
 
 // Recorder records interactions.
@@ -182,11 +186,14 @@ func (r *Recorder) loop() {
 }
 
 func (r *Recorder) write(batch []Interaction) error {
-	type row struct{ reqHeaders, respHeaders []byte }
+	type row struct{ reqHeaders, respHeaders, findings []byte }
 	rows := make([]row, len(batch))
 	for i, it := range batch { // outside the transaction: it holds the database
 		rows[i].reqHeaders, _ = jsondoc.Marshal(it.RequestHeaders)
 		rows[i].respHeaders, _ = jsondoc.Marshal(it.ResponseHeader)
+		if len(it.Findings) > 0 {
+			rows[i].findings, _ = json.Marshal(it.Findings)
+		}
 	}
 	ctx := context.Background()
 	// A transaction per writeChunk rows: a long one is a long stretch
@@ -198,7 +205,7 @@ func (r *Recorder) write(batch []Interaction) error {
 		inserted := map[string]tally{}
 		err := r.DB.Tx(ctx, func(tx *store.Tx) error {
 			stmt, err := tx.PrepareContext(ctx, `INSERT INTO interactions (at, request_id, app_id, api, method, path, query, req_headers, req_body,
-			status, resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, company_id, sent_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			status, resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, company_id, sent_path, findings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 			if err != nil {
 				return err
 			}
@@ -209,7 +216,8 @@ func (r *Recorder) write(batch []Interaction) error {
 				t.bytes += len(it.RequestBody) + len(it.ResponseBody) + len(rows[i].reqHeaders) + len(rows[i].respHeaders)
 				inserted[it.CompanyID] = t
 				_, err := stmt.ExecContext(ctx, it.At.UnixNano(), it.RequestID, it.AppID, it.API, it.Method, it.Path, it.Query, string(rows[i].reqHeaders), it.RequestBody,
-					it.Status, string(rows[i].respHeaders), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID, it.SentPath)
+					it.Status, string(rows[i].respHeaders), it.ResponseBody, int64(it.DurationMS*1000), it.IdempotencyKey, it.Injected, it.WallAt.UnixNano(), it.CompanyID, it.SentPath,
+					string(rows[i].findings))
 				if err != nil {
 					return err
 				}
@@ -341,7 +349,7 @@ func (r *Recorder) Middleware(apis []httpx.API, next http.Handler) http.Handler 
 			Query: redact.Query(req.URL.RawQuery), RequestHeaders: redact.Headers(req.Header), RequestBody: redact.Body(req.Header.Get("Content-Type"), reqBody.Bytes()),
 			Status: cw.Status, ResponseHeader: redact.Headers(w.Header()), ResponseBody: redact.Body(w.Header().Get("Content-Type"), cw.Body.Bytes()),
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000, IdempotencyKey: req.Header.Get("Idempotency-Key"),
-			Injected: info.Injected,
+			Injected: info.Injected, Findings: info.Findings,
 		}
 		if tb, ok := req.Body.(*teeBody); ok && tb.total > reqBody.Len() {
 			it.RequestBody = markTruncated(it.RequestBody, tb.total)
@@ -469,7 +477,7 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 			term(`path = ?`, path)
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT * FROM (SELECT id, at, request_id, app_id, api, method, path, query, req_headers, req_body, status,
-			resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, sent_path FROM interactions
+			resp_headers, resp_body, duration_us, idempotency_key, injected, wall_at, sent_path, findings FROM interactions
 			WHERE `+where+` ORDER BY id `+map[bool]string{true: "ASC", false: "DESC"}[f.AfterID > 0]+` LIMIT ?) ORDER BY id`, append(args, f.Limit)...)
 		if err != nil {
 			return err
@@ -478,10 +486,13 @@ func (r *Recorder) List(ctx context.Context, f Filter) ([]Interaction, error) {
 		for rows.Next() {
 			var it Interaction
 			var at, dur, wall int64
-			var rh, sh string
+			var rh, sh, findings string
 			if err := rows.Scan(&it.ID, &at, &it.RequestID, &it.AppID, &it.API, &it.Method, &it.Path, &it.Query, &rh, &it.RequestBody, &it.Status,
-				&sh, &it.ResponseBody, &dur, &it.IdempotencyKey, &it.Injected, &wall, &it.SentPath); err != nil {
+				&sh, &it.ResponseBody, &dur, &it.IdempotencyKey, &it.Injected, &wall, &it.SentPath, &findings); err != nil {
 				return err
+			}
+			if findings != "" {
+				json.Unmarshal([]byte(findings), &it.Findings)
 			}
 			it.At, it.WallAt, it.DurationMS = time.Unix(0, at).UTC(), time.Unix(0, wall).UTC(), float64(dur)/1000
 			json.Unmarshal([]byte(rh), &it.RequestHeaders)

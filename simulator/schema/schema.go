@@ -36,6 +36,9 @@ type Violation struct {
 	Field  string
 	Reason string
 	Value  string
+	// Unknown marks a member the schema does not declare (its
+	// additionalProperties are false): what a lenient API ignores.
+	Unknown bool
 }
 
 // Load reads and compiles every *.json file of fsys, each of which must
@@ -231,5 +234,5 @@ func violation(e gojsonschema.ResultError) Violation {
 			v = strings.Trim(string(b), `"`)
 		}
 	}
-	return Violation{Field: field, Reason: e.Description(), Value: v}
+	return Violation{Field: field, Reason: e.Description(), Value: v, Unknown: e.Type() == "additional_property_not_allowed"}
 }

@@ -131,6 +131,7 @@ func serveFlags(cfg *Config, getenv func(string) string, stderr io.Writer) *flag
 	fs.StringVar(&cfg.OperatorToken, "operator-token", env("HOMOLOGA_OPERATOR_TOKEN", ""), "the operator's credential for sandbox-wide control; made up at each start when empty (HOMOLOGA_OPERATOR_TOKEN)")
 	fs.StringVar(&cfg.ScenariosDir, "scenarios", env("HOMOLOGA_SCENARIOS", ""), "folder of scenario files beside the shipped ones; POST /sandbox/scenarios/reload rereads it (HOMOLOGA_SCENARIOS)")
 	fs.StringVar(&cfg.LogFormat, "log-format", env("HOMOLOGA_LOG_FORMAT", "text"), "log format: text or json (HOMOLOGA_LOG_FORMAT)")
+	fs.BoolVar(&cfg.Strict, "strict", envBool(cfg, getenv, "HOMOLOGA_STRICT"), "refuse what the partner APIs in production accept beyond their specification (unknown members, a trailing slash, token parameters in the query string…), which the sandbox otherwise accepts and records as findings in the interaction log and the homologation report (HOMOLOGA_STRICT)")
 	fs.StringVar(&cfg.PublicURL, "public-url", env("HOMOLOGA_PUBLIC_URL", ""), "the URL partners reach a hosted sandbox at, e.g. https://homologa.example.com; required to listen beyond loopback (HOMOLOGA_PUBLIC_URL)")
 	proxyFlag := false // the flag takes the environment's place
 	fs.Func("trusted-proxy", "comma-separated addresses or CIDR ranges of the reverse proxies in front of a hosted sandbox, whose X-Forwarded-For names the client that throttles count (HOMOLOGA_TRUSTED_PROXY)", func(v string) error {
@@ -215,15 +216,19 @@ func quotaFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
 	}
 }
 
+// envBool reads a boolean environment variable; one that is set to
+// something else is an error of the configuration.
+func envBool(cfg *Config, getenv func(string) string, name string) bool {
+	v, err := strconv.ParseBool(getenv(name))
+	if err != nil && getenv(name) != "" && cfg.envErr == nil {
+		cfg.envErr = fmt.Errorf("%s: want true or false", name)
+	}
+	return v
+}
+
 // tlsFlags are --tls, --tls-cert, --tls-key, --tls-dir and --mtls.
 func tlsFlags(fs *flag.FlagSet, cfg *Config, getenv func(string) string) {
-	boolEnv := func(name string) bool {
-		v, err := strconv.ParseBool(getenv(name))
-		if err != nil && getenv(name) != "" && cfg.envErr == nil {
-			cfg.envErr = fmt.Errorf("%s: want true or false", name)
-		}
-		return v
-	}
+	boolEnv := func(name string) bool { return envBool(cfg, getenv, name) }
 	fs.BoolVar(&cfg.TLS, "tls", boolEnv("HOMOLOGA_TLS"), "serve every API over HTTPS, with a certificate the sandbox CA signs at start (HOMOLOGA_TLS)")
 	fs.StringVar(&cfg.TLSCert, "tls-cert", getenv("HOMOLOGA_TLS_CERT"), "PEM certificate (chain) to serve instead of the one made at start; implies --tls (HOMOLOGA_TLS_CERT)")
 	fs.StringVar(&cfg.TLSKey, "tls-key", getenv("HOMOLOGA_TLS_KEY"), "the PEM private key of --tls-cert (HOMOLOGA_TLS_KEY)")

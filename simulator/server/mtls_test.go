@@ -236,14 +236,14 @@ func TestPartnerProductionClientOverMutualTLS(t *testing.T) {
 			t.Fatalf("token without a certificate: %d %v %v", code, out, err)
 		}
 		if code, out, err := bare.call("GET", "/cob/partnerprodpartnerprod00001", ""); err != nil || code != 401 ||
-			out["type"] != "https://pix.bcb.gov.br/api/v2/error/AcessoNegado" {
+			out["type"] != "about:blank" {
 			t.Fatalf("A's token without a certificate: %d %v %v", code, out, err)
 		}
 	})
 	t.Run("ErrAnotherAppsCertificate", func(t *testing.T) {
 		stolen := &pixSession{t: t, base: base, http: partnerClient(roots, &certB), clientID: a.clientID, pass: a.secret, token: p.token}
 		if code, out, err := stolen.call("GET", "/cob/partnerprodpartnerprod00001", ""); err != nil || code != 401 ||
-			out["type"] != "https://pix.bcb.gov.br/api/v2/error/AcessoNegado" {
+			out["type"] != "about:blank" {
 			t.Fatalf("A's token with B's certificate: %d %v %v", code, out, err)
 		}
 		if code, out, err := stolen.login(); err != nil || code != 401 || out["error"] != "invalid_client" {

@@ -416,8 +416,8 @@ func checkCatalogued(resp *http.Response, body []byte, statuses map[int]bool, na
 		return "Content-Type " + ct
 	}
 	var p struct {
-		Type   string
-		Status int
+		Type, Title string
+		Status      int
 	}
 	if err := json.Unmarshal(body, &p); err != nil {
 		return "not a Problema"
@@ -432,6 +432,8 @@ func checkCatalogued(resp *http.Response, body []byte, statuses map[int]bool, na
 		return fmt.Sprintf("body status %d, answered %d", p.Status, resp.StatusCode)
 	case types[name] == nil || !slices.Contains(types[name].Statuses, resp.StatusCode):
 		return fmt.Sprintf("type %s with status %d", name, resp.StatusCode)
+	case p.Title != httpx.PixTitle(name):
+		return fmt.Sprintf("type %s titled %q, not %q", name, p.Title, httpx.PixTitle(name))
 	}
 	return ""
 }

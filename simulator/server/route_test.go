@@ -64,7 +64,7 @@ func TestPartnerRouteWiring(t *testing.T) {
 		return resp.StatusCode, resp.Header, string(b)
 	}
 
-	if code, _, body := call("", ""); code != 401 || !strings.Contains(body, "pix.bcb.gov.br/api/v2/error/AcessoNegado") {
+	if code, _, body := call("", ""); code != 401 || !strings.Contains(body, `"type":"about:blank"`) {
 		t.Fatalf("no token: %d %s", code, body)
 	}
 	if code, _, body := call(token("cob.read"), ""); code != 403 || !strings.Contains(body, `"status":403`) {

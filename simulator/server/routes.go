@@ -40,7 +40,7 @@ func (s *Server) Routes() []httpx.Route {
 		{Method: http.MethodGet, Path: "/widgets/", Prefix: true, Auth: httpx.Public, Handler: widgets.Handler("/widgets/", s.widgetPolicy()), Doc: "the widgets and their example host page"},
 		{Method: http.MethodGet, Path: "/widgets", Auth: httpx.Public, Handler: http.RedirectHandler("/widgets/", http.StatusMovedPermanently), Doc: "to /widgets/"},
 		{API: "oauth", Method: http.MethodPost, Path: "", Auth: httpx.Client, MutualTLS: true, Answer: "platform/token", Handler: httpx.HandlerFunc(s.Auth.TokenHandler),
-			Doc: "OAuth2 client credentials"},
+			Doc: "OAuth2 client credentials, in every PSP client's dialect: a form or a JSON body (Efí's SDKs), the query string (data7-pix), or a mixture; HTTP Basic or credentials in the parameters; scope narrows the token. Also at /connect/token under the host and under every insurer base path, as the insurer's clients ask for it"},
 		{API: "events", Method: http.MethodGet, Path: "/ws", Auth: httpx.Stream, Doc: "the app's events (websocket)",
 			Handler: &events.Stream{Bus: s.Bus, PingEvery: s.Config.PingEvery, Done: s.streamEnd, Authenticate: s.Auth.StreamCompany}},
 	}
@@ -99,7 +99,8 @@ func (s *Server) mountRoutes() error {
 	// As many partner requests inside as processors, the rest in arrival
 	// order (httpx.Admission).
 	s.Handler = s.proxies.Middleware(httpx.Admission{APIs: turnTakers(), Slots: runtime.GOMAXPROCS(0)}.Middleware(httpx.BodyDeadline(orDefault(s.Config.BodyTimeout, DefaultBodyTimeout),
-		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner)))))
+		httpx.Outer(withSegments(APIs, s.Routes()), s.Config.BodyLimit, s.Log, httpx.Strictness(APIs, s.Config.Strict,
+			httpx.CheckHost(httpx.HostServer(s.Config.Addr, s.Config.PublicURL), inner))))))
 	return nil
 }
 
@@ -307,10 +308,14 @@ type Settings struct {
 	WebhookResolve []string `json:"webhookResolve"`
 	TLS            bool     `json:"tls"`
 	MTLS           bool     `json:"mtls"`
+	// Strict is --strict: what production accepts beyond the
+	// specification is refused, not recorded as a finding.
+	Strict bool `json:"strict"`
 }
 
 func (s *Server) settings() Settings {
-	out := Settings{WebhookAllow: []string{}, WebhookResolve: []string{}, TLS: s.Config.TLS || s.Config.MTLS || s.Config.TLSCert != "", MTLS: s.Config.MTLS}
+	out := Settings{WebhookAllow: []string{}, WebhookResolve: []string{}, TLS: s.Config.TLS || s.Config.MTLS || s.Config.TLSCert != "", MTLS: s.Config.MTLS,
+		Strict: s.Config.Strict}
 	out.WebhookAllow = append(out.WebhookAllow, s.Config.WebhookAllow...)
 	for _, pin := range s.Config.WebhookResolve {
 		name, _, _ := strings.Cut(pin, "=")
@@ -400,8 +405,27 @@ func RouteReference() string {
 			title += ", `" + al.Prefix + "`"
 		}
 		section(title+")", byAPI[a.Name])
+		undeclared(&b, a, byAPI[a.Name])
 	}
 	return b.String()
+}
+
+// undeclared writes the answers of an API's routes that its
+// specification does not declare, each with its reason: the API's, then
+// each route's.
+func undeclared(b *strings.Builder, a httpx.API, rs []httpx.Route) {
+	var lines []string
+	for _, u := range a.Undeclared {
+		lines = append(lines, "- every route: "+u+".")
+	}
+	for _, rt := range rs {
+		if rt.Undeclared != "" {
+			lines = append(lines, fmt.Sprintf("- `%s %s`: %s.", rt.Method, FullPath(rt), rt.Undeclared))
+		}
+	}
+	if len(lines) > 0 {
+		fmt.Fprintf(b, "\nAnswers the specification does not declare, and why:\n\n%s\n", strings.Join(lines, "\n"))
+	}
 }
 
 // namespaces is the namespace routes and middleware, made once: a

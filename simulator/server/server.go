@@ -143,6 +143,11 @@ type Config struct {
 	TLSKey  string
 	TLSDir  string
 	MTLS    bool
+	// Strict (--strict) refuses what the partner APIs in production
+	// accept beyond their specification (unknown members, a trailing
+	// slash, token parameters in the query string…), which the sandbox
+	// otherwise accepts and records as findings (httpx.Tolerate).
+	Strict bool
 	// PublicURL is where the sandbox is reached when it is hosted
 	// (--public-url): it is then served under that name too, its session
 	// cookies are Secure over https, and the demo account and app get
@@ -180,26 +185,54 @@ const (
 // /api/{version}/… (PascalCase resources), /apiseguradora/v2 and v3, the
 // underwriting, questionnaire and access-management services; and, as the
 // real gateway does, without regard to the case of the path.
-var APIs = []httpx.API{
+var APIs = withTokenAliases([]httpx.API{
 	{Prefix: "/insurer/v1", Name: "insurer", Title: "Insurer (sale cycle)", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope",
-		CaseInsensitive: true, Aliases: []httpx.Alias{
+		CaseInsensitive: true, Lenient: true, Aliases: []httpx.Alias{
 			{Prefix: "/apiseguradora/v3", Style: httpx.StyleV3},
 			{Prefix: "/apiseguradora/v2", Style: httpx.StyleV2},
 			{Prefix: "/api/{version}", Style: httpx.StyleV2},
 			{Prefix: "/api.underwriting/v1", Style: httpx.StyleV3},
 		}},
 	{Prefix: "/api.questionario/v2", Name: "questionnaire", Title: "Questionnaire service", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope",
-		CaseInsensitive: true, Style: httpx.StyleV3},
+		CaseInsensitive: true, Lenient: true, Style: httpx.StyleV3},
 	{Prefix: "/access/v1", Name: "access", Title: "Access management", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope",
-		CaseInsensitive: true, Aliases: []httpx.Alias{{Prefix: "/gestao-acesso/v1", Style: httpx.StyleV3}}},
-	{Prefix: "/benefits/v1", Name: "benefits", Title: "Benefits", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope", CaseInsensitive: true},
-	{Prefix: "/customer/v1", Name: "customer", Title: "Customer", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope", CaseInsensitive: true},
-	{Prefix: "/pix/v2", Name: "pix", Title: "Pix (API Pix 2.9.0)", Dialect: httpx.Pix{}, Record: true, ErrorSchema: "pix/problema"},
+		CaseInsensitive: true, Lenient: true, Aliases: []httpx.Alias{{Prefix: "/gestao-acesso/v1", Style: httpx.StyleV3}}},
+	{Prefix: "/benefits/v1", Name: "benefits", Title: "Benefits", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope", CaseInsensitive: true, Lenient: true},
+	{Prefix: "/customer/v1", Name: "customer", Title: "Customer", Dialect: httpx.Insurer{}, Record: true, ErrorSchema: "platform/insurer-envelope", CaseInsensitive: true, Lenient: true},
+	{Prefix: "/pix/v2", Name: "pix", Title: "Pix (API Pix 2.9.0)", Dialect: httpx.Pix{}, Record: true, ErrorSchema: "pix/problema", Lenient: true,
+		Undeclared: pix.Undeclared},
 	{Prefix: "/qr/v2", Name: "pix-payload", Title: "Pix payloads (QR)", Dialect: httpx.Pix{}, Record: true},
-	{Prefix: "/oauth/token", Name: "oauth", Title: "OAuth2 token", Dialect: httpx.OAuth{}, Record: true, ErrorSchema: "platform/oauth-error"},
+	{Prefix: "/oauth/token", Name: "oauth", Title: "OAuth2 token", Dialect: httpx.OAuth{}, Record: true, ErrorSchema: "platform/oauth-error", Lenient: true},
 	{Prefix: "/portal", Name: "portal", Title: "Onboarding portal", Dialect: httpx.Problem{}, Record: true, ErrorSchema: "platform/problem"},
 	{Prefix: "/sandbox", Name: "sandbox", Title: "Sandbox control", Dialect: httpx.Problem{}, ErrorSchema: "platform/problem"},
 	{Prefix: "/events", Name: "events", Title: "Live events", Dialect: httpx.Problem{}},
+})
+
+// withTokenAliases gives the token endpoint the paths the insurer's
+// clients ask for a token at: /connect/token under the host, as the 2019
+// hackathon app does, and under every base URL of the insurer's APIs,
+// as the 2025 client builds it from the same base as every other call
+// (insurance CLIENTS §2.2, and the additions' item 1). The longest base
+// matches first, so /apiseguradora/v3/connect/token is the token
+// endpoint, not an insurer route.
+func withTokenAliases(apis []httpx.API) []httpx.API {
+	var aliases []httpx.Alias
+	aliases = append(aliases, httpx.Alias{Prefix: "/connect/token"})
+	for _, a := range apis {
+		if _, insurer := a.Dialect.(httpx.Insurer); !insurer {
+			continue
+		}
+		aliases = append(aliases, httpx.Alias{Prefix: a.Prefix + "/connect/token"})
+		for _, al := range a.Aliases {
+			aliases = append(aliases, httpx.Alias{Prefix: al.Prefix + "/connect/token"})
+		}
+	}
+	for i := range apis {
+		if apis[i].Name == "oauth" {
+			apis[i].Aliases = append(apis[i].Aliases, aliases...)
+		}
+	}
+	return apis
 }
 
 // The defaults of the limits on a slow or greedy client. A partner's

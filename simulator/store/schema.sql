@@ -269,7 +269,7 @@ CREATE TABLE interactions (
 	duration_us     INTEGER NOT NULL,
 	idempotency_key TEXT NOT NULL,
 	injected        TEXT NOT NULL DEFAULT ''
-, wall_at INTEGER NOT NULL DEFAULT 0, company_id TEXT NOT NULL DEFAULT '', sent_path TEXT NOT NULL DEFAULT '');
+, wall_at INTEGER NOT NULL DEFAULT 0, company_id TEXT NOT NULL DEFAULT '', sent_path TEXT NOT NULL DEFAULT '', findings TEXT NOT NULL DEFAULT '');
 CREATE TABLE jobs (
 	id         INTEGER PRIMARY KEY AUTOINCREMENT,
 	kind       TEXT NOT NULL,
@@ -640,3 +640,4 @@ INSERT INTO "migrations" VALUES('migrations/0031_events_id_not_indexed.sql');
 INSERT INTO "migrations" VALUES('migrations/0032_age_in_write_order.sql');
 INSERT INTO "migrations" VALUES('migrations/0033_company_worlds.sql');
 INSERT INTO "migrations" VALUES('migrations/0034_widget_origins.sql');
+INSERT INTO "migrations" VALUES('migrations/0035_interaction_findings.sql');

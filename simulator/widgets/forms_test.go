@@ -124,7 +124,7 @@ func TestFormsWidgetAnswersAProposal(t *testing.T) {
 	// Answer: typing, clicks, the keyboard on the select (type-ahead).
 	err := chromedp.Run(x.ctx,
 		chromedp.SendKeys("#p1", "72,5", chromedp.ByQuery, in(f)),
-		chromedp.SendKeys("#p2", "180", chromedp.ByQuery, in(f)),
+		chromedp.SendKeys("#p2", "1,80", chromedp.ByQuery, in(f)),
 		chromedp.Click("#p3-nao", chromedp.ByQuery, in(f)),
 		chromedp.Click("#p5-nao", chromedp.ByQuery, in(f)),
 		chromedp.SendKeys("#p6", "nenhuma", chromedp.ByQuery, in(f)),
@@ -149,7 +149,7 @@ func TestFormsWidgetAnswersAProposal(t *testing.T) {
 
 	got := x.must(tok, http.MethodGet, answers, nil, http.StatusOK)
 	b, _ := json.Marshal(dig(got, "Valor.respostas"))
-	wantSaved := `[{"perguntaId":1,"tipoResposta":"VALOR","valor":72.5},{"perguntaId":2,"tipoResposta":"VALOR","valor":180},` +
+	wantSaved := `[{"perguntaId":1,"tipoResposta":"VALOR","valor":72.5},{"perguntaId":2,"tipoResposta":"VALOR","valor":1.8},` +
 		`{"perguntaId":3,"tipoResposta":"SIM_NAO","valor":false},{"perguntaId":5,"tipoResposta":"SIM_NAO","valor":false},` +
 		`{"perguntaId":6,"tipoResposta":"TEXTO","valor":"nenhuma"},{"perguntaId":7,"tipoResposta":"SIM_NAO","valor":true},` +
 		`{"descricaoOpcao":"MERGULHO","perguntaId":8,"tipoResposta":"DOMINIO","valor":2},{"perguntaId":9,"tipoResposta":"DATA","valor":"2025-11-20"}]`

@@ -40,6 +40,16 @@ const (
 	RespostaData    = "DATA"
 )
 
+// The kinds of value a VALOR question asks (Pergunta.Variacao), which the
+// 2025 client draws an input for from the questionnaire service's
+// TipoVariacaoResposta (insurance CLIENTS, additions, item 2): a weight
+// in kilograms, a height in metres, or any number.
+const (
+	VariacaoPeso   = "PESO"
+	VariacaoAltura = "ALTURA"
+	VariacaoNumero = "NUMERO"
+)
+
 // DateTimeLayout is how the catalogue writes dataUltimaAlteracao: MAG's
 // date-time without a zone, echoed verbatim by the API.
 const DateTimeLayout = "2006-01-02T15:04:05"
@@ -108,8 +118,8 @@ type Produto struct {
 	IndicarBeneficiario bool         `json:"indicarBeneficiario" yaml:"indicarBeneficiario"`
 	ExigeDPS            bool         `json:"exigeDPS" yaml:"exigeDPS"`
 	PrazoCerto          []int        `json:"prazoCerto" yaml:"prazoCerto"`
-	PrazoRenda          []PrazoRenda `json:"prazoRenda,omitempty" yaml:"prazoRenda"`
-	Fundos              []Fundo      `json:"fundos,omitempty" yaml:"fundos"`
+	PrazoRenda          []PrazoRenda `json:"prazoRenda" yaml:"prazoRenda"`
+	Fundos              []Fundo      `json:"fundos" yaml:"fundos"`
 	ProfissoesRecusadas []string     `json:"-" yaml:"profissoesRecusadas"` // CBO, "0000-00"
 	UfsRecusadas        []string     `json:"ufsRecusadas" yaml:"ufsRecusadas"`
 	Coberturas          []Cobertura  `json:"coberturas" yaml:"coberturas"`
@@ -127,7 +137,42 @@ func (p Produto) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		plain
 		ProfissoesRecusadas []int `json:"profissoesRecusadas"`
-	}{plain(p), cbos})
+		produtoModelNulls
+	}{plain(p), cbos, produtoModelNulls{}})
+}
+
+// produtoModelNulls are the fields of the v2 Produto model
+// (M:ProdutoProduto.js; insurance CLIENTS §3.2) the catalogue does not
+// have: present, and null, as the model has them. The generated client
+// takes a null as it is (ApiClient.js convertToType returns null and
+// undefined unchanged), where an absent field is not the model's.
+type produtoModelNulls struct {
+	DependenciasProdutos []int `json:"dependenciasProdutos"`
+	Periodicidades       []int `json:"periodicidades"`
+	PrazoDecrescimo      []int `json:"prazoDecrescimo"`
+	IdadeAntecipacao     []int `json:"idadeAntecipacao"`
+	TempoAntecipacao     []int `json:"tempoAntecipacao"`
+	ProfissoesAceitas    []int `json:"profissoesAceitas"`
+	FormasPagamento      []int `json:"formasPagamento"`
+}
+
+// coberturaModelNulls are the fields of the v2 Cobertura model
+// (M:ProdutoCobertura.js) the catalogue has per product, not per
+// coverage, or not at all: present, and null.
+type coberturaModelNulls struct {
+	PrazoCerto                    []int `json:"prazoCerto"`
+	PrazoRenda                    []int `json:"prazoRenda"`
+	TipoRelacaoSegurado           *int  `json:"tipoRelacaoSegurado"`
+	IdadeExclusao                 *int  `json:"idadeExclusao"`
+	IndicarBeneficiario           *bool `json:"indicarBeneficiario"`
+	ExigeDPS                      *bool `json:"exigeDPS"`
+	Fundos                        []int `json:"fundos"`
+	ProfissoesRecusadas           []int `json:"profissoesRecusadas"`
+	UfsRecusadas                  []int `json:"ufsRecusadas"`
+	PrazoDecrescimo               []int `json:"prazoDecrescimo"`
+	IdadeAntecipacao              []int `json:"idadeAntecipacao"`
+	TempoAntecipacao              []int `json:"tempoAntecipacao"`
+	DependenciasCoberturaProdutos []int `json:"dependenciasCoberturaProdutos"`
 }
 
 // PrazoRenda is a pension income option (years for the temporary kinds).
@@ -186,7 +231,8 @@ func (c Cobertura) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
 		plain
 		CapitalFixo float64 `json:"capitalFixo"`
-	}{plain(c), fixed})
+		coberturaModelNulls
+	}{plain(c), fixed, coberturaModelNulls{}})
 }
 
 // HasCausa reports whether the coverage pays for the given causa, which is
@@ -259,23 +305,54 @@ type LimiteFaixaEtaria struct {
 // Questionario is what a forms widget renders for an offer (a DPS, a
 // suitability form…).
 type Questionario struct {
-	ID                  int        `json:"id" yaml:"id"`
-	Descricao           string     `json:"descricao" yaml:"descricao"`
-	DataUltimaAlteracao string     `json:"dataUltimaAlteracao" yaml:"dataUltimaAlteracao"`
-	Perguntas           []Pergunta `json:"perguntas" yaml:"perguntas"`
+	ID                  int    `json:"id" yaml:"id"`
+	Descricao           string `json:"descricao" yaml:"descricao"`
+	DataUltimaAlteracao string `json:"dataUltimaAlteracao" yaml:"dataUltimaAlteracao"`
+	// Tipo, Sexo, RelacaoSegurado and Condicoes are what the v2 model
+	// declares besides (M:QuestionarioQuestionario.js; insurance CLIENTS
+	// §3.4): every questionnaire of the catalogue is a DPS of the holder,
+	// for both sexes (null), always (no conditions). Load sets them.
+	Tipo            TipoQuestionario `json:"tipo" yaml:"-"`
+	Sexo            *Dominio         `json:"sexo" yaml:"-"`
+	RelacaoSegurado Dominio          `json:"relacaoSegurado" yaml:"-"`
+	Condicoes       []Condicao       `json:"condicoes" yaml:"-"`
+	Perguntas       []Pergunta       `json:"perguntas" yaml:"perguntas"`
 }
+
+// TipoQuestionario is the v2 model's kind of questionnaire.
+type TipoQuestionario struct {
+	Sigla     string `json:"sigla"`
+	ID        int    `json:"id"`
+	Descricao string `json:"descricao"`
+}
+
+// Condicao is when a questionnaire applies, as the v2 model writes it.
+type Condicao struct {
+	Chave    string `json:"chave"`
+	Operacao string `json:"operacao"`
+	Valor    string `json:"valor"`
+}
+
+// The kind and the insured of every questionnaire of the catalogue.
+var (
+	TipoDPS         = TipoQuestionario{Sigla: "DPS", ID: 1, Descricao: "DECLARAÇÃO PESSOAL DE SAÚDE"}
+	SeguradoTitular = Dominio{ID: 1, Descricao: "TITULAR"}
+)
 
 // Pergunta is one question. Opcoes is set only for DOMINIO answers. Tipo
 // (the kind of item: 1 PERGUNTA) and Ordem (from 1) are what the v2
 // model declares besides id and descricao; Load sets them.
 type Pergunta struct {
-	ID           int       `json:"id" yaml:"id"`
-	Descricao    string    `json:"descricao" yaml:"descricao"`
-	Tipo         Dominio   `json:"tipo" yaml:"-"`
-	Ordem        int       `json:"ordem" yaml:"-"`
-	TipoResposta string    `json:"tipoResposta" yaml:"tipoResposta"`
-	Obrigatoria  bool      `json:"obrigatoria" yaml:"obrigatoria"`
-	Opcoes       []Dominio `json:"opcoes,omitempty" yaml:"opcoes"`
+	ID           int     `json:"id" yaml:"id"`
+	Descricao    string  `json:"descricao" yaml:"descricao"`
+	Tipo         Dominio `json:"tipo" yaml:"-"`
+	Ordem        int     `json:"ordem" yaml:"-"`
+	TipoResposta string  `json:"tipoResposta" yaml:"tipoResposta"`
+	// Variacao is what a VALOR question's number is (VariacaoPeso,
+	// VariacaoAltura, VariacaoNumero); "" for the other types.
+	Variacao    string    `json:"-" yaml:"variacao"`
+	Obrigatoria bool      `json:"obrigatoria" yaml:"obrigatoria"`
+	Opcoes      []Dominio `json:"opcoes,omitempty" yaml:"opcoes"`
 }
 
 // TipoItemPergunta is the kind of item of every question of the
@@ -372,6 +449,7 @@ func normalize(o *Offer) {
 		}
 	}
 	if q := o.Questionario; q != nil {
+		q.Tipo, q.RelacaoSegurado, q.Condicoes = TipoDPS, SeguradoTitular, []Condicao{}
 		for i := range q.Perguntas {
 			q.Perguntas[i].Tipo, q.Perguntas[i].Ordem = TipoItemPergunta, i+1
 		}
@@ -772,6 +850,12 @@ func validateQuestionario(p *problems, where string, o *Offer) {
 func validateRespostas(p *problems, where string, pg *Pergunta) {
 	if !slices.Contains(respostas, pg.TipoResposta) {
 		p.add(where, "tipoResposta %q: want one of %s", pg.TipoResposta, strings.Join(respostas, ", "))
+	}
+	switch {
+	case pg.TipoResposta == RespostaValor && !slices.Contains([]string{VariacaoPeso, VariacaoAltura, VariacaoNumero}, pg.Variacao):
+		p.add(where, "variacao %q: a VALOR question is a %s, an %s or a %s", pg.Variacao, VariacaoPeso, VariacaoAltura, VariacaoNumero)
+	case pg.TipoResposta != RespostaValor && pg.Variacao != "":
+		p.add(where, "variacao: only a VALOR question has one")
 	}
 	if pg.TipoResposta != RespostaDominio {
 		if len(pg.Opcoes) > 0 {

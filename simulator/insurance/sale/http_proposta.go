@@ -70,7 +70,7 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 	if code == "" {
 		return nil, errs.Invalidf("codigoModeloProposta", "informe o modelo de proposta: ?codigoModeloProposta=, /proposta/{codigo} ou PROPOSTA.USO_MONGERAL.MODELO_PROPOSTA")
 	}
-	p, status, err := s.register(r, code, body, card)
+	p, status, err := s.register(r, code, body, card, false)
 	if err != nil {
 		return nil, err
 	}
@@ -80,12 +80,12 @@ func (s *Service) postProposta(r *http.Request) (*httpx.Reply, error) {
 		"statusCodigo": statusCode[p.Status], "dataProtocolo": p.CreatedAt.Format(time.RFC3339), "valorTotal": p.Total}), nil
 }
 
-// register creates the proposal a request's body makes for an offer, and
-// answers its status: 201 for a new one, 200 for the one a number sent
-// again made.
-func (s *Service) register(r *http.Request, offer string, body map[string]any, card Card) (*Proposta, int, error) {
+// register creates the proposal a request's body makes for an offer (v2:
+// a v2 venda, which its clients cannot sign), and answers its status:
+// 201 for a new one, 200 for the one a number sent again made.
+func (s *Service) register(r *http.Request, offer string, body map[string]any, card Card, v2 bool) (*Proposta, int, error) {
 	p, replayed, err := s.createProposta(r.Context(), propostaIn{By: wire.Principal(r), Offer: offer, Body: body, Scenario: r.Header.Get(scenario.Header),
-		Card: card})
+		Card: card, V2: v2})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -157,7 +157,14 @@ func (s *Service) getProposta(r *http.Request) (*httpx.Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wire.OK(resumoBody(res)), nil
+	body := resumoBody(res)
+	if httpx.InfoOf(r.Context()).Style == httpx.StyleV2 {
+		// The v2 ResumoDaProposta declares valorProposta a String
+		// (M:PropostaResumoDaProposta.js; insurance CLIENTS, additions,
+		// item 5), as every scalar of it.
+		body["valorProposta"] = res.Proposta.Total.String()
+	}
+	return wire.OK(body), nil
 }
 
 func resumoBody(res *resumo) map[string]any {

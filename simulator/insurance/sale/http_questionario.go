@@ -65,7 +65,7 @@ func (s *Service) putRespostas(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	by := wire.Principal(r)
-	t, rs, err := s.saveRespostas(r.Context(), by, n, qid, in.Respostas, wire.OrDefault(in.Autor, by.ClientID))
+	t, rs, err := s.saveRespostas(r.Context(), by, n, qid, in.Respostas, wire.OrDefault(in.Autor, by.ClientID), apiNames)
 	if err != nil {
 		return nil, err
 	}

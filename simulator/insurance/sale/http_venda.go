@@ -30,7 +30,7 @@ func (s *Service) postVenda(r *http.Request) (*httpx.Reply, error) {
 	if offer == "" {
 		return nil, errs.Invalidf("ModeloProposta", "informe o modelo de proposta (ModeloProposta, ou UsoMongeral.ModeloProposta)")
 	}
-	p, status, err := s.register(r, offer, body, card)
+	p, status, err := s.register(r, offer, body, card, true)
 	if err != nil {
 		return nil, err
 	}

@@ -120,6 +120,9 @@ type propostaIn struct {
 	// Card is the card the proposal carried, taken out of Body (which
 	// keeps it masked).
 	Card Card
+	// V2 marks a v2 sale (POST /venda), whose clients have no way to sign
+	// (checkSignature).
+	V2 bool
 }
 
 // createProposta registers a signed proposal, RECEBIDA. A proposal
@@ -152,6 +155,9 @@ func (s *Service) createProposta(ctx context.Context, in propostaIn) (p *Propost
 func (s *Service) receive(ctx context.Context, tx *store.Tx, in propostaIn, o *catalog.Offer, numero int64) (*Proposta, error) {
 	prop := wire.Obj(in.Body, "PROPOSTA")
 	now := s.NowOf(in.By.CompanyID)
+	if err := proposalTypes(ctx, prop); err != nil {
+		return nil, err
+	}
 	total, vs := underwrite(o, prop, now)
 	if err := vs.Err("PROPOSTA_INVALIDA", "a proposta viola as regras do modelo de proposta"); err != nil {
 		return nil, err
@@ -162,7 +168,7 @@ func (s *Service) receive(ctx context.Context, tx *store.Tx, in propostaIn, o *c
 		Premio: total, Numero: numero, Card: in.Card, Now: now}); err != nil {
 		return nil, err
 	}
-	if err := checkSignature(ctx, tx, payer, prop, numero, now); err != nil {
+	if err := checkSignature(ctx, tx, payer, prop, numero, now, in.V2); err != nil {
 		return nil, err
 	}
 	p := &Proposta{Numero: numero, CompanyID: in.By.CompanyID, AppID: in.By.AppID, OfferID: o.ID, CPF: cpf, Status: Recebida,

@@ -116,7 +116,7 @@ func (s *Service) respostasOf(ctx context.Context, companyID string, numero int6
 // saveRespostas checks answers against their questionnaire and saves them
 // in place of any earlier ones, while the analysis has not decided (a
 // decided proposal's declaration is what was analysed).
-func (s *Service) saveRespostas(ctx context.Context, by auth.Principal, numero int64, qid int, in []respostaIn, autor string) (*answerTarget, *respostas, error) {
+func (s *Service) saveRespostas(ctx context.Context, by auth.Principal, numero int64, qid int, in []respostaIn, autor string, names naming) (*answerTarget, *respostas, error) {
 	var t *answerTarget
 	var rs *respostas
 	err := s.DB.Tx(ctx, func(tx *store.Tx) error {
@@ -128,7 +128,7 @@ func (s *Service) saveRespostas(ctx context.Context, by auth.Principal, numero i
 		case Aprovada, Implantada, Recusada, Cancelada:
 			return wire.Rule("numeroProposta", "QUESTIONARIO_ENCERRADO", "a proposta %d está %s: o questionário não pode mais ser alterado", t.numero, t.status)
 		}
-		saved, vs := checkRespostas(t.q, in)
+		saved, vs := checkRespostas(t.q, in, names)
 		if err := vs.Err("RESPOSTAS_INVALIDAS", "as respostas não conferem com o questionário"); err != nil {
 			return err
 		}
@@ -141,13 +141,45 @@ func (s *Service) saveRespostas(ctx context.Context, by auth.Principal, numero i
 	return t, rs, err
 }
 
+// naming is how an API names, in its errors, an answer and a question:
+// the insurer API's fields (respostas.2.valor, respostas[perguntaId=7])
+// and question ids, or the questionnaire service's, which the 2025
+// client knows a question by (its Id, 901002; insurance CLIENTS,
+// additions, item 3).
+type naming struct {
+	// answer names answer i's member sub ("perguntaId", "valor");
+	// question names a question no answer points at; label is the
+	// number a message calls question pid by.
+	answer   func(i int, sub string) string
+	question func(pid int) string
+	label    func(pid int) int
+}
+
+// apiNames is the insurer API's naming.
+var apiNames = naming{
+	answer:   func(i int, sub string) string { return fmt.Sprintf("respostas.%d.%s", i, sub) },
+	question: func(pid int) string { return fmt.Sprintf("respostas[perguntaId=%d]", pid) },
+	label:    func(pid int) int { return pid },
+}
+
+// serviceNames is the questionnaire service's naming for questionnaire
+// qid's answers in: each question by its Id in the service.
+func serviceNames(qid int, in []respostaIn) naming {
+	node := func(pid int) string { return fmt.Sprintf("Perguntas[Id=%d]", nodeID(qid, pid)) }
+	return naming{
+		answer:   func(i int, _ string) string { return node(in[i].PerguntaID) },
+		question: node,
+		label:    func(pid int) int { return nodeID(qid, pid) },
+	}
+}
+
 // checkRespostas checks answers against their questionnaire: each names one
 // of its questions, once, with a valor of the question's tipoResposta, and
 // every required question is answered. A null or blank valor leaves a
 // question unanswered (what a form sends for an empty field). It returns
 // the answers in the questionnaire's order, or every violation, each
-// naming its field.
-func checkRespostas(q *catalog.Questionario, in []respostaIn) ([]resposta, wire.Violations) {
+// naming its field as names says.
+func checkRespostas(q *catalog.Questionario, in []respostaIn, names naming) ([]resposta, wire.Violations) {
 	var vs wire.Violations
 	perguntas := map[int]*catalog.Pergunta{}
 	for i := range q.Perguntas {
@@ -158,11 +190,11 @@ func checkRespostas(q *catalog.Questionario, in []respostaIn) ([]resposta, wire.
 	for i, a := range in {
 		pg, ok := perguntas[a.PerguntaID]
 		if !ok {
-			vs.Add(fmt.Sprintf("respostas.%d.perguntaId", i), "a pergunta %d não existe no questionário %d", a.PerguntaID, q.ID)
+			vs.Add(names.answer(i, "perguntaId"), "a pergunta %d não existe no questionário %d", a.PerguntaID, q.ID)
 			continue
 		}
 		if j, dup := seenAt[a.PerguntaID]; dup {
-			vs.Add(fmt.Sprintf("respostas.%d.perguntaId", i), "a pergunta %d já foi respondida em respostas.%d", a.PerguntaID, j)
+			vs.Add(names.answer(i, "perguntaId"), "a pergunta %d já foi respondida em respostas.%d", names.label(a.PerguntaID), j)
 			continue
 		}
 		seenAt[a.PerguntaID] = i
@@ -171,7 +203,7 @@ func checkRespostas(q *catalog.Questionario, in []respostaIn) ([]resposta, wire.
 		}
 		r, reason := checkValor(pg, a.Valor)
 		if reason != "" {
-			vs.Add(fmt.Sprintf("respostas.%d.valor", i), "pergunta %d (%s) é %s: %s", pg.ID, pg.Descricao, pg.TipoResposta, reason)
+			vs.Add(names.answer(i, "valor"), "pergunta %d (%s) é %s: %s", names.label(pg.ID), pg.Descricao, pg.TipoResposta, reason)
 			continue
 		}
 		answered[pg.ID] = r
@@ -187,9 +219,9 @@ func checkRespostas(q *catalog.Questionario, in []respostaIn) ([]resposta, wire.
 		case !sent:
 			// Nothing in the body to point at: the field names the
 			// question by id.
-			vs.Add(fmt.Sprintf("respostas[perguntaId=%d]", pg.ID), "a pergunta %d (%s) é obrigatória e não foi respondida", pg.ID, pg.Descricao)
+			vs.Add(names.question(pg.ID), "a pergunta %d (%s) é obrigatória e não foi respondida", names.label(pg.ID), pg.Descricao)
 		case blank(in[i].Valor):
-			vs.Add(fmt.Sprintf("respostas.%d.valor", i), "a pergunta %d (%s) é obrigatória: a resposta não pode ficar em branco", pg.ID, pg.Descricao)
+			vs.Add(names.answer(i, "valor"), "a pergunta %d (%s) é obrigatória: a resposta não pode ficar em branco", names.label(pg.ID), pg.Descricao)
 		}
 	}
 	return out, vs
@@ -209,6 +241,9 @@ func checkValor(pg *catalog.Pergunta, v any) (resposta, string) {
 		r.Valor, reason = typed[bool](v, "responda true (sim) ou false (não)")
 	case catalog.RespostaValor:
 		r.Valor, reason = typed[float64](v, "responda com um número (JSON number, ponto decimal)")
+		if reason == "" {
+			reason = medida(pg, r.Valor.(float64))
+		}
 	case catalog.RespostaTexto:
 		r.Valor, reason = checkTexto(v)
 	case catalog.RespostaData:
@@ -219,6 +254,20 @@ func checkValor(pg *catalog.Pergunta, v any) (resposta, string) {
 		reason = "tipo de resposta desconhecido"
 	}
 	return r, reason
+}
+
+// medida checks a weight or a height in its unit ("" when it is one): a
+// weight in kilograms, a height in metres, as the 2025 client writes it
+// ("1,80", the mask 0,00; insurance CLIENTS, additions, item 2). A height
+// in centimetres is out of the range, and told so.
+func medida(pg *catalog.Pergunta, v float64) string {
+	switch {
+	case pg.Variacao == catalog.VariacaoPeso && (v < 1 || v > 400):
+		return fmt.Sprintf("o peso é em quilos, de 1 a 400 (como 80); %s não é", decimal(v))
+	case pg.Variacao == catalog.VariacaoAltura && (v < 0.3 || v > 2.6):
+		return fmt.Sprintf("a altura é em metros, de 0,30 a 2,60 (como 1,80); %s não é", decimal(v))
+	}
+	return ""
 }
 
 // typed is v as a T, or nil and reason when it is not one.

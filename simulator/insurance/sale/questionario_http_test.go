@@ -93,7 +93,7 @@ func field(m map[string]any, path string) any {
 	return v
 }
 
-const answered901 = `{"respostas": [{"perguntaId": 1, "valor": 72.5}, {"perguntaId": 2, "valor": 180}, {"perguntaId": 3, "valor": false},
+const answered901 = `{"respostas": [{"perguntaId": 1, "valor": 72.5}, {"perguntaId": 2, "valor": 1.8}, {"perguntaId": 3, "valor": false},
 	{"perguntaId": 4, "valor": null}, {"perguntaId": 5, "valor": false}, {"perguntaId": 6, "valor": ""},
 	{"perguntaId": 7, "valor": true}, {"perguntaId": 8, "valor": 1}, {"perguntaId": 9, "valor": "2025-11-20"}], "autor": "widget"}`
 
@@ -160,7 +160,7 @@ func TestQuestionnaireAnswers(t *testing.T) {
 		sb.valid("insurance/questionario.respostas", raw)
 		// Unanswered optional questions (4, 6) are left out; keys are
 		// sorted, the answer having been decoded into maps.
-		want := `[{"perguntaId":1,"tipoResposta":"VALOR","valor":72.5},{"perguntaId":2,"tipoResposta":"VALOR","valor":180},` +
+		want := `[{"perguntaId":1,"tipoResposta":"VALOR","valor":72.5},{"perguntaId":2,"tipoResposta":"VALOR","valor":1.8},` +
 			`{"perguntaId":3,"tipoResposta":"SIM_NAO","valor":false},{"perguntaId":5,"tipoResposta":"SIM_NAO","valor":false},` +
 			`{"perguntaId":7,"tipoResposta":"SIM_NAO","valor":true},{"descricaoOpcao":"NENHUM","perguntaId":8,"tipoResposta":"DOMINIO","valor":1},` +
 			`{"perguntaId":9,"tipoResposta":"DATA","valor":"2025-11-20"}]`

@@ -43,7 +43,7 @@ func answers(t *testing.T, doc string) []respostaIn {
 
 // The required questions of 901 are 1, 2 (VALOR), 3, 5, 7 (SIM_NAO) and 8
 // (DOMINIO); 4 (VALOR), 6 (TEXTO) and 9 (DATA) are optional.
-const required901 = `{"perguntaId": 1, "valor": 72.5}, {"perguntaId": 2, "valor": 180}, {"perguntaId": 3, "valor": false},
+const required901 = `{"perguntaId": 1, "valor": 72.5}, {"perguntaId": 2, "valor": 1.8}, {"perguntaId": 3, "valor": false},
 	{"perguntaId": 5, "valor": false}, {"perguntaId": 7, "valor": true}, {"perguntaId": 8, "valor": 2}`
 
 func TestCheckRespostas(t *testing.T) {
@@ -56,12 +56,12 @@ func TestCheckRespostas(t *testing.T) {
 		{"OK", `[` + required901 + `]`, nil},
 		{"OKEveryType", `[` + required901 + `, {"perguntaId": 4, "valor": 0}, {"perguntaId": 6, "valor": "asma leve"}, {"perguntaId": 9, "valor": "2025-06-30"}]`, nil},
 		{"OKOptionalBlankOrNull", `[` + required901 + `, {"perguntaId": 6, "valor": "  "}, {"perguntaId": 9, "valor": null}]`, nil},
-		{"ErrMissingRequired", `[{"perguntaId": 1, "valor": 72.5}, {"perguntaId": 2, "valor": 180}, {"perguntaId": 3, "valor": false},
+		{"ErrMissingRequired", `[{"perguntaId": 1, "valor": 72.5}, {"perguntaId": 2, "valor": 1.8}, {"perguntaId": 3, "valor": false},
 			{"perguntaId": 5, "valor": false}, {"perguntaId": 8, "valor": 2}]`, []string{"respostas[perguntaId=7]"}},
 		{"ErrNothingAnswered", `[]`, []string{"respostas[perguntaId=1]", "respostas[perguntaId=2]", "respostas[perguntaId=3]",
 			"respostas[perguntaId=5]", "respostas[perguntaId=7]", "respostas[perguntaId=8]"}},
 		{"ErrRequiredBlank", `[` + strings.Replace(required901, `"valor": 72.5`, `"valor": ""`, 1) + `]`, []string{"respostas.0.valor"}},
-		{"ErrRequiredNull", `[` + strings.Replace(required901, `"valor": 180`, `"valor": null`, 1) + `]`, []string{"respostas.1.valor"}},
+		{"ErrRequiredNull", `[` + strings.Replace(required901, `"valor": 1.8`, `"valor": null`, 1) + `]`, []string{"respostas.1.valor"}},
 		{"ErrUnknownQuestion", `[` + required901 + `, {"perguntaId": 99, "valor": true}]`, []string{"respostas.6.perguntaId"}},
 		{"ErrDuplicate", `[` + required901 + `, {"perguntaId": 3, "valor": true}]`, []string{"respostas.6.perguntaId"}},
 		{"ErrSimNaoAsText", `[` + strings.Replace(required901, `"perguntaId": 3, "valor": false`, `"perguntaId": 3, "valor": "NAO"`, 1) + `]`, []string{"respostas.2.valor"}},
@@ -71,6 +71,8 @@ func TestCheckRespostas(t *testing.T) {
 		{"ErrDominioByDescription", `[` + strings.Replace(required901, `"valor": 2}`, `"valor": "MERGULHO"}`, 1) + `]`, []string{"respostas.5.valor"}},
 		{"ErrTextoAsNumber", `[` + required901 + `, {"perguntaId": 6, "valor": 12}]`, []string{"respostas.6.valor"}},
 		{"ErrTextoTooLong", `[` + required901 + `, {"perguntaId": 6, "valor": "` + strings.Repeat("x", maxTexto+1) + `"}]`, []string{"respostas.6.valor"}},
+		{"ErrHeightInCentimetres", `[` + strings.Replace(required901, `"valor": 1.8`, `"valor": 180`, 1) + `]`, []string{"respostas.1.valor"}},
+		{"ErrWeightInGrams", `[` + strings.Replace(required901, `"valor": 72.5`, `"valor": 72500`, 1) + `]`, []string{"respostas.0.valor"}},
 		{"ErrDataNotADate", `[` + required901 + `, {"perguntaId": 9, "valor": "30/06/2025"}]`, []string{"respostas.6.valor"}},
 		{"ErrDataImpossible", `[` + required901 + `, {"perguntaId": 9, "valor": "2025-02-30"}]`, []string{"respostas.6.valor"}},
 		{"ErrSeveral", `[{"perguntaId": 1, "valor": "x"}, {"perguntaId": 42, "valor": 1}]`, []string{"respostas.0.valor", "respostas.1.perguntaId",
@@ -78,7 +80,7 @@ func TestCheckRespostas(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, vs := checkRespostas(q, answers(t, tt.doc))
+			_, vs := checkRespostas(q, answers(t, tt.doc), apiNames)
 			var got []string
 			for _, v := range vs {
 				got = append(got, v.Field)
@@ -97,12 +99,12 @@ func TestCheckRespostas(t *testing.T) {
 // without the unanswered optional questions.
 func TestCheckRespostasTypesAndOrdersAnswers(t *testing.T) {
 	q := dps(t)
-	got, vs := checkRespostas(q, answers(t, `[{"perguntaId": 9, "valor": "2025-06-30"}, {"perguntaId": 6, "valor": " asma "}, `+required901+`]`))
+	got, vs := checkRespostas(q, answers(t, `[{"perguntaId": 9, "valor": "2025-06-30"}, {"perguntaId": 6, "valor": " asma "}, `+required901+`]`), apiNames)
 	if len(vs) > 0 {
 		t.Fatal(vs)
 	}
 	want := []resposta{
-		{1, catalog.RespostaValor, 72.5, ""}, {2, catalog.RespostaValor, 180.0, ""}, {3, catalog.RespostaSimNao, false, ""},
+		{1, catalog.RespostaValor, 72.5, ""}, {2, catalog.RespostaValor, 1.8, ""}, {3, catalog.RespostaSimNao, false, ""},
 		{5, catalog.RespostaSimNao, false, ""}, {6, catalog.RespostaTexto, "asma", ""}, {7, catalog.RespostaSimNao, true, ""},
 		{8, catalog.RespostaDominio, 2, "MERGULHO"}, {9, catalog.RespostaData, "2025-06-30", ""},
 	}

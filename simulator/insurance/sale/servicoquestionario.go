@@ -91,7 +91,7 @@ func servicoOf(q *catalog.Questionario) questionarioServico {
 // answers it.
 func perguntaNodeOf(qid int, p catalog.Pergunta) perguntaNode {
 	n := perguntaNode{ID: nodeID(qid, p.ID), Descricao: p.Descricao, Ordem: p.Ordem, TipoItem: siglaID{ID: 1, Sigla: "PERGUNTA"},
-		TipoResposta: siglaID{ID: tiposResposta[p.TipoResposta], Sigla: p.TipoResposta}, TipoVariacaoResposta: siglaID{ID: 1, Sigla: "UNICA"},
+		TipoResposta: siglaID{ID: tiposResposta[p.TipoResposta], Sigla: p.TipoResposta}, TipoVariacaoResposta: variacaoOf(p),
 		Obrigatorio: p.Obrigatoria, Opcoes: []opcaoNode{}, Perguntas: []perguntaNode{}}
 	opcoes := p.Opcoes
 	if p.TipoResposta == catalog.RespostaSimNao {
@@ -101,6 +101,32 @@ func perguntaNodeOf(qid int, p catalog.Pergunta) perguntaNode {
 		n.Opcoes = append(n.Opcoes, opcaoNode{ID: o.ID, Descricao: o.Descricao, SubItens: []perguntaNode{}})
 	}
 	return n
+}
+
+// variacaoOf is a question's TipoVariacaoResposta in the 2025 client's
+// enum (MagTipoVariacao, GB lib/mag-api/types.ts), which its
+// questionnaire screen draws a VALOR question's input from: 10 a weight
+// (digits, "80"), 11 a height (metres, mask 0,00: "1,80"), 4 any number
+// typed; another variation draws no input, and a mandatory question
+// without one keeps the customer on the screen (insurance CLIENTS,
+// additions, item 2). A yes/no or domain question is a single choice,
+// a text 4 (typed), a date 6.
+func variacaoOf(p catalog.Pergunta) siglaID {
+	switch p.TipoResposta {
+	case catalog.RespostaValor:
+		switch p.Variacao {
+		case catalog.VariacaoPeso:
+			return siglaID{ID: 10, Sigla: "DIGITACAO_PESO"}
+		case catalog.VariacaoAltura:
+			return siglaID{ID: 11, Sigla: "DIGITACAO_ALTURA"}
+		}
+		return siglaID{ID: 4, Sigla: "DIGITACAO_NUMERO_TEXTO"}
+	case catalog.RespostaTexto:
+		return siglaID{ID: 4, Sigla: "DIGITACAO_COMUM"}
+	case catalog.RespostaData:
+		return siglaID{ID: 6, Sigla: "DATA_PADRAO"}
+	}
+	return siglaID{ID: 1, Sigla: "SELECAO_UNICA"}
 }
 
 // perguntaByNode finds the question a service id names among qs.
@@ -203,6 +229,11 @@ func valorDoServico(pg *catalog.Pergunta, s string) any {
 		if t, err := wire.ParseDate(s); err == nil {
 			return t.Format(time.DateOnly)
 		}
+		// The 2025 client's date input is masked 00/00/0000
+		// (QuestionnaireRenderer.tsx): DD/MM/AAAA.
+		if t, err := time.Parse("02/01/2006", s); err == nil {
+			return t.Format(time.DateOnly)
+		}
 	}
 	return s
 }
@@ -218,5 +249,5 @@ func (s *Service) answerServico(ctx context.Context, by auth.Principal, in respo
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.saveRespostas(ctx, by, int64(numero), qid, answers, "api.questionario")
+	return s.saveRespostas(ctx, by, int64(numero), qid, answers, "api.questionario", serviceNames(qid, answers))
 }

@@ -3,6 +3,7 @@ package sale
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"homologa/simulator/insurance/catalog"
@@ -29,18 +30,35 @@ func answeredAsTheClient(t *testing.T, q *catalog.Questionario, answers map[int]
 func TestRespostasDoServico(t *testing.T) {
 	c, _ := catalog.Load()
 	q, _ := c.Questionnaire(901)
-	raw := answeredAsTheClient(t, q, map[int]string{901001: "72,5", 901002: "180", 901003: "Não", 901005: "false", 901007: "sim",
+	// As the 2025 client's screen writes them (QuestionnaireRenderer.tsx):
+	// the weight digits only, the height in metres masked 0,00, Sim/Nao,
+	// an option's description, a date masked 00/00/0000.
+	raw := answeredAsTheClient(t, q, map[int]string{901001: "80", 901002: "1,80", 901003: "Nao", 901005: "false", 901007: "Sim",
 		901008: "MERGULHO", 901009: "20/11/2025"})
 	qid, got, err := respostasDoServico(raw, c.Questionnaire)
 	if err != nil || qid != 901 {
 		t.Fatalf("respostasDoServico: %d, %v", qid, err)
 	}
-	want := []respostaIn{{1, 72.5}, {2, 180.0}, {3, false}, {5, false}, {7, true}, {8, 2.0}, {9, "20/11/2025"}}
+	want := []respostaIn{{1, 80.0}, {2, 1.8}, {3, false}, {5, false}, {7, true}, {8, 2.0}, {9, "2025-11-20"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("answers\n got %#v\nwant %#v", got, want)
 	}
-	if _, vs := checkRespostas(q, got); len(vs) != 1 || vs[0].Field != "respostas.6.valor" {
-		t.Errorf("a date the service cannot read is refused naming it: %+v", vs)
+	if _, vs := checkRespostas(q, got, serviceNames(q.ID, got)); len(vs) != 0 {
+		t.Errorf("the client's answers refused: %+v", vs)
+	}
+	// What the service cannot take is refused naming the question by
+	// its Id, as the client knows it: an impossible date, a height in
+	// centimetres, a mandatory question left out.
+	raw = answeredAsTheClient(t, q, map[int]string{901001: "80", 901002: "180", 901005: "false", 901007: "Sim", 901008: "MERGULHO", 901009: "31/02/2025"})
+	_, got, _ = respostasDoServico(raw, c.Questionnaire)
+	_, vs := checkRespostas(q, got, serviceNames(q.ID, got))
+	var fields []string
+	for _, v := range vs {
+		fields = append(fields, v.Field)
+	}
+	if strings.Join(fields, " ") != "Perguntas[Id=901002] Perguntas[Id=901009] Perguntas[Id=901003]" ||
+		!strings.Contains(vs[0].Reason, "metros") || !strings.Contains(vs[2].Reason, "901003") {
+		t.Errorf("refused: %+v", vs)
 	}
 	for _, bad := range []string{"", "{}", `{"Id": 901}`, `{"Id": 999, "VersaoQuestionario": [{"Perguntas": []}]}`,
 		`{"Id": 901, "VersaoQuestionario": [{"Perguntas": [{"Id": 902001, "Resposta": "1"}]}]}`} {

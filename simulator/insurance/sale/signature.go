@@ -2,11 +2,13 @@ package sale
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
 	"homologa/simulator/auth"
 	"homologa/simulator/errs"
+	"homologa/simulator/httpx"
 	"homologa/simulator/insurance/wire"
 	"homologa/simulator/store"
 	"homologa/simulator/taxid"
@@ -107,10 +109,16 @@ func invalidToken(err error) error {
 // for the proponent's CPF, single use and unexpired, used up for proposal
 // numero; or a signed document's id), or else a signature made for the
 // proponent's CPF through access management and not used yet, which signs
-// this proposal.
-func checkSignature(ctx context.Context, tx *store.Tx, payer Payer, prop map[string]any, numero int64, now time.Time) error {
+// this proposal. A v2 sale that has none of them is a finding, not a
+// refusal (unsigned).
+func checkSignature(ctx context.Context, tx *store.Tx, payer Payer, prop map[string]any, numero int64, now time.Time, v2 bool) error {
 	if _, block := prop["ASSINATURA"]; !block {
-		return useSignature(ctx, tx, payer, numero)
+		err := useSignature(ctx, tx, payer, numero)
+		var e *errs.Error
+		if v2 && errors.As(err, &e) && e.Type == "ASSINATURA_AUSENTE" {
+			return unsigned(ctx, err)
+		}
+		return err
 	}
 	code, err := signatureCode(prop)
 	if err != nil || code == "" {
@@ -138,6 +146,23 @@ func useSignature(ctx context.Context, tx *store.Tx, payer Payer, numero int64) 
 	}
 	return wire.Rule("PROPOSTA.ASSINATURA", "ASSINATURA_AUSENTE",
 		"a proposta precisa ser assinada pelo CPF %s: assine com o código enviado ao cliente (POST /gestao-acesso/v1/token/user/{cpf}/system/{systemId}, depois POST /gestao-acesso/v1/signature) ou arquive a proposta assinada no GED (POST /Documento, tipoDocumento %s, índice CPF) antes de enviá-la, ou envie ASSINATURA {TIPO: TOKEN, TOKEN: <código>} ou {TIPO: DOCUMENTO, ID_DOCUMENTO}", payer.CPF, tipoPropostaAssinada)
+}
+
+// unsigned is a v2 sale with no signature of any kind. The v2 API has no
+// way to sign (no model of it has a signature field, nor its operations a
+// signature; insurance CLIENTS §5), and no known v2 client files the
+// signed proposal in the GED (its DocumentoApi is generated, but no
+// app's code calls it: CLIENTS §3.8) before POST /venda: the insurer
+// must take the sale and collect the signature its own way, which the
+// clients do not show. So the sale is accepted, as production must, and
+// the missing signature recorded as a finding (the specification's rule
+// 6 wants every proposal signed); --strict refuses it with refusal. A
+// signature made through access management, or a signed proposal in the
+// GED, still signs the sale when there is one.
+func unsigned(ctx context.Context, refusal error) error {
+	return httpx.Tolerate(ctx, httpx.Finding{Kind: httpx.FindingUnsignedSale, Field: "PROPOSTA.ASSINATURA",
+		Detail: "a venda v2 chegou sem assinatura: nem assinatura pela gestão de acesso, nem proposta assinada no GED (POST /Documento, tipoDocumento PROPOSTA ASSINADA); aceita porque nenhum cliente v2 conhecido assina, mas a especificação exige a proposta assinada"},
+		refusal)
 }
 
 // tipoPropostaAssinada is the tipoDocumento of a signed proposal in the

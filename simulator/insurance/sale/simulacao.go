@@ -35,6 +35,10 @@ func (s *Service) simulate(ctx context.Context, by auth.Principal, code string, 
 	out := &simulacao{OfferID: o.ID}
 	for i, sim := range items {
 		prefix := fmt.Sprintf("simulacoes.%d.", i)
+		prop, _ := sim["proponente"].(map[string]any)
+		if err := simulationTypes(ctx, prefix, prop); err != nil {
+			return nil, err
+		}
 		item, limits, err := priceItem(o, sim, prefix, now)
 		if err != nil {
 			return nil, err

@@ -66,6 +66,15 @@ func wrap(m map[string]any, key, inner string) {
 	}
 }
 
+// numero is the Numero of a v2 object ({Numero, Nome}, {Numero, DV}), or v
+// itself when it is not one.
+func numero(v any) any {
+	if o, ok := v.(map[string]any); ok {
+		return o["NUMERO"]
+	}
+	return v
+}
+
 // vendaProposta maps a DadosRegistrarVenda body onto {PROPOSTA: …}, and
 // returns the CNPJ and the offer it names.
 func vendaProposta(body map[string]any) (proposta map[string]any, cnpj, offer string) {
@@ -129,7 +138,11 @@ func vendaProponente(dp map[string]any) {
 }
 
 // vendaCobranca maps DadosCobranca: Cartao (whose brand the model spells
-// Badeira), Debito and Folha.
+// Badeira), Debito and Folha. In the v2 model Debito's Banco is an object
+// {Numero, Nome} and its Agencia {Numero, DV}, as its ContaCorrente
+// {Numero, DV} (M:PropostaDebito.js and the models it names; insurance
+// CLIENTS, additions, item 4): the PROPOSTA's are their numbers. A flat
+// value is taken as it is.
 func vendaCobranca(cob map[string]any) {
 	rename(cob, "COMPETENCIA_DEBITO", "COMP_DEBITO")
 	if c, ok := cob["CARTAO"].(map[string]any); ok {
@@ -138,8 +151,12 @@ func vendaCobranca(cob map[string]any) {
 	if d, ok := cob["DEBITO"].(map[string]any); ok {
 		delete(cob, "DEBITO")
 		cc := wire.Obj(d, "CONTA_CORRENTE")
-		cob["CONTA_CORRENTE"] = map[string]any{"BANCO": d["BANCO"], "AGENCIA": d["AGENCIA"], "CONTA": cc["NUMERO"], "DIGITO_CONTA": cc["DV"],
+		conta := map[string]any{"BANCO": numero(d["BANCO"]), "AGENCIA": numero(d["AGENCIA"]), "CONTA": cc["NUMERO"], "DIGITO_CONTA": cc["DV"],
 			"TITULAR": d["CORRENTISTA"]}
+		if a, nested := d["AGENCIA"].(map[string]any); nested && a["DV"] != nil {
+			conta["DIGITO_AGENCIA"] = a["DV"]
+		}
+		cob["CONTA_CORRENTE"] = conta
 	}
 	if f, ok := cob["FOLHA"].(map[string]any); ok {
 		delete(cob, "FOLHA")

@@ -63,3 +63,21 @@ func TestVendaProposta(t *testing.T) {
 		t.Errorf("lower camel: %v %q", got, offer)
 	}
 }
+
+// TestVendaDebitoNested: the v2 model's Debito has Banco {Numero, Nome}
+// and Agencia {Numero, DV} objects (insurance CLIENTS, additions, item
+// 4), as the generated client sends them; the PROPOSTA's CONTA_CORRENTE
+// has their numbers, so a debit sale's billing data is complete.
+func TestVendaDebitoNested(t *testing.T) {
+	var venda map[string]any
+	json.Unmarshal([]byte(`{"DadosCobranca": {"TipoCobranca": "DEBITO", "Debito": {"CodOrgao": 0,
+		"Banco": {"Numero": 1, "Nome": "BANCO DO BRASIL"}, "Agencia": {"Numero": "1234", "DV": "5"},
+		"ContaCorrente": {"Numero": "98765", "DV": "4"}, "Correntista": {"Nome": "MARIA", "CPF": "11144477735"}}}}`), &venda)
+	got, _, _ := vendaProposta(venda)
+	conta := got["PROPOSTA"].(map[string]any)["DADOS_COBRANCA"].(map[string]any)["CONTA_CORRENTE"]
+	want := map[string]any{"BANCO": 1.0, "AGENCIA": "1234", "DIGITO_AGENCIA": "5", "CONTA": "98765", "DIGITO_CONTA": "4",
+		"TITULAR": map[string]any{"NOME": "MARIA", "CPF": "11144477735"}}
+	if !reflect.DeepEqual(conta, want) {
+		t.Errorf("CONTA_CORRENTE %v, want %v", conta, want)
+	}
+}
