@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -116,6 +117,11 @@ func recordCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if *out == "" {
 		io.WriteString(stdout, text)
 		return 0
+	}
+	// The folder of features QA keeps may not exist yet (features/recorded/).
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		fmt.Fprintln(stderr, "homologa record:", err)
+		return 1
 	}
 	if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
 		fmt.Fprintln(stderr, "homologa record:", err)

@@ -129,11 +129,12 @@ func testCmd(ctx context.Context, args []string, getenv func(string) string, std
 		return ExitUsage
 	}
 	if f.features != "" {
-		if st, err := os.Stat(f.features); err != nil || !st.IsDir() {
-			fmt.Fprintf(stderr, "homologa test: --features %s: no such folder\n", f.features)
+		fsys, root, err := FeaturesAt(f.features)
+		if err != nil {
+			fmt.Fprintln(stderr, "homologa test:", err)
 			return ExitUsage
 		}
-		if err := CheckFeatures(os.DirFS(f.features), ".", f.features); err != nil {
+		if err := CheckFeatures(fsys, root, f.features); err != nil {
 			fmt.Fprintln(stderr, "homologa test: the features cannot run as written:")
 			fmt.Fprintln(stderr, err)
 			return ExitUsage

@@ -333,6 +333,7 @@ func TestTestCommandExitCodes(t *testing.T) {
 	}
 	features := t.TempDir()
 	os.WriteFile(filepath.Join(features, "qa.feature"), []byte("Feature: QA\n  Scenario: One\n    When I obtain a token\n"), 0o644)
+	os.WriteFile(filepath.Join(features, "notes.txt"), []byte("not a feature"), 0o644)
 	tests := []struct {
 		name string
 		args []string
@@ -340,9 +341,11 @@ func TestTestCommandExitCodes(t *testing.T) {
 		says string
 	}{
 		{"an unknown flag", []string{"--colour"}, harness.ExitUsage, "flag provided but not defined: -colour"},
-		{"a missing features folder", []string{"--features", "/nonexistent/qa"}, harness.ExitUsage, "--features /nonexistent/qa: no such folder"},
+		{"a missing features folder", []string{"--features", "/nonexistent/qa"}, harness.ExitUsage, "--features /nonexistent/qa: no such folder or file"},
 		{"a partner file that does not parse", []string{"--partner", "/nonexistent/partner.yaml"}, harness.ExitUsage, "/nonexistent/partner.yaml"},
+		{"a file that is not a feature", []string{"--features", filepath.Join(features, "notes.txt")}, harness.ExitUsage, "not a folder of features nor a .feature file"},
 		{"a bad format", []string{"--features", features, "--format", "fancy"}, harness.ExitUsage, `--format "fancy"`},
+		{"an unreachable sandbox, one feature file", []string{"--features", filepath.Join(features, "qa.feature"), "--sandbox", "http://" + closed()}, harness.ExitUnreachable, "cannot reach the sandbox at http://"},
 		{"an unreachable sandbox", []string{"--features", features, "--sandbox", "http://" + closed()}, harness.ExitUnreachable, "cannot reach the sandbox at http://"},
 		{"something else than a sandbox", []string{"--features", features, "--sandbox", "http://127.0.0.1:1/"}, harness.ExitUnreachable, "cannot reach the sandbox"},
 		{"an unreachable partner", []string{"--partner", partnerAt("http://" + closed())}, harness.ExitUnreachable, "cannot reach the partner at http://"},

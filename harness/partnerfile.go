@@ -349,7 +349,7 @@ func (p *Partner) check(lookup func(string) (string, bool)) error {
 	case 0, 1:
 		p.Version = 1
 		if p.Start != nil || p.App != (PartnerApp{}) || p.Webhook != "" {
-			return fmt.Errorf("start, app and webhook are version 2 fields: add \"version: 2\" (see the README's partner file section)")
+			return fmt.Errorf("start, app and webhook are version 2 fields: add \"version: 2\" (see docs/reference/homologation.md, the partner file)")
 		}
 	case 2:
 	default:

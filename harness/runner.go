@@ -211,12 +211,28 @@ func (opts HomologationOptions) withDefaults() HomologationOptions {
 }
 
 // featureSource is where the run's features are: the embedded suite, or
-// the folder given.
+// the folder or feature file given.
 func (opts HomologationOptions) featureSource() (fs.FS, string) {
 	if opts.FeaturesDir != "" {
-		return os.DirFS(opts.FeaturesDir), "."
+		fsys, root, _ := FeaturesAt(opts.FeaturesDir)
+		return fsys, root
 	}
 	return features.Homologation, "homologation"
+}
+
+// FeaturesAt opens --features: a folder of features (every .feature
+// under it), or one .feature file, as godog takes either.
+func FeaturesAt(path string) (fs.FS, string, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, "", fmt.Errorf("--features %s: no such folder or file", path)
+	case st.IsDir():
+		return os.DirFS(path), ".", nil
+	case strings.HasSuffix(path, ".feature"):
+		return os.DirFS(filepath.Dir(path)), filepath.Base(path), nil
+	}
+	return nil, "", fmt.Errorf("--features %s: not a folder of features nor a .feature file", path)
 }
 
 // partial names the filter of a run that is not the whole suite.

@@ -362,7 +362,7 @@ var Steps = []Step{
 			return func(a string, d *godog.DocString) error { return w.askPartner(a, d.Content) }
 		}},
 	{Group: "Homologation", Pattern: `^the partner answered (\d+)$`,
-		Doc: "The status the partner's action answered: 200 stands for any 2xx (the README asks actions for a 2xx); another status is matched exactly.", Example: `Then the partner answered 200`,
+		Doc: "The status the partner's action answered: 200 stands for any 2xx (the partner file reference asks actions for a 2xx); another status is matched exactly.", Example: `Then the partner answered 200`,
 		Func: func(w *World) any {
 			return func(n int) error {
 				if w.partnerStatus != n && !(n == http.StatusOK && w.partnerStatus/100 == 2) {

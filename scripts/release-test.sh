@@ -105,3 +105,21 @@ PY
     echo "release-test: $image: not run (install qemu-user-static to run the $arch binary)"
   fi
 done
+
+# docs/hosting.md's release blocks, verbatim, where a reader has the
+# archives and SHA256SUMS (a copy of dist/): the guide's commands cannot
+# rot (TestDocCommands runs the guide's other blocks).
+guide="$work/guide"; mkdir -p "$guide"
+cp dist/*.tar.gz dist/SHA256SUMS "$guide/"
+python3 - docs/hosting.md > "$work/guide.sh" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+blocks = re.findall(r"^```sh release\n(.*?)^```", text, re.S | re.M)
+assert blocks, "docs/hosting.md has no release block"
+print("set -euo pipefail")
+for b in blocks:
+    print(b)
+PY
+(cd "$guide" && bash "$work/guide.sh") > "$work/guide.log" 2>&1 || { cat "$work/guide.log" >&2; fail "docs/hosting.md's release blocks"; }
+grep -q '^homologa ' "$work/guide.log" || { cat "$work/guide.log" >&2; fail "docs/hosting.md's release blocks did not print the version"; }
+echo "release-test: docs/hosting.md's release blocks ran: $(grep '^homologa ' "$work/guide.log")"

@@ -191,7 +191,7 @@ Feature: Insurance as the v2 client generated from the insurer's Swagger calls i
     And the response field "Valor.3.AgendamentosMedicos.chamadas" has 0 items
 
   Scenario: A pending answered with the Pendencia's id in the body, and a cancellation with the proposal's id in the body
-    # 22255588846: analysis raises a DPS pending 30 minutes in (README, proposal scenarios)
+    # 22255588846: analysis raises a DPS pending 30 minutes in (docs/reference/insurance.md, proposal scenarios)
     When I send "POST" to "/api/v2/Documento?cnpj=11222333000181" with JSON:
       """
       {"formato": "PDF", "tipoDocumento": "PROPOSTA ASSINADA", "nomeArquivo": "proposta.pdf",

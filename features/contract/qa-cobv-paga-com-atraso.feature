@@ -4,7 +4,7 @@ Feature: A due-date Pix charge (cobv) paid late owes its fine and interest
   The clock is frozen on Monday 2026-03-02 at noon in Brasília; the charge
   falls due on Thursday 2026-03-05 (no holiday), is worth 100.00, and carries
   a 2 % fine (multa modalidade 2) and interest.
-  Interest is simple (README, "Due-date charges"): per month = rate/30 per
+  Interest is simple (docs/reference/pix.md, "Due-date charges"): per month = rate/30 per
   calendar day; in business days, rate/21 per business day.
 
   Background:
@@ -93,7 +93,7 @@ Feature: A due-date Pix charge (cobv) paid late owes its fine and interest
     Then the response status is 422
 
   Scenario Outline: a due date on a non-business day moves to the next business day, without fine or interest
-    # <why>: the due date <vencimento> moves to <pago> (README: "the due date
+    # <why>: the due date <vencimento> moves to <pago> (docs/reference/pix.md: "the due date
     # moved past weekends and national bank holidays (… Good Friday …)").
     When I send "PUT" to "/pix/v2/cobv/<txid>" with JSON:
       """

@@ -1,7 +1,7 @@
 # Written by a QA engineer from the step reference alone (issue 14 trial).
 Feature: An enrollment lives on the sandbox clock: monthly billing, commissions, suspension, cancellation and readjustment
 
-  README, "Customer cycle": a charge is issued at implantation and then every
+  docs/reference/insurance.md, "Customer cycle": a charge is issued at implantation and then every
   period, due on the enrollment's due day at least a week after issue; by
   default RECEBIDA at noon of the due date and PAGA the next day; the day after
   an unpaid due date the enrollment is SUSPENSA, a payment lifts it, and 60 days
@@ -124,8 +124,8 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
   Scenario: on the first anniversary premium and capital follow the accumulated index
     # The company's own IPCA values: 0.50 % every month of 2025 and 2026, so the
     # twelve months before the anniversary accumulate 1.005^12 = 1.0616778 (+6.17 %).
-    # README: 43.84 on 2026-01-05 for this profile and capital.
-    # README: the accumulated percentage, rounded to 4 decimals (6.1678), is
+    # docs/reference/insurance.md: 43.84 on 2026-01-05 for this profile and capital.
+    # docs/reference/insurance.md: the accumulated percentage, rounded to 4 decimals (6.1678), is
     # applied; results to the cent. Premium 43.84 x 1.061678 = 46.544 -> 46.54;
     # capital 200000 x 1.061678 = 212335.60
     Given I obtain a token
@@ -192,8 +192,8 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
   Scenario: on the first anniversary the capital is readjusted to the cent
     # The company's own IPCA values: 0.50 % every month of 2025 and 2026, so the
     # twelve months before the anniversary accumulate 1.005^12 = 1.0616778 (+6.17 %).
-    # README: 43.84 on 2026-01-05 for this profile and capital.
-    # README: the accumulated percentage, rounded to 4 decimals (6.1678), is
+    # docs/reference/insurance.md: 43.84 on 2026-01-05 for this profile and capital.
+    # docs/reference/insurance.md: the accumulated percentage, rounded to 4 decimals (6.1678), is
     # applied; results to the cent. Premium 43.84 x 1.061678 = 46.544 -> 46.54;
     # capital 200000 x 1.061678 = 212335.60
     Given I obtain a token
@@ -242,7 +242,7 @@ Feature: An enrollment lives on the sandbox clock: monthly billing, commissions,
     Then the response field "Valor.valorContribuicao" is "43.84"
     And the response field "Valor.competenciaReajuste" is "01/2027"
     # The day after the first anniversary: the event's percentual is 6.1678 and
-    # 200000 x 1.061678 = 212335.60 (README, customer cycle: the accumulated
+    # 200000 x 1.061678 = 212335.60 (docs/reference/insurance.md, customer cycle: the accumulated
     # percentage, rounded to 4 decimals, is applied; results rounded to cents).
     # QA finding, issue 14: 212335.56 was expected from 1.005^12 unrounded.
     Given the sandbox clock is at "2027-01-06T18:00:00Z"

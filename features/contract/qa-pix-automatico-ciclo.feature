@@ -1,7 +1,7 @@
 # Written by a QA engineer from the step reference alone (issue 14 trial).
 Feature: A Pix Automático recurrence charged every month for a year
 
-  README, "Pix Automático": a recurrence waits CRIADA for the payer; a
+  docs/reference/pix.md, "Pix Automático": a recurrence waits CRIADA for the payer; a
   confirmation request (POST /solicrec) is delivered and accepted within a
   minute by default (the recurrence is APROVADA); each cycle's charge is the
   partner's (PUT /cobr/{txid}), made ATIVA a minute after creation and settled

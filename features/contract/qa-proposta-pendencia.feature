@@ -1,7 +1,7 @@
 # Written by a QA engineer from the step reference alone (issue 14 trial).
 Feature: A proposal with a health-declaration pending is answered and moves on over time
 
-  CPF 22255588846 (README, magic CPFs): a DPS pending 30 minutes into analysis;
+  CPF 22255588846 (docs/reference/insurance.md, magic CPFs): a DPS pending 30 minutes into analysis;
   an hour after the answer the insurer accepts it (EM_ANALISE), APROVADA an
   hour later, IMPLANTADA 5 minutes after. Analysis starts 2 minutes after the
   proposal (the default). Access tokens live an hour on the sandbox clock.
@@ -121,8 +121,8 @@ Feature: A proposal with a health-declaration pending is answered and moves on o
     And the response body contains "${numero}"
 
   Scenario: the first answer to the pending is rejected, the second accepted, then the proposal is implanted
-    # CPF 44477700083 (README): "a pending whose first answer is rejected (a new
-    # pending), the second accepted". The README gives no timings for this path,
+    # CPF 44477700083 (docs/reference/insurance.md): "a pending whose first answer is rejected (a new
+    # pending), the second accepted". The reference gives no timings for this path,
     # so the clock moves in generous steps.
     When I send "POST" to "/insurer/v1/simulacao?codigoModeloProposta=YZ" with JSON:
       """

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -64,40 +63,5 @@ func TestReadmeWalkthrough(t *testing.T) {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("walkthrough output lacks %s:\n%s", want, out)
 		}
-	}
-}
-
-// TestReadmeMutualTLS runs the README's walkthrough, then its mutual TLS
-// block, against serve --mtls, with curl trusting the printed ca.pem: the
-// account and app of the walkthrough get a certificate, a token bound to
-// it, and list their charges over mutual TLS.
-func TestReadmeMutualTLS(t *testing.T) {
-	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	walk := regexp.MustCompile("(?s)<!-- walkthrough:begin -->\n```sh\nB=http://127.0.0.1:8080\n(.*?)```\n").FindSubmatch(readme)
-	mtls := regexp.MustCompile("(?s)<!-- mtls:begin -->\n```sh\nB=https://127.0.0.1:8080; CA=\"--cacert /path/printed/ca.pem\"\n(.*?)```\n<!-- mtls:end -->").FindSubmatch(readme)
-	if walk == nil || mtls == nil {
-		t.Fatal("README.md lacks the walkthrough or the mutual TLS block, as this test reads them")
-	}
-	dir := t.TempDir()
-	s := startServer(t, server.Config{MTLS: true, TLSDir: dir})
-	defer s.Close(context.Background())
-	ca := filepath.Join(dir, server.CAFile)
-	script := "set -eu\nB=" + s.URL() + "\n" + string(walk[1]) + "CA=\"--cacert " + ca + "\"\n" + string(mtls[1])
-	cmd := exec.Command("bash", "-c", script)
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "CURL_CA_BUNDLE="+ca)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the blocks failed: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), `"cobs":[],"parametros":{`) {
-		t.Errorf("the charges were not listed over mutual TLS:\n%s", out)
-	}
-	if b, err := os.ReadFile(filepath.Join(cmd.Dir, "app.pem")); err != nil || !strings.Contains(string(b), "BEGIN PRIVATE KEY") {
-		t.Errorf("app.pem: %v", err)
 	}
 }

@@ -3,7 +3,7 @@
 //
 // Node 18+, standard library only. One process: an internal JSON API for the
 // back office, the insurer's webhook receiver, and the ledger the back office
-// reads. See README.md for the API and NOTES.md for what the insurer's
+// reads. See docs/reference/ for the API and NOTES.md for what the insurer's
 // documentation left unclear.
 'use strict';
 
@@ -41,7 +41,7 @@ function loadConfig(env) {
     port,
     defect,
     // The insurer's APIs this integration calls and the scopes they need
-    // (README "Authentication"): sale cycle, access management, benefits.
+    // (docs/reference/platform.md, "Authentication"): sale cycle, access management, benefits.
     scopes: ['apiseguradora', 'apicontroleacesso', 'apibeneficio'],
     callTimeoutMs: Number(env.CALL_TIMEOUT_MS || 10000),
     maxAttempts: Number(env.MAX_ATTEMPTS || 6),
@@ -506,7 +506,7 @@ class Ledger {
 }
 
 // ---------------------------------------------------------------------------
-// Webhook signature (README "Events and webhooks"):
+// Webhook signature (docs/reference/platform.md, "Events and webhooks"):
 //   Homologa-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>
 // ---------------------------------------------------------------------------
 
