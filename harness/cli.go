@@ -68,7 +68,7 @@ func parseTestFlags(args []string, stderr io.Writer) (testFlags, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.partner, "partner", "", "the partner file (YAML): its actions, and optionally its clientId; optional with --features")
 	fs.StringVar(&f.sandbox, "sandbox", "", "a running sandbox's base URL (default: one in-process)")
-	fs.StringVar(&f.features, "features", "", "a folder of features instead of the embedded homologation suite")
+	fs.StringVar(&f.features, "features", "", "a folder of features, or one .feature file, instead of the embedded homologation suite")
 	fs.StringVar(&f.tags, "tags", "", "run only the scenarios matching this tag expression, e.g. @regra:idempotencia")
 	// progress by default: pretty interleaves the lines of scenarios that
 	// run at once (use it with --concurrency 1).
