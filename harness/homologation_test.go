@@ -531,15 +531,19 @@ func TestJUnitAndPrettyOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	validateJUnit(t, junit)
 	var doc struct {
 		Tests    int `xml:"tests,attr"`
 		Failures int `xml:"failures,attr"`
 		Suites   []struct {
-			Name     string `xml:"name,attr"`
-			File     string `xml:"file,attr"`
-			Tests    int    `xml:"tests,attr"`
-			Failures int    `xml:"failures,attr"`
-			Skipped  int    `xml:"skipped,attr"`
+			Name       string `xml:"name,attr"`
+			Properties []struct {
+				Name  string `xml:"name,attr"`
+				Value string `xml:"value,attr"`
+			} `xml:"properties>property"`
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
+			Skipped  int `xml:"skipped,attr"`
 			Cases    []struct {
 				Name      string `xml:"name,attr"`
 				Classname string `xml:"classname,attr"`
@@ -547,7 +551,7 @@ func TestJUnitAndPrettyOutput(t *testing.T) {
 					Message string `xml:"message,attr"`
 				} `xml:"failure"`
 				Skipped *struct {
-					Message string `xml:"message,attr"`
+					Reason string `xml:",chardata"`
 				} `xml:"skipped"`
 			} `xml:"testcase"`
 		} `xml:"testsuite"`
@@ -559,7 +563,8 @@ func TestJUnitAndPrettyOutput(t *testing.T) {
 		t.Fatalf("junit: %d tests, %d failures, %d suites:\n%s", doc.Tests, doc.Failures, len(doc.Suites), b)
 	}
 	s := doc.Suites[0]
-	if s.Name != "QA of the token endpoint" || s.File != "qa.feature" || s.Tests != 3 || s.Failures != 1 || s.Skipped != 1 {
+	if s.Name != "QA of the token endpoint" || len(s.Properties) != 1 || s.Properties[0].Name != "file" || s.Properties[0].Value != "qa.feature" ||
+		s.Tests != 3 || s.Failures != 1 || s.Skipped != 1 {
 		t.Errorf("the suite: %+v", s)
 	}
 	seen := map[string]bool{}
@@ -574,7 +579,7 @@ func TestJUnitAndPrettyOutput(t *testing.T) {
 				t.Errorf("the failure: %+v", c.Failure)
 			}
 		case "Does not apply":
-			if c.Skipped == nil || !strings.Contains(c.Skipped.Message, "needs a sandbox started with --webhook-resolve") {
+			if c.Skipped == nil || !strings.Contains(c.Skipped.Reason, "needs a sandbox started with --webhook-resolve") {
 				t.Errorf("the skipped case: %+v", c.Skipped)
 			}
 		case "Passes":

@@ -17,9 +17,11 @@ import (
 // The JUnit report is written from the run's report, not by godog's
 // formatter: a check is a test case whose class is its feature, a feature
 // is a test suite that names its file, a check that did not apply is
-// <skipped/> with its reason, and the counts are those of the report (the
-// layout of the Jenkins xUnit plugin's junit-10.xsd, which CI systems
-// read).
+// <skipped> with its reason, and the counts are those of the report. It
+// follows the Jenkins JUnit schema (dtkit's junit-4.xsd, which Jenkins
+// and the tools that validate JUnit read; TestJUnitAndPrettyOutput checks),
+// which has no file attribute: the feature's file is the suite's property
+// "file", and a skip's reason its text (docs/decisions/0030).
 
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
@@ -32,23 +34,34 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name      string      `xml:"name,attr"`
-	Tests     int         `xml:"tests,attr"`
-	Failures  int         `xml:"failures,attr"`
-	Errors    int         `xml:"errors,attr"`
-	Skipped   int         `xml:"skipped,attr"`
-	Time      string      `xml:"time,attr"`
-	Timestamp string      `xml:"timestamp,attr"`
-	File      string      `xml:"file,attr"`
-	Cases     []junitCase `xml:"testcase"`
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Timestamp  string          `xml:"timestamp,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
-	Skipped   *junitMessage `xml:"skipped,omitempty"`
+}
+
+// junitSkipped is a skip and its reason, as text: the schema's skipped
+// element is a string.
+type junitSkipped struct {
+	Reason string `xml:",chardata"`
 }
 
 type junitMessage struct {
@@ -71,13 +84,13 @@ func (r *Report) writeJUnit(path string, names map[string]string) error {
 			if name == "" {
 				name = strings.TrimSuffix(filepath.Base(c.Feature), ".feature")
 			}
-			s = &junitSuite{Name: name, File: c.Feature, Timestamp: r.Started.Format(time.RFC3339)}
+			s = &junitSuite{Name: name, Timestamp: r.Started.Format(time.RFC3339), Properties: []junitProperty{{Name: "file", Value: c.Feature}}}
 			byFile[c.Feature] = s
 		}
 		tc := junitCase{Name: c.Scenario, Classname: s.Name, Time: seconds(c.DurationSec)}
 		switch {
 		case c.NotApplicable != "":
-			tc.Skipped = &junitMessage{Message: "did not apply: " + c.NotApplicable}
+			tc.Skipped = &junitSkipped{Reason: "did not apply: " + c.NotApplicable}
 			s.Skipped++
 		case !c.Passed:
 			tc.Failure = &junitMessage{Type: "failure", Message: firstLine(c.Failure), Text: c.Failure}
