@@ -46,7 +46,7 @@ func (s *Service) reduce(ctx context.Context, companyID string, id int64, red re
 		}
 		var ticket money.Cents
 		if offer, ok := s.Catalog.Offer(in.OfferID); ok {
-			ticket = reais(offer.TicketMinimo)
+			ticket = offer.TicketMinimo
 		}
 		cobertura := func(item int) *catalog.Cobertura { return s.Catalog.Cobertura(in.OfferID, in.ProdutoID, item) }
 		covs, total, vs := reduced(in.Coberturas, novos, cobertura, ticket, in.OfferID)
@@ -112,8 +112,8 @@ func reduced(covs []sale.Cobertura, novos map[int]money.Cents, cobertura func(it
 			vs.Add(field, "a redução deve diminuir o capital %s da cobertura %d", c.CapitalSegurado, c.ItemProdutoID)
 		case cat != nil && cat.CapitalFixo:
 			vs.Add(field, "a cobertura %d tem capital fixo", c.ItemProdutoID)
-		case cat != nil && nc < reais(cat.ValorMinimoCapitalContratacao):
-			vs.Add(field, "capital %s abaixo do mínimo de %s da cobertura %d", nc, reais(cat.ValorMinimoCapitalContratacao), c.ItemProdutoID)
+		case cat != nil && nc < cat.ValorMinimoCapitalContratacao:
+			vs.Add(field, "capital %s abaixo do mínimo de %s da cobertura %d", nc, cat.ValorMinimoCapitalContratacao, c.ItemProdutoID)
 		default:
 			out[i].Premio = c.Premio.Mul(float64(nc) / float64(c.CapitalSegurado))
 			out[i].CapitalSegurado = nc
@@ -127,11 +127,4 @@ func reduced(covs []sale.Cobertura, novos map[int]money.Cents, cobertura func(it
 		vs.Add("coberturas", "a contribuição resultante %s fica abaixo do ticket mínimo %s do modelo %s", total, ticket, offerID)
 	}
 	return out, total, vs
-}
-
-// reais reads an amount of the catalogue (reais, as offers.yaml writes
-// them) in cents.
-func reais(v float64) money.Cents {
-	c, _ := money.FromFloat(v)
-	return c
 }
