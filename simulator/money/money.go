@@ -108,10 +108,6 @@ func (c Cents) String() string {
 	return fmt.Sprintf("%s%d.%02d", sign, u/100, u%100)
 }
 
-// Float returns the amount in reais, for answers that write money as a
-// JSON number.
-func (c Cents) Float() float64 { return float64(c) / 100 }
-
 // MarshalJSON writes the amount as a JSON number with at most two
 // decimals: 123.45, 100, 0.5.
 func (c Cents) MarshalJSON() ([]byte, error) {
@@ -148,9 +144,6 @@ func (c *Cents) UnmarshalText(b []byte) error {
 	*c = x
 	return nil
 }
-
-// Mul returns c times a rate, rounded half away from zero to the cent.
-func (c Cents) Mul(rate float64) Cents { return Cents(math.Round(float64(c) * rate)) }
 
 // Split divides c into shares proportional to weights, to the cent, the
 // rounding remainder going to the first shares, so the parts always add

@@ -2,10 +2,9 @@ package customer
 
 import (
 	"context"
-	"maps"
-	"math"
-
 	"fmt"
+	"maps"
+
 	"homologa/simulator/errs"
 	"homologa/simulator/insurance/catalog"
 	"homologa/simulator/insurance/sale"
@@ -78,9 +77,9 @@ func newCapitals(in *Inscricao, red reducao) (map[int]money.Cents, error) {
 		if *v >= antes || *v <= 0 {
 			return nil, wire.Rule("valorContribuicaoNovo", "REDUCAO_INVALIDA", "a contribuição nova deve ser positiva e menor que a atual (%s)", antes)
 		}
-		f := float64(*v) / float64(antes)
 		for _, c := range in.Coberturas {
-			out[c.ItemProdutoID] = money.Reais(int64(math.Round(c.CapitalSegurado.Float() * f)))
+			// capital × new ÷ old premium, rounded half-up to whole reais
+			out[c.ItemProdutoID] = money.Reais(int64(c.CapitalSegurado.Scale(int64(*v), 100*int64(antes))))
 		}
 	}
 	return out, nil
@@ -115,7 +114,7 @@ func reduced(covs []sale.Cobertura, novos map[int]money.Cents, cobertura func(it
 		case cat != nil && nc < cat.ValorMinimoCapitalContratacao:
 			vs.Add(field, "capital %s abaixo do mínimo de %s da cobertura %d", nc, cat.ValorMinimoCapitalContratacao, c.ItemProdutoID)
 		default:
-			out[i].Premio = c.Premio.Mul(float64(nc) / float64(c.CapitalSegurado))
+			out[i].Premio = c.Premio.Scale(int64(nc), int64(c.CapitalSegurado))
 			out[i].CapitalSegurado = nc
 			total += out[i].Premio
 		}
