@@ -188,8 +188,12 @@ func (u *underwriter) participacoes(bs []map[string]any) {
 		return
 	}
 	var sum money.Rate
-	for _, b := range bs {
-		v, _ := wire.Rate(b["PARTICIPACAO"])
+	for i, b := range bs {
+		v, err := wire.Rate(b["PARTICIPACAO"])
+		if err != nil {
+			u.vs.Add(fmt.Sprintf("PROPOSTA.BENEFICIARIOS.BENEFICIARIO.%d.PARTICIPACAO", i), "PARTICIPACAO deve ser um número (a porcentagem do beneficiário)")
+			return
+		}
 		sum += v
 	}
 	if (sum - 100*money.RateOne).Abs() > participacaoTolerance {

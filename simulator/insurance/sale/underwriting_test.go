@@ -156,6 +156,37 @@ func TestUnderwriteAsTheClientsPrice(t *testing.T) {
 	}
 }
 
+// The beneficiaries' shares add up to 100, within a thousandth; a share
+// that is not a number is refused naming it, not counted as 0.
+func TestParticipacoes(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		shares []any
+		field  string // "" for accepted
+	}{
+		{"OK", []any{"60", 40}, ""},
+		{"OKThirdsToFourPlaces", []any{33.3333, 33.3333, 33.3333}, ""},
+		{"OKBrazilian", []any{"33,34", "33,33", "33,33"}, ""},
+		{"ErrNinety", []any{50, 40}, "PROPOSTA.BENEFICIARIOS.BENEFICIARIO"},
+		{"ErrAThousandthAndABitShort", []any{"99.9989"}, "PROPOSTA.BENEFICIARIOS.BENEFICIARIO"},
+		{"ErrNotANumber", []any{"100", "cem"}, "PROPOSTA.BENEFICIARIOS.BENEFICIARIO.1.PARTICIPACAO"},
+	} {
+		var bs []map[string]any
+		for _, s := range tt.shares {
+			bs = append(bs, decoded(t, map[string]any{"NOME": "A", "PARTICIPACAO": s}).(map[string]any))
+		}
+		u := underwriter{}
+		u.participacoes(bs)
+		var got []string
+		for _, v := range u.vs {
+			got = append(got, v.Field)
+		}
+		if (tt.field == "" && len(got) > 0) || (tt.field != "" && !reflect.DeepEqual(got, []string{tt.field})) {
+			t.Errorf("%s: violations %+v, want on %q", tt.name, u.vs, tt.field)
+		}
+	}
+}
+
 func TestPremioConfere(t *testing.T) {
 	r := money.MustParseRate
 	tests := []struct {
