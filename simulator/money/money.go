@@ -56,14 +56,17 @@ func ParseDecimal(s string) (Cents, error) {
 	return c, nil
 }
 
-// FromFloat converts a JSON number to cents, rounding half away from zero
-// to the cent (46.345 is 46.35; a float cannot say every cent exactly, so
-// 46.34 arrives as 46.339999… and is 46.34).
+// FromFloat converts a JSON number that a document decoded into a float64
+// to cents: it reads the float as the decimal its sender wrote (the
+// shortest decimal that is that float) and rounds that half away from zero
+// to the cent, so 46.345 is 46.35 and 1.005, which a float holds as
+// 1.00499999…, is 1.01, as written.
 func FromFloat(f float64) (Cents, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f*100) > maxCents {
 		return 0, fmt.Errorf("%v: %w", f, ErrSyntax)
 	}
-	return Cents(math.Round(f * 100)), nil
+	n, err := parseScaled(strconv.FormatFloat(f, 'f', -1, 64), 2)
+	return Cents(n), err
 }
 
 // FromJSON reads money from a decoded JSON value: a number or a numeric
@@ -75,14 +78,13 @@ func FromJSON(v any) (Cents, error) {
 	case json.Number:
 		return ParseDecimal(string(x))
 	case string:
-		if c, err := ParseDecimal(x); err == nil {
-			return c, nil
-		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		if err != nil {
+		// More than two decimals, or an exponent, are read as written
+		// and rounded half away from zero to the cent.
+		n, err := parseScaled(strings.TrimSpace(x), 2)
+		if err != nil || n > maxCents || n < -maxCents {
 			return 0, fmt.Errorf("%q: %w", x, ErrSyntax)
 		}
-		return FromFloat(f)
+		return Cents(n), nil
 	case int:
 		return Cents(x) * 100, nil
 	case int64:
@@ -105,10 +107,6 @@ func (c Cents) String() string {
 	}
 	return fmt.Sprintf("%s%d.%02d", sign, u/100, u%100)
 }
-
-// Float returns the amount in reais, for answers that write money as a
-// JSON number.
-func (c Cents) Float() float64 { return float64(c) / 100 }
 
 // MarshalJSON writes the amount as a JSON number with at most two
 // decimals: 123.45, 100, 0.5.
@@ -135,8 +133,17 @@ func (c *Cents) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Mul returns c times a rate, rounded half away from zero to the cent.
-func (c Cents) Mul(rate float64) Cents { return Cents(math.Round(float64(c) * rate)) }
+// UnmarshalText reads an amount as ParseDecimal does, exactly: the
+// catalogue's YAML writes money so ("ticketMinimo: 30", "custoFixo: 4.90"),
+// and a third decimal is a mistake of the catalogue, not a rounding.
+func (c *Cents) UnmarshalText(b []byte) error {
+	x, err := ParseDecimal(string(b))
+	if err != nil {
+		return err
+	}
+	*c = x
+	return nil
+}
 
 // Split divides c into shares proportional to weights, to the cent, the
 // rounding remainder going to the first shares, so the parts always add

@@ -51,6 +51,9 @@ func TestFromJSON(t *testing.T) {
 		ok   bool
 	}{
 		{46.34, 4634, true}, {0.1 + 0.2, 30, true}, {46.345, 4635, true}, {"46.34", 4634, true}, {"1e3", 100000, true},
+		// Read as written, then half away from zero: a float holds 1.005
+		// as 1.00499999….
+		{1.005, 101, true}, {-1.005, -101, true}, {"12.345", 1235, true}, {" 8000.5 ", 800050, true}, {1e18, 0, false}, {"1e18", 0, false},
 		{json.Number("12.5"), 1250, true}, {true, 0, false}, {nil, 0, false}, {"x", 0, false},
 	} {
 		got, err := money.FromJSON(tc.in)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"time"
@@ -154,7 +155,8 @@ func (s *Service) createCharge(ctx context.Context, tx *store.Tx, in chargeReque
 func (s *Service) draftCharge(ctx context.Context, tx *store.Tx, in chargeRequest, f chargeFacts) (*chargeDraft, error) {
 	now := s.nowOf(in.p.CompanyID)
 	d := in.req
-	if vs := validateCharge(in.k.kind, d, now, f.keyOwned); len(vs) > 0 {
+	terms, vs := validateCharge(in.k.kind, d, now, f.keyOwned)
+	if len(vs) > 0 {
 		return nil, invalid(in.k.opInvalida, vs...)
 	}
 	c := &charge{ID: f.cobID, CompanyID: in.p.CompanyID, AppID: in.p.AppID, Kind: in.k.kind, TxID: in.txid, Status: Ativa, CreatedAt: now, receiver: &f.receiver}
@@ -166,7 +168,7 @@ func (s *Service) draftCharge(ctx context.Context, tx *store.Tx, in chargeReques
 		return nil, err
 	}
 	c.LocID, c.loc = sql.NullInt64{Int64: l.ID, Valid: true}, l
-	body, err := s.render(ctx, tx, c, d)
+	body, err := s.render(ctx, tx, c, d, terms)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +233,8 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 	if err != nil {
 		return nil, err
 	}
-	if vs := validateCharge(k.kind, next, c.CreatedAt, owned); len(vs) > 0 {
+	terms, vs := validateCharge(k.kind, next, c.CreatedAt, owned)
+	if len(vs) > 0 {
 		return nil, invalid(k.opInvalida, vs...)
 	}
 	// The stored part carries the defaults the answer showed; a request
@@ -247,7 +250,7 @@ func (s *Service) revise(ctx context.Context, tx *store.Tx, host string, p auth.
 			return nil, err
 		}
 	}
-	body, err := s.render(ctx, tx, c, next)
+	body, err := s.render(ctx, tx, c, next, terms)
 	if err != nil {
 		return nil, err
 	}
@@ -353,8 +356,9 @@ func (s *Service) save(ctx context.Context, tx *store.Tx, c *charge, body doc, o
 	return json.RawMessage(b), nil
 }
 
-// render builds the answer (CobGerada / CobVGerada) from the request part.
-func (s *Service) render(ctx context.Context, tx *store.Tx, c *charge, d doc) (doc, error) {
+// render builds the answer (CobGerada / CobVGerada) from the request part
+// and its terms, as validateCharge read them.
+func (s *Service) render(ctx context.Context, tx *store.Tx, c *charge, d doc, t chargeTerms) (doc, error) {
 	body := clone(d)
 	withDefaults(body, c.Kind)
 	sub(body, "calendario")["criacao"] = rfc3339(c.CreatedAt)
@@ -378,7 +382,7 @@ func (s *Service) render(ctx context.Context, tx *store.Tx, c *charge, d doc) (d
 		}
 		body["loc"] = doc{"id": l.ID, "txid": c.TxID, "location": l.Location, "tipoCob": l.TipoCob, "criacao": rfc3339(l.CreatedAt)}
 		body["location"] = l.Location
-		code, err := brCode(c, co, body, l.Location)
+		code, err := brCode(c, co, body, t, l.Location)
 		if err != nil {
 			return nil, err
 		}
@@ -406,26 +410,107 @@ func receiverOf(ctx context.Context, tx *store.Tx, c *charge) (company, error) {
 // brCode renders the charge's pixCopiaECola. An immediate charge carries its
 // amount unless the payer may change it; a due-date charge's amount depends
 // on the payment date, so the payer's app reads it from the location.
-func brCode(c *charge, co company, body doc, location string) (string, error) {
+func brCode(c *charge, co company, body doc, t chargeTerms, location string) (string, error) {
 	p := brcode.Payload{URL: location, MerchantName: co.Name, MerchantCity: str(sandboxAddress, "cidade"), PostalCode: str(sandboxAddress, "cep")}
-	valor := sub(body, "valor")
-	if c.Kind == "cob" && valor["modalidadeAlteracao"] != float64(1) && sub(valor, "retirada") == nil {
-		p.Amount = str(valor, "original")
+	if c.Kind == "cob" && t.alteracao != 1 && t.saque == nil && t.troco == nil {
+		p.Amount = str(body, "valor", "original")
 	}
 	return brcode.Encode(p)
 }
 
-// validateCharge checks what the schema cannot: the business rules of
-// CobOperacaoInvalida / CobVOperacaoInvalida (SUMMARY §6, §7). keyOwned
-// says whether the receiver owns the request's chave.
-func validateCharge(kind string, d doc, created time.Time, keyOwned bool) []violation {
+// chargeTerms are the values of a charge's document that the rules of
+// this file read, typed. The document stays the partner's, which the
+// answer echoes as sent; the terms are read out of it once, where it was
+// decoded once (record 0021), and a value that does not read as its type
+// is a violation naming its field, never a zero taken in its place.
+type chargeTerms struct {
+	expiracao    int64 // calendario.expiracao, in seconds; defaultExpiracao when absent
+	original     money.Cents
+	alteracao    int64 // valor.modalidadeAlteracao: 1, the payer may change the amount
+	saque, troco *retirada
+}
+
+// retirada is the withdrawal of a Pix Saque or Troco.
+type retirada struct {
+	valor  money.Cents
+	agente string // modalidadeAgente
+}
+
+// termsOf reads the terms of a charge document of kind (a request, or a
+// stored body).
+func termsOf(kind string, d doc) (chargeTerms, []violation) {
+	t := chargeTerms{expiracao: defaultExpiracao}
 	var vs []violation
-	if kind == "cob" {
-		if exp, ok := sub(d, "calendario")["expiracao"].(float64); ok && exp <= 0 {
-			vs = append(vs, violation{kind + ".calendario.expiracao", "deve ser maior que zero", strconv.FormatFloat(exp, 'f', -1, 64)})
+	var err error
+	if v, ok := sub(d, "calendario")["expiracao"]; ok {
+		if t.expiracao, ok = wholeNumber(v); !ok {
+			vs = append(vs, violation{kind + ".calendario.expiracao", "deve ser um número inteiro de segundos", numberText(v)})
 		}
 	}
-	vs = append(vs, valorRules(kind, sub(d, "valor"))...)
+	valor := sub(d, "valor")
+	if t.original, err = money.Parse(str(valor, "original")); err != nil {
+		vs = append(vs, violation{kind + ".valor.original", moneyReason, str(valor, "original")})
+	}
+	if v, ok := valor["modalidadeAlteracao"]; ok {
+		if t.alteracao, ok = wholeNumber(v); !ok {
+			vs = append(vs, violation{kind + ".valor.modalidadeAlteracao", "deve ser 0 ou 1", numberText(v)})
+		}
+	}
+	ret := sub(valor, "retirada")
+	t.saque, vs = retiradaOf(kind+".valor.retirada.saque", sub(ret, "saque"), vs)
+	t.troco, vs = retiradaOf(kind+".valor.retirada.troco", sub(ret, "troco"), vs)
+	return t, vs
+}
+
+// retiradaOf reads a saque or troco at field, nil when there is none.
+func retiradaOf(field string, r doc, vs []violation) (*retirada, []violation) {
+	if r == nil {
+		return nil, vs
+	}
+	v, err := money.Parse(str(r, "valor"))
+	if err != nil {
+		vs = append(vs, violation{field + ".valor", moneyReason, str(r, "valor")})
+	}
+	return &retirada{valor: v, agente: str(r, "modalidadeAgente")}, vs
+}
+
+// wholeNumber reads a JSON number that must be whole: a float64 as a
+// decoded document holds it, or a json.Number.
+func wholeNumber(v any) (int64, bool) {
+	switch x := v.(type) {
+	case float64:
+		if x != math.Trunc(x) || math.Abs(x) >= 1<<63 {
+			return 0, false
+		}
+		return int64(x), true
+	case json.Number:
+		n, err := x.Int64()
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// numberText writes a value a violation names, as the partner sent it.
+func numberText(v any) string {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+// validateCharge checks what the schema cannot: the business rules of
+// CobOperacaoInvalida / CobVOperacaoInvalida (SUMMARY §6, §7), on the
+// terms it reads of the document, which it returns. keyOwned says whether
+// the receiver owns the request's chave.
+func validateCharge(kind string, d doc, created time.Time, keyOwned bool) (chargeTerms, []violation) {
+	t, vs := termsOf(kind, d)
+	if len(vs) > 0 {
+		return t, vs
+	}
+	if kind == "cob" && t.expiracao <= 0 {
+		vs = append(vs, violation{kind + ".calendario.expiracao", "deve ser maior que zero", strconv.FormatInt(t.expiracao, 10)})
+	}
+	vs = append(vs, valorRules(kind, t, str(d, "valor", "original"))...)
 	vs = append(vs, devedorRules(kind+".devedor", sub(d, "devedor"))...)
 	if !keyOwned {
 		vs = append(vs, violation{kind + ".chave", "a chave não pertence ao usuário recebedor (cadastre-a no portal)", str(d, "chave")})
@@ -433,30 +518,25 @@ func validateCharge(kind string, d doc, created time.Time, keyOwned bool) []viol
 	if kind == "cobv" {
 		vs = append(vs, validateCobV(d, created)...)
 	}
-	return vs
+	return t, vs
 }
 
-// valorRules are the rules of a charge's valor: a positive original but
-// for a Pix Saque (zero), no AGPSS troco, no modalidadeAlteracao with a
-// saque or troco.
-func valorRules(kind string, valor doc) []violation {
+// valorRules are the rules of a charge's valor: a positive original (as
+// sent: original) but for a Pix Saque (zero), no AGPSS troco, no
+// modalidadeAlteracao with a saque or troco.
+func valorRules(kind string, t chargeTerms, original string) []violation {
 	var vs []violation
-	original, _ := money.Parse(str(valor, "original"))
-	ret := sub(valor, "retirada")
-	saque, troco := sub(ret, "saque"), sub(ret, "troco")
 	switch {
-	case saque != nil && original != 0:
-		vs = append(vs, violation{kind + ".valor.original", "deve ser 0.00 em um Pix Saque", str(valor, "original")})
-	case saque == nil && original == 0:
-		vs = append(vs, violation{kind + ".valor.original", "deve ser maior que zero", str(valor, "original")})
+	case t.saque != nil && t.original != 0:
+		vs = append(vs, violation{kind + ".valor.original", "deve ser 0.00 em um Pix Saque", original})
+	case t.saque == nil && t.original == 0:
+		vs = append(vs, violation{kind + ".valor.original", "deve ser maior que zero", original})
 	}
-	if troco != nil && str(troco, "modalidadeAgente") == "AGPSS" {
+	if t.troco != nil && t.troco.agente == "AGPSS" {
 		vs = append(vs, violation{kind + ".valor.retirada.troco.modalidadeAgente", "um Pix Troco admite apenas AGTEC ou AGTOT", "AGPSS"})
 	}
-	if ret != nil {
-		if m, ok := valor["modalidadeAlteracao"].(float64); ok && m != 0 {
-			vs = append(vs, violation{kind + ".valor.modalidadeAlteracao", "deve ser 0 quando há saque ou troco", "1"})
-		}
+	if (t.saque != nil || t.troco != nil) && t.alteracao != 0 {
+		vs = append(vs, violation{kind + ".valor.modalidadeAlteracao", "deve ser 0 quando há saque ou troco", strconv.FormatInt(t.alteracao, 10)})
 	}
 	return vs
 }
@@ -608,12 +688,19 @@ func (s *Service) listCharges(ctx context.Context, companyID string, k kindInfo,
 
 // expiry is when an immediate charge stops accepting payment: criacao
 // plus calendario.expiracao.
-func expiry(c *charge) time.Time {
-	exp, ok := sub(c.Body, "calendario")["expiracao"].(float64)
-	if !ok {
-		exp = defaultExpiracao
+func expiry(c *charge) (time.Time, error) {
+	t, err := storedTerms(c)
+	return c.CreatedAt.Add(time.Duration(t.expiracao) * time.Second), err
+}
+
+// storedTerms are the terms of a stored charge, which were valid when
+// stored: one that no longer reads is the sandbox's fault, said as such.
+func storedTerms(c *charge) (chargeTerms, error) {
+	t, vs := termsOf(c.Kind, c.Body)
+	if len(vs) > 0 {
+		return t, fmt.Errorf("pix: stored %s %s: %s %q %s", c.Kind, c.TxID, vs[0].field, vs[0].value, vs[0].reason)
 	}
-	return c.CreatedAt.Add(time.Duration(exp) * time.Second)
+	return t, nil
 }
 
 // owed is what a charge asks on a payment at now, with the Pix's
@@ -628,21 +715,23 @@ func owed(c *charge, now time.Time) (money.Cents, doc, error) {
 // owedCob is what an immediate charge asks: its original value (plus a
 // saque or troco), refused once calendario.expiracao has passed.
 func owedCob(c *charge, now time.Time) (money.Cents, doc, error) {
-	if deadline := expiry(c); now.After(deadline) {
-		exp := int64(deadline.Sub(c.CreatedAt) / time.Second)
-		return 0, nil, fmt.Errorf("expirou em %s (calendario.expiracao %d s)", rfc3339(deadline), exp)
+	t, err := storedTerms(c)
+	if err != nil {
+		return 0, nil, err
 	}
-	valor := sub(c.Body, "valor")
-	original, _ := money.Parse(str(valor, "original"))
-	components := doc{"original": doc{"valor": original.String()}}
-	total := original
-	if ret := sub(valor, "retirada"); ret != nil {
-		for _, kind := range []string{"saque", "troco"} {
-			if r := sub(ret, kind); r != nil {
-				v, _ := money.Parse(str(r, "valor"))
-				total += v
-				components[kind] = doc{"valor": v.String(), "modalidadeAgente": r["modalidadeAgente"], "prestadorDoServicoDeSaque": r["prestadorDoServicoDeSaque"]}
-			}
+	if deadline := c.CreatedAt.Add(time.Duration(t.expiracao) * time.Second); now.After(deadline) {
+		return 0, nil, fmt.Errorf("expirou em %s (calendario.expiracao %d s)", rfc3339(deadline), t.expiracao)
+	}
+	components := doc{"original": doc{"valor": t.original.String()}}
+	total := t.original
+	ret := sub(sub(c.Body, "valor"), "retirada")
+	for _, w := range [...]struct {
+		kind string
+		r    *retirada
+	}{{"saque", t.saque}, {"troco", t.troco}} {
+		if w.r != nil {
+			total += w.r.valor
+			components[w.kind] = doc{"valor": w.r.valor.String(), "modalidadeAgente": w.r.agente, "prestadorDoServicoDeSaque": sub(ret, w.kind)["prestadorDoServicoDeSaque"]}
 		}
 	}
 	return total, components, nil

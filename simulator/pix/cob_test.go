@@ -38,9 +38,9 @@ func TestValidateCharge(t *testing.T) {
 		{"ErrOriginalZero", "cob", cob(doc{"original": "0.00"}), true, []string{"cob.valor.original"}},
 		{"OK saque with zero", "cob", cob(doc{"original": "0.00", "retirada": doc{"saque": doc{"valor": "5.00"}}}), true, nil},
 		{"ErrSaqueWithOriginal", "cob", cob(doc{"original": "1.00", "retirada": doc{"saque": doc{"valor": "5.00"}}}), true, []string{"cob.valor.original"}},
-		{"ErrTrocoAGPSS", "cob", cob(doc{"original": "1.00", "retirada": doc{"troco": doc{"modalidadeAgente": "AGPSS"}}}), true,
+		{"ErrTrocoAGPSS", "cob", cob(doc{"original": "1.00", "retirada": doc{"troco": doc{"valor": "5.00", "modalidadeAgente": "AGPSS"}}}), true,
 			[]string{"cob.valor.retirada.troco.modalidadeAgente"}},
-		{"ErrModalidadeWithRetirada", "cob", cob(doc{"original": "1.00", "modalidadeAlteracao": float64(1), "retirada": doc{"troco": doc{}}}), true,
+		{"ErrModalidadeWithRetirada", "cob", cob(doc{"original": "1.00", "modalidadeAlteracao": float64(1), "retirada": doc{"troco": doc{"valor": "5.00"}}}), true,
 			[]string{"cob.valor.modalidadeAlteracao"}},
 		{"ErrDevedorCPF", "cob", cob(doc{"original": "1.00"}, "devedor", doc{"cpf": "12345678900"}), true, []string{"cob.devedor.cpf"}},
 		{"ErrDevedorCNPJ", "cob", cob(doc{"original": "1.00"}, "devedor", doc{"cnpj": "11222333000100"}), true, []string{"cob.devedor.cnpj"}},
@@ -53,11 +53,44 @@ func TestValidateCharge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := fields(validateCharge(tt.kind, tt.d, t0, tt.keyOwned))
-			if !reflect.DeepEqual(got, tt.want) {
+			_, vs := validateCharge(tt.kind, tt.d, t0, tt.keyOwned)
+			if got := fields(vs); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// A value the rules cannot read is refused naming its field and saying
+// what it must be, never read as zero: an amount without its two
+// decimals is not "zero, which must be more than zero".
+func TestValidateChargeReadsEveryValue(t *testing.T) {
+	tests := []struct {
+		name, field, reason string
+		d                   doc
+	}{
+		{"ErrOriginal", "cob.valor.original", moneyReason, doc{"valor": doc{"original": "10"}}},
+		{"ErrOriginalMissing", "cob.valor.original", moneyReason, doc{"valor": doc{}}},
+		{"ErrSaqueValor", "cob.valor.retirada.saque.valor", moneyReason,
+			doc{"valor": doc{"original": "0.00", "retirada": doc{"saque": doc{"valor": "5,00", "modalidadeAgente": "AGTEC"}}}}},
+		{"ErrTrocoValor", "cob.valor.retirada.troco.valor", moneyReason,
+			doc{"valor": doc{"original": "1.00", "retirada": doc{"troco": doc{"modalidadeAgente": "AGTEC"}}}}},
+		{"ErrExpiracaoNotWhole", "cob.calendario.expiracao", "inteiro", doc{"calendario": doc{"expiracao": 3600.5}, "valor": doc{"original": "1.00"}}},
+		{"ErrModalidadeAsText", "cob.valor.modalidadeAlteracao", "0 ou 1", doc{"valor": doc{"original": "1.00", "modalidadeAlteracao": "1"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, vs := validateCharge("cob", tt.d, t0, true)
+			if len(vs) != 1 || vs[0].field != tt.field || !strings.Contains(vs[0].reason, tt.reason) {
+				t.Errorf("got %+v, want one on %s saying %q", vs, tt.field, tt.reason)
+			}
+		})
+	}
+	terms, vs := validateCharge("cob", doc{"calendario": doc{"expiracao": float64(60)},
+		"valor": doc{"original": "0.00", "modalidadeAlteracao": float64(0), "retirada": doc{"saque": doc{"valor": "5.00", "modalidadeAgente": "AGTEC"}}}}, t0, true)
+	want := chargeTerms{expiracao: 60, saque: &retirada{valor: 5_00, agente: "AGTEC"}}
+	if len(vs) > 0 || !reflect.DeepEqual(terms, want) {
+		t.Errorf("terms %+v, %v; want %+v", terms, vs, want)
 	}
 }
 
@@ -193,15 +226,28 @@ func TestOwedCob(t *testing.T) {
 	if _, _, err := owedCob(c, t0.Add(61*time.Second)); err == nil || !strings.Contains(err.Error(), "expirou") {
 		t.Errorf("after expiracao: got %v, want an expiry", err)
 	}
+	// A stored amount that does not read is an error, not a troco of 0.
+	sub(sub(sub(c.Body, "valor"), "retirada"), "troco")["valor"] = "5.5"
+	if total, _, err := owedCob(c, t0.Add(time.Second)); err == nil || !strings.Contains(err.Error(), "cob.valor.retirada.troco.valor") {
+		t.Errorf("an unreadable troco: got %v, %v; want an error naming it", total, err)
+	}
 }
 
 func TestExpiry(t *testing.T) {
-	c := &charge{CreatedAt: t0, Body: doc{}}
-	if got, want := expiry(c), t0.Add(defaultExpiracao*time.Second); !got.Equal(want) {
-		t.Errorf("default: got %v, want %v", got, want)
-	}
-	c.Body = doc{"calendario": doc{"expiracao": float64(3600)}}
-	if got, want := expiry(c), t0.Add(time.Hour); !got.Equal(want) {
-		t.Errorf("got %v, want %v", got, want)
+	valor := doc{"original": "1.00"}
+	for _, tt := range []struct {
+		name string
+		body doc
+		want time.Time
+		ok   bool
+	}{
+		{"OKDefault", doc{"valor": valor}, t0.Add(defaultExpiracao * time.Second), true},
+		{"OK", doc{"calendario": doc{"expiracao": float64(3600)}, "valor": valor}, t0.Add(time.Hour), true},
+		{"ErrNotWhole", doc{"calendario": doc{"expiracao": 0.5}, "valor": valor}, time.Time{}, false},
+	} {
+		got, err := expiry(&charge{Kind: "cob", CreatedAt: t0, Body: tt.body})
+		if (err == nil) != tt.ok || (tt.ok && !got.Equal(tt.want)) {
+			t.Errorf("%s: got %v, %v; want %v", tt.name, got, err, tt.want)
+		}
 	}
 }

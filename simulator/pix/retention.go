@@ -63,10 +63,11 @@ func refundableBefore(cut time.Time) sql.NamedArg {
 // ten days to spare for the weekends and holidays that push its last
 // day (duedate.PayableUntil has the calendar, and a company's holidays
 // may change after the charge is written). Null when the body has no
-// date to read (never done while active).
+// date that reads (never done while active).
 func doneAt(kind string, created time.Time, body doc) sql.NullInt64 {
 	if kind == "cob" {
-		return sql.NullInt64{Int64: expiry(&charge{CreatedAt: created, Body: body}).UnixNano() + 1, Valid: true}
+		at, err := expiry(&charge{Kind: kind, CreatedAt: created, Body: body})
+		return sql.NullInt64{Int64: at.UnixNano() + 1, Valid: err == nil}
 	}
 	cal := sub(body, "calendario")
 	due, err := time.Parse(time.DateOnly, str(cal, "dataDeVencimento"))

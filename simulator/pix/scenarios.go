@@ -144,7 +144,7 @@ func (s *Service) chargeInstant(ctx context.Context, tx *store.Tx, b *scenario.B
 		return time.Time{}, err
 	}
 	if c.Kind == "cob" {
-		return expiry(c), nil
+		return expiry(c)
 	}
 	ch, vs := dueCharge(c.Body)
 	if len(vs) > 0 {

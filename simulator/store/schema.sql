@@ -140,13 +140,12 @@ CREATE TABLE comissoes (
 	inscricao_id INTEGER NOT NULL,
 	company_id   TEXT NOT NULL,
 	app_id       TEXT NOT NULL,
-	percentual   REAL NOT NULL,
 	competencia  TEXT NOT NULL,
 	status       TEXT NOT NULL,            -- EMITIDA | PAGA | ESTORNADA
 	pago_em      INTEGER,
 	estornado_em INTEGER,
 	created_at   INTEGER NOT NULL
-, valor INTEGER NOT NULL DEFAULT 0);
+, valor INTEGER NOT NULL DEFAULT 0, percentual INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE "companies" (
 	id         TEXT PRIMARY KEY,
 	namespace  TEXT NOT NULL DEFAULT '',
@@ -230,7 +229,7 @@ CREATE TABLE "indices" (
 	company_id TEXT NOT NULL DEFAULT '',
 	indice     TEXT NOT NULL,
 	mes        TEXT NOT NULL,              -- YYYY-MM
-	valor      REAL NOT NULL,
+	valor INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (company_id, indice, mes)
 );
 CREATE TABLE inscricoes (
@@ -641,3 +640,4 @@ INSERT INTO "migrations" VALUES('migrations/0032_age_in_write_order.sql');
 INSERT INTO "migrations" VALUES('migrations/0033_company_worlds.sql');
 INSERT INTO "migrations" VALUES('migrations/0034_widget_origins.sql');
 INSERT INTO "migrations" VALUES('migrations/0035_interaction_findings.sql');
+INSERT INTO "migrations" VALUES('migrations/0036_insurance_rates.sql');

@@ -102,7 +102,7 @@ type beneficiario struct {
 	CPF        string      `json:"cpf,omitempty"`
 	Nome       string      `json:"nome"`
 	Parentesco string      `json:"parentesco,omitempty"`
-	Percentual float64     `json:"percentual"`
+	Percentual money.Rate  `json:"percentual"`
 	Valor      money.Cents `json:"valor"`
 }
 

@@ -92,45 +92,46 @@ func TestCausesNameCatalogueCausas(t *testing.T) {
 	}
 }
 
-func TestShareOutAddsUpToTheCent(t *testing.T) {
+// A benefit is shared by the beneficiaries' PARTICIPACAO (exact
+// decimals, any sum) to the cent, and the parts add up to it.
+func TestSharesAddUpToTheCent(t *testing.T) {
 	tests := []struct {
 		name   string
 		total  money.Cents
-		shares []float64
+		shares []string
 		want   []money.Cents
 	}{
-		{"SixtyForty", 200000_00, []float64{60, 40}, []money.Cents{120000_00, 80000_00}},
-		{"Thirds", 100_00, []float64{1, 1, 1}, []money.Cents{33_34, 33_33, 33_33}},
-		{"ThirdsOfACent", 1, []float64{1, 1, 1}, []money.Cents{1, 0, 0}},
-		{"SharesNotSummingTo100", 1000_00, []float64{50, 30}, []money.Cents{625_00, 375_00}},
-		{"LargestRemainderWins", 10_00, []float64{33.3, 33.3, 33.4}, []money.Cents{3_33, 3_33, 3_34}},
-		{"LargestRemainderNotTheFirst", 10, []float64{1, 2}, []money.Cents{3, 7}},
-		{"Sevenths", 7000_00, []float64{1, 1, 1, 1, 1, 1, 1}, []money.Cents{1000_00, 1000_00, 1000_00, 1000_00, 1000_00, 1000_00, 1000_00}},
-		{"OddCents", 1234_57, []float64{50, 50}, []money.Cents{617_29, 617_28}},
-		{"Single", 7000_00, []float64{100}, []money.Cents{7000_00}},
+		{"SixtyForty", 200000_00, []string{"60", "40"}, []money.Cents{120000_00, 80000_00}},
+		{"Thirds", 100_00, []string{"1", "1", "1"}, []money.Cents{33_34, 33_33, 33_33}},
+		{"ThirdsOfACent", 1, []string{"1", "1", "1"}, []money.Cents{1, 0, 0}},
+		{"SharesNotSummingTo100", 1000_00, []string{"50", "30"}, []money.Cents{625_00, 375_00}},
+		{"LargestRemainderWins", 10_00, []string{"33.3", "33.3", "33.4"}, []money.Cents{3_33, 3_33, 3_34}},
+		{"LargestRemainderNotTheFirst", 10, []string{"1", "2"}, []money.Cents{3, 7}},
+		{"Sevenths", 7000_00, []string{"1", "1", "1", "1", "1", "1", "1"}, []money.Cents{1000_00, 1000_00, 1000_00, 1000_00, 1000_00, 1000_00, 1000_00}},
+		{"OddCents", 1234_57, []string{"50", "50"}, []money.Cents{617_29, 617_28}},
+		{"ThirdsToFourPlaces", 100_00, []string{"33.3333", "33.3333", "33.3334"}, []money.Cents{33_33, 33_33, 33_34}},
+		{"Single", 7000_00, []string{"100"}, []money.Cents{7000_00}},
 		{"NoShares", 100_00, nil, []money.Cents{}},
-		{"ZeroShares", 100_00, []float64{0, 0}, []money.Cents{0, 0}},
+		{"ZeroShares", 100_00, []string{"0", "0"}, []money.Cents{0, 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := shareOut(tt.total, tt.shares)
+			weights := make([]int64, len(tt.shares))
+			for i, s := range tt.shares {
+				weights[i] = int64(money.MustParseRate(s))
+			}
+			got := tt.total.Apportion(weights)
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("shareOut(%v, %v) = %v, want %v", tt.total, tt.shares, got, tt.want)
+				t.Fatalf("Apportion(%v, %v) = %v, want %v", tt.total, tt.shares, got, tt.want)
 			}
 			var sum money.Cents
 			for _, v := range got {
 				sum += v
 			}
-			if len(tt.shares) > 0 && tt.shares[0] > 0 && sum != tt.total {
+			if len(weights) > 0 && weights[0] > 0 && sum != tt.total {
 				t.Errorf("parts add up to %v, not %v", sum, tt.total)
 			}
 		})
-	}
-}
-
-func TestPercentagesAddUpTo100(t *testing.T) {
-	if got := shareOut(100_00, []float64{1, 1, 1}); !reflect.DeepEqual(got, []money.Cents{33_34, 33_33, 33_33}) {
-		t.Errorf("percentages = %v", got)
 	}
 }
 
@@ -145,11 +146,11 @@ func TestBeneficiariosOf(t *testing.T) {
 		produto int
 		want    []beneficiario
 	}{
-		{"None: legal heirs", nil, 511, []beneficiario{{Nome: herdeirosLegais, Percentual: 100}}},
-		{"One, CPF unmasked", one, 511, []beneficiario{{CPF: "52998224725", Nome: "João Souza", Parentesco: "CONJUGE", Percentual: 100}}},
-		{"Two", two, 511, []beneficiario{{Nome: "João", Percentual: 60}, {Nome: "Ana", Percentual: 40}}},
-		{"Per plan", planos, 512, []beneficiario{{Nome: "Ana", Percentual: 100}}},
-		{"Another plan's only: legal heirs", planos[:1], 512, []beneficiario{{Nome: herdeirosLegais, Percentual: 100}}},
+		{"None: legal heirs", nil, 511, []beneficiario{{Nome: herdeirosLegais, Percentual: whole}}},
+		{"One, CPF unmasked", one, 511, []beneficiario{{CPF: "52998224725", Nome: "João Souza", Parentesco: "CONJUGE", Percentual: whole}}},
+		{"Two", two, 511, []beneficiario{{Nome: "João", Percentual: 60 * money.RateOne}, {Nome: "Ana", Percentual: 40 * money.RateOne}}},
+		{"Per plan", planos, 512, []beneficiario{{Nome: "Ana", Percentual: whole}}},
+		{"Another plan's only: legal heirs", planos[:1], 512, []beneficiario{{Nome: herdeirosLegais, Percentual: whole}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,8 +2,6 @@ package benefit
 
 import (
 	"context"
-	"math"
-	"slices"
 	"time"
 
 	"homologa/simulator/errs"
@@ -16,6 +14,9 @@ import (
 // herdeirosLegais is who receives a death benefit when the proposal named
 // no beneficiary (SUMMARY §3.5: an empty list means the legal heirs).
 const herdeirosLegais = "HERDEIROS LEGAIS"
+
+// whole is the share of a sole recipient: 100 percent.
+const whole = 100 * money.RateOne
 
 // payBeneficio pays an approved benefit: PAGO, the value split among the
 // recipients, Status de Benefício and Beneficio Pago. A paid death ends
@@ -34,13 +35,16 @@ func (s *Service) payBeneficio(ctx context.Context, tx *store.Tx, b *beneficio, 
 	if err != nil {
 		return err
 	}
-	shares := make([]float64, len(recipients))
+	shares := make([]int64, len(recipients))
 	for i, r := range recipients {
-		shares[i] = r.Percentual
+		shares[i] = int64(r.Percentual)
 	}
-	amounts, pcts := shareOut(valor, shares), shareOut(100_00, shares)
+	// The value and the percentages (in hundredths, which Cents.Rate
+	// reads as two places) are shared alike: each its proportion rounded
+	// down, the cents left to the largest remainders, earlier first.
+	amounts, pcts := valor.Apportion(shares), money.Cents(100_00).Apportion(shares)
 	for i := range recipients {
-		recipients[i].Valor, recipients[i].Percentual = amounts[i], pcts[i].Float()
+		recipients[i].Valor, recipients[i].Percentual = amounts[i], pcts[i].Rate()
 	}
 	now := s.NowOf(b.CompanyID)
 	if err := storePagamento(ctx, tx, b.ID, valor, now, recipients); err != nil {
@@ -75,10 +79,10 @@ func (s *Service) recipientsOf(ctx context.Context, tx *store.Tx, b *beneficio) 
 	}
 	switch causas[b.Causa].Para {
 	case paraSegurado:
-		return []beneficiario{{CPF: b.CPF, Nome: wire.Str(wire.Obj(prop, "DADOS_PROPONENTE"), "NOME"), Parentesco: "SEGURADO", Percentual: 100}}, nil
+		return []beneficiario{{CPF: b.CPF, Nome: wire.Str(wire.Obj(prop, "DADOS_PROPONENTE"), "NOME"), Parentesco: "SEGURADO", Percentual: whole}}, nil
 	case paraComunicante:
 		c := wire.Obj(b.Aviso, "comunicante")
-		r := beneficiario{Nome: wire.Str(c, "nome"), Parentesco: wire.Str(c, "relacao"), Percentual: 100}
+		r := beneficiario{Nome: wire.Str(c, "nome"), Parentesco: wire.Str(c, "relacao"), Percentual: whole}
 		if wire.Str(c, "tipoDocumento") == "CPF" {
 			r.CPF = wire.Str(c, "documento")
 		}
@@ -101,56 +105,14 @@ func beneficiariosOf(list []map[string]any, produto int) []beneficiario {
 		if plano, err := wire.Int(it["CD_PLANO"]); err == nil && plano != 0 && produto != 0 && plano != produto {
 			continue
 		}
-		share, err := wire.Decimal(it["PARTICIPACAO"])
+		share, err := wire.Rate(it["PARTICIPACAO"])
 		if err != nil || share <= 0 {
 			continue
 		}
 		out = append(out, beneficiario{CPF: wire.Digits(wire.Str(it, "CPF")), Nome: wire.Str(it, "NOME"), Parentesco: wire.Str(it, "PARENTESCO"), Percentual: share})
 	}
 	if len(out) == 0 {
-		return []beneficiario{{Nome: herdeirosLegais, Percentual: 100}}
-	}
-	return out
-}
-
-// shareOut divides total among shares (weights of any sum, such as
-// percentages) to the cent: each gets its proportion rounded down, and
-// the cents left go one each to the largest remainders (equal remainders
-// favour the earlier share, as listed), so the parts always add up to
-// total. Percentages are shared the same way, as hundredths.
-func shareOut(total money.Cents, shares []float64) []money.Cents {
-	out := make([]money.Cents, len(shares))
-	sum := 0.0
-	for _, s := range shares {
-		sum += s
-	}
-	if len(shares) == 0 || sum <= 0 {
-		return out
-	}
-	rems := make([]float64, len(shares))
-	var given money.Cents
-	for i, s := range shares {
-		exact := float64(total) * s / sum
-		out[i] = money.Cents(math.Floor(exact))
-		rems[i] = exact - float64(out[i])
-		given += out[i]
-	}
-	order := make([]int, len(shares))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case rems[a] > rems[b]:
-			return -1
-		case rems[a] < rems[b]:
-			return 1
-		}
-		return 0
-	})
-	for k := 0; given < total; k++ {
-		out[order[k%len(order)]]++
-		given++
+		return []beneficiario{{Nome: herdeirosLegais, Percentual: whole}}
 	}
 	return out
 }

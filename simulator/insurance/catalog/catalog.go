@@ -16,6 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"homologa/simulator/money"
 	"homologa/simulator/taxid"
 )
 
@@ -70,18 +71,18 @@ type Ref struct {
 // OfferHeader holds the fields an offer has in both the full and the
 // reduced shape.
 type OfferHeader struct {
-	ID                      string    `json:"id" yaml:"id"`
-	Nome                    string    `json:"nome" yaml:"nome"`
-	DescricaoModeloProposta string    `json:"descricaoModeloProposta" yaml:"descricaoModeloProposta"`
-	DataUltimaAlteracao     string    `json:"dataUltimaAlteracao" yaml:"dataUltimaAlteracao"`
-	Namespace               string    `json:"namespace" yaml:"namespace"`
-	FormasPagamento         []Dominio `json:"formasPagamento" yaml:"formasPagamento"`
-	DiasVencimento          []int     `json:"diasVencimento" yaml:"diasVencimento"`
-	Periodicidades          []Dominio `json:"periodicidades" yaml:"periodicidades"`
-	TicketMinimo            float64   `json:"ticketMinimo" yaml:"ticketMinimo"`
-	PoliticaValidacao       string    `json:"politicaValidacao" yaml:"politicaValidacao"`
-	CanalComercializacao    Dominio   `json:"canalComercializacao" yaml:"canalComercializacao"`
-	Grupo                   Dominio   `json:"grupo" yaml:"grupo"`
+	ID                      string      `json:"id" yaml:"id"`
+	Nome                    string      `json:"nome" yaml:"nome"`
+	DescricaoModeloProposta string      `json:"descricaoModeloProposta" yaml:"descricaoModeloProposta"`
+	DataUltimaAlteracao     string      `json:"dataUltimaAlteracao" yaml:"dataUltimaAlteracao"`
+	Namespace               string      `json:"namespace" yaml:"namespace"`
+	FormasPagamento         []Dominio   `json:"formasPagamento" yaml:"formasPagamento"`
+	DiasVencimento          []int       `json:"diasVencimento" yaml:"diasVencimento"`
+	Periodicidades          []Dominio   `json:"periodicidades" yaml:"periodicidades"`
+	TicketMinimo            money.Cents `json:"ticketMinimo" yaml:"ticketMinimo"`
+	PoliticaValidacao       string      `json:"politicaValidacao" yaml:"politicaValidacao"`
+	CanalComercializacao    Dominio     `json:"canalComercializacao" yaml:"canalComercializacao"`
+	Grupo                   Dominio     `json:"grupo" yaml:"grupo"`
 }
 
 // Offer is one ModeloProposta in its full shape (completo=true).
@@ -185,11 +186,11 @@ type PrazoRenda struct {
 
 // Fundo is an investment fund a pension product may invest in.
 type Fundo struct {
-	ID                      int     `json:"id" yaml:"id"`
-	CNPJ                    string  `json:"cnpj" yaml:"cnpj"`
-	Sigla                   string  `json:"sigla" yaml:"sigla"`
-	NomeFantasia            string  `json:"nomeFantasia" yaml:"nomeFantasia"`
-	PercentualRendaVariavel float64 `json:"percentualRendaVariavel" yaml:"percentualRendaVariavel"`
+	ID                      int        `json:"id" yaml:"id"`
+	CNPJ                    string     `json:"cnpj" yaml:"cnpj"`
+	Sigla                   string     `json:"sigla" yaml:"sigla"`
+	NomeFantasia            string     `json:"nomeFantasia" yaml:"nomeFantasia"`
+	PercentualRendaVariavel money.Rate `json:"percentualRendaVariavel" yaml:"percentualRendaVariavel"`
 }
 
 // Cobertura is one coverage of a product. TaxaPor1000 and CustoFixo feed
@@ -197,40 +198,40 @@ type Fundo struct {
 // as the v2 model declares it (insurance CLIENTS §8): the fixed capital,
 // 0 when the partner chooses the capital.
 type Cobertura struct {
-	ID                            int       `json:"id" yaml:"id"`
-	ItemProdutoID                 int       `json:"itemProdutoId" yaml:"itemProdutoId"`
-	Descricao                     string    `json:"descricao" yaml:"descricao"`
-	DescricaoComercial            string    `json:"descricaoComercial" yaml:"descricaoComercial"`
-	Tipo                          Dominio   `json:"tipo" yaml:"tipo"`
-	Causas                        []Dominio `json:"causas" yaml:"causas"`
-	Obrigatoria                   bool      `json:"obrigatoria" yaml:"obrigatoria"`
-	CoberturaPrincipal            bool      `json:"coberturaPrincipal" yaml:"coberturaPrincipal"`
-	IdadeEntrada                  int       `json:"idadeEntrada" yaml:"idadeEntrada"`
-	IdadeSaida                    int       `json:"idadeSaida" yaml:"idadeSaida"`
-	ValorMinimoCapitalContratacao float64   `json:"valorMinimoCapitalContratacao" yaml:"valorMinimoCapitalContratacao"`
-	ValorLimiteCapitalReferencia  float64   `json:"valorLimiteCapitalReferencia" yaml:"valorLimiteCapitalReferencia"`
-	CapitalFixo                   bool      `json:"-" yaml:"capitalFixo"`
-	ValorFixo                     float64   `json:"valorFixo" yaml:"valorFixo"`
-	NumeroProcessoSusep           string    `json:"numeroProcessoSusep" yaml:"numeroProcessoSusep"`
+	ID                            int         `json:"id" yaml:"id"`
+	ItemProdutoID                 int         `json:"itemProdutoId" yaml:"itemProdutoId"`
+	Descricao                     string      `json:"descricao" yaml:"descricao"`
+	DescricaoComercial            string      `json:"descricaoComercial" yaml:"descricaoComercial"`
+	Tipo                          Dominio     `json:"tipo" yaml:"tipo"`
+	Causas                        []Dominio   `json:"causas" yaml:"causas"`
+	Obrigatoria                   bool        `json:"obrigatoria" yaml:"obrigatoria"`
+	CoberturaPrincipal            bool        `json:"coberturaPrincipal" yaml:"coberturaPrincipal"`
+	IdadeEntrada                  int         `json:"idadeEntrada" yaml:"idadeEntrada"`
+	IdadeSaida                    int         `json:"idadeSaida" yaml:"idadeSaida"`
+	ValorMinimoCapitalContratacao money.Cents `json:"valorMinimoCapitalContratacao" yaml:"valorMinimoCapitalContratacao"`
+	ValorLimiteCapitalReferencia  money.Cents `json:"valorLimiteCapitalReferencia" yaml:"valorLimiteCapitalReferencia"`
+	CapitalFixo                   bool        `json:"-" yaml:"capitalFixo"`
+	ValorFixo                     money.Cents `json:"valorFixo" yaml:"valorFixo"`
+	NumeroProcessoSusep           string      `json:"numeroProcessoSusep" yaml:"numeroProcessoSusep"`
 	// DescricaoDigitalCurta and DescricaoDigitalLonga are the texts the
 	// 2025 client shows (GET /produto); by default the commercial
 	// description, and it with the coverage's name.
-	DescricaoDigitalCurta string  `json:"descricaoDigitalCurta" yaml:"descricaoDigitalCurta"`
-	DescricaoDigitalLonga string  `json:"descricaoDigitalLonga" yaml:"descricaoDigitalLonga"`
-	TaxaPor1000           float64 `json:"-" yaml:"taxaPor1000"`
-	CustoFixo             float64 `json:"-" yaml:"custoFixo"`
+	DescricaoDigitalCurta string      `json:"descricaoDigitalCurta" yaml:"descricaoDigitalCurta"`
+	DescricaoDigitalLonga string      `json:"descricaoDigitalLonga" yaml:"descricaoDigitalLonga"`
+	TaxaPor1000           money.Rate  `json:"-" yaml:"taxaPor1000"`
+	CustoFixo             money.Cents `json:"-" yaml:"custoFixo"`
 }
 
 // MarshalJSON writes capitalFixo as the v2 model's number.
 func (c Cobertura) MarshalJSON() ([]byte, error) {
 	type plain Cobertura
-	fixed := 0.0
+	var fixed money.Cents
 	if c.CapitalFixo {
 		fixed = c.ValorFixo
 	}
 	return json.Marshal(struct {
 		plain
-		CapitalFixo float64 `json:"capitalFixo"`
+		CapitalFixo money.Cents `json:"capitalFixo"`
 		coberturaModelNulls
 	}{plain(c), fixed, coberturaModelNulls{}})
 }
@@ -264,12 +265,13 @@ func (p *Produto) Cobertura(item int) *Cobertura {
 
 // PoliticaAceitacao is an offer's acceptance policy.
 type PoliticaAceitacao struct {
-	ID                                int                 `json:"id" yaml:"id"`
-	DataUltimaAlteracao               string              `json:"dataUltimaAlteracao" yaml:"dataUltimaAlteracao"`
-	ImcMinimoRecusa                   float64             `json:"imcMinimoRecusa" yaml:"imcMinimoRecusa"`
-	ImcMaximoRecusa                   float64             `json:"imcMaximoRecusa" yaml:"imcMaximoRecusa"`
-	ImcMinimoExame                    float64             `json:"imcMinimoExame" yaml:"imcMinimoExame"`
-	ImcMaximoExame                    float64             `json:"imcMaximoExame" yaml:"imcMaximoExame"`
+	ID                  int    `json:"id" yaml:"id"`
+	DataUltimaAlteracao string `json:"dataUltimaAlteracao" yaml:"dataUltimaAlteracao"`
+	// The body-mass index bounds (kg/m²) are exact decimals too.
+	ImcMinimoRecusa                   money.Rate          `json:"imcMinimoRecusa" yaml:"imcMinimoRecusa"`
+	ImcMaximoRecusa                   money.Rate          `json:"imcMaximoRecusa" yaml:"imcMaximoRecusa"`
+	ImcMinimoExame                    money.Rate          `json:"imcMinimoExame" yaml:"imcMinimoExame"`
+	ImcMaximoExame                    money.Rate          `json:"imcMaximoExame" yaml:"imcMaximoExame"`
 	CigarrosRecusa                    int                 `json:"cigarrosRecusa" yaml:"cigarrosRecusa"`
 	CigarrosExame                     int                 `json:"cigarrosExame" yaml:"cigarrosExame"`
 	LimitesOperacionaisPorProfissao   []LimiteProfissao   `json:"limitesOperacionaisPorProfissao" yaml:"limitesOperacionaisPorProfissao"`
@@ -279,27 +281,27 @@ type PoliticaAceitacao struct {
 
 // LimiteProfissao caps the capital of a causa for one profession (CBO).
 type LimiteProfissao struct {
-	Causa                      int     `json:"causa" yaml:"causa"`
-	ProfissaoID                string  `json:"profissaoId" yaml:"profissaoId"`
-	ValorMaximoCapitalSegurado float64 `json:"valorMaximoCapitalSegurado" yaml:"valorMaximoCapitalSegurado"`
+	Causa                      int         `json:"causa" yaml:"causa"`
+	ProfissaoID                string      `json:"profissaoId" yaml:"profissaoId"`
+	ValorMaximoCapitalSegurado money.Cents `json:"valorMaximoCapitalSegurado" yaml:"valorMaximoCapitalSegurado"`
 }
 
 // LimiteRenda caps the capital of a causa at multiploRenda × annual income
 // for ages idadeInicial..idadeFinal.
 type LimiteRenda struct {
-	Causa         int     `json:"causa" yaml:"causa"`
-	IdadeInicial  int     `json:"idadeInicial" yaml:"idadeInicial"`
-	IdadeFinal    int     `json:"idadeFinal" yaml:"idadeFinal"`
-	MultiploRenda float64 `json:"multiploRenda" yaml:"multiploRenda"`
+	Causa         int        `json:"causa" yaml:"causa"`
+	IdadeInicial  int        `json:"idadeInicial" yaml:"idadeInicial"`
+	IdadeFinal    int        `json:"idadeFinal" yaml:"idadeFinal"`
+	MultiploRenda money.Rate `json:"multiploRenda" yaml:"multiploRenda"`
 }
 
 // LimiteFaixaEtaria caps the capital of a causa for ages
 // idadeInicial..idadeFinal.
 type LimiteFaixaEtaria struct {
-	Causa                      int     `json:"causa" yaml:"causa"`
-	IdadeInicial               int     `json:"idadeInicial" yaml:"idadeInicial"`
-	IdadeFinal                 int     `json:"idadeFinal" yaml:"idadeFinal"`
-	ValorMaximoCapitalSegurado float64 `json:"valorMaximoCapitalSegurado" yaml:"valorMaximoCapitalSegurado"`
+	Causa                      int         `json:"causa" yaml:"causa"`
+	IdadeInicial               int         `json:"idadeInicial" yaml:"idadeInicial"`
+	IdadeFinal                 int         `json:"idadeFinal" yaml:"idadeFinal"`
+	ValorMaximoCapitalSegurado money.Cents `json:"valorMaximoCapitalSegurado" yaml:"valorMaximoCapitalSegurado"`
 }
 
 // Questionario is what a forms widget renders for an offer (a DPS, a
@@ -676,7 +678,7 @@ func validateProduto(p *problems, where string, prod *Produto) {
 		if err := taxid.CheckCNPJ(fundo.CNPJ); err != nil {
 			p.add(where, "fundos %d: cnpj %q: %v", fundo.ID, fundo.CNPJ, err)
 		}
-		if fundo.PercentualRendaVariavel < 0 || fundo.PercentualRendaVariavel > 100 {
+		if fundo.PercentualRendaVariavel < 0 || fundo.PercentualRendaVariavel > 100*money.RateOne {
 			p.add(where, "fundos %d: percentualRendaVariavel must be 0..100", fundo.ID)
 		}
 	}
@@ -972,7 +974,7 @@ func checkDomain(p *problems, where, field string, list []Dominio, known map[int
 }
 
 // checkPair accepts 0/0 (no such rule) or minimum < maximum.
-func checkPair(p *problems, where, minField, maxField string, lo, hi float64) {
+func checkPair(p *problems, where, minField, maxField string, lo, hi money.Rate) {
 	if lo == 0 && hi == 0 {
 		return
 	}

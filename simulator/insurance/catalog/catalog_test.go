@@ -3,7 +3,6 @@ package catalog
 import (
 	"encoding/json"
 	"homologa/simulator/money"
-	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -172,7 +171,7 @@ var now = time.Date(2026, 3, 10, 15, 0, 0, 0, time.UTC)
 func base() Profile {
 	return Profile{
 		BirthDate: time.Date(1996, 1, 15, 0, 0, 0, 0, time.UTC), At: now,
-		SexoID: SexoMasculino, Renda: reais(10000), ProfissaoCBO: "2410-05", UF: "SP",
+		SexoID: SexoMasculino, Renda: reais("10000"), ProfissaoCBO: "2410-05", UF: "SP",
 	}
 }
 
@@ -247,11 +246,11 @@ func TestEmbeddedOffersPriceForOrdinaryProfile(t *testing.T) {
 	}
 	p := aged(base(), 35)
 	for _, o := range c.Offers() {
-		capital := 200000.0
+		capital := reais("200000")
 		if o.Produtos[0].Coberturas[0].Tipo.ID == TipoContribuicao {
-			capital = 1000
+			capital = reais("1000")
 		}
-		q, limits := Price(o, p, reais(capital), 30)
+		q, limits := Price(o, p, capital, 30)
 		if len(limits) > 0 || len(q.Produtos) != len(o.Produtos) {
 			t.Errorf("offer %s: %d of %d products, limits %+v", o.ID, len(q.Produtos), len(o.Produtos), limits)
 		}
@@ -383,13 +382,13 @@ func TestPriceWithoutCapital(t *testing.T) {
 	}
 	c, ok := coverage(q, 9001)
 	// 1.16982343 a month, × 3 months
-	if !ok || c.CapitalBase != 1000 || c.PremioBase != 3.50947029 || c.Capital != reais(10000) || c.Premio != reais(35.09) || c.Limite != 0 {
+	if !ok || c.CapitalBase != reais("1000") || c.PremioBase != rate("3.50947029") || c.Capital != reais("10000") || c.Premio != reais("35.09") || c.Limite != 0 {
 		t.Errorf("9001 without capital: %+v", c)
 	}
-	if got := c.PremioOf(250000); math.Abs(got-877.3675725) > 1e-9 {
+	if got := c.PremioOf(reais("250000")); got != rate("877.3675725") {
 		t.Errorf("PremioOf(250000) = %v, want 250 × 3.50947029", got)
 	}
-	if f, _ := coverage(q, 9003); f.Capital != reais(5000) || f.Premio != reais(41.09) || f.PremioMensal != reais(13.70) {
+	if f, _ := coverage(q, 9003); f.Capital != reais("5000") || f.Premio != reais("41.09") || f.PremioMensal != reais("13.70") {
 		t.Errorf("funeral without capital: %+v", f)
 	}
 	if _, refused := findLimit(limits, LimitTicketMinimo); refused {
@@ -512,25 +511,25 @@ func TestPriceBaseProfile(t *testing.T) {
 		name                   string
 		profile                func(Profile) Profile
 		periodicidade          int
-		m9001, m9002, m9003    float64 // monthly premiums
-		total9001, total, mTot float64 // for the periodicity, and monthly total
+		m9001, m9002, m9003    string // monthly premiums
+		total9001, total, mTot string // for the periodicity, and monthly total
 	}{
-		{"monthly", func(p Profile) Profile { return p }, 30, 50, 10, 7, 50, 67, 67},
-		{"quarterly", func(p Profile) Profile { return p }, 90, 50, 10, 7, 150, 201, 67},
-		{"annual, 5% off", func(p Profile) Profile { return p }, 360, 50, 10, 7, 570, 763.80, 67},
-		{"female 0.85", func(p Profile) Profile { p.SexoID = SexoFeminino; return p }, 30, 42.50, 8.50, 6.25, 42.50, 57.25, 57.25},
-		{"smoker 1.5", func(p Profile) Profile { p.Fumante = true; return p }, 30, 75, 15, 9.50, 75, 99.50, 99.50},
-		{"industrial CBO 1.3", func(p Profile) Profile { p.ProfissaoCBO = "7170-20"; return p }, 30, 65, 13, 8.50, 65, 86.50, 86.50},
-		{"CBO without dash", func(p Profile) Profile { p.ProfissaoCBO = "717020"; return p }, 30, 65, 13, 8.50, 65, 86.50, 86.50},
-		{"RJ 1.05", func(p Profile) Profile { p.UF = "rj"; return p }, 30, 52.50, 10.50, 7.25, 52.50, 70.25, 70.25},
+		{"monthly", func(p Profile) Profile { return p }, 30, "50", "10", "7", "50", "67", "67"},
+		{"quarterly", func(p Profile) Profile { return p }, 90, "50", "10", "7", "150", "201", "67"},
+		{"annual, 5% off", func(p Profile) Profile { return p }, 360, "50", "10", "7", "570", "763.80", "67"},
+		{"female 0.85", func(p Profile) Profile { p.SexoID = SexoFeminino; return p }, 30, "42.50", "8.50", "6.25", "42.50", "57.25", "57.25"},
+		{"smoker 1.5", func(p Profile) Profile { p.Fumante = true; return p }, 30, "75", "15", "9.50", "75", "99.50", "99.50"},
+		{"industrial CBO 1.3", func(p Profile) Profile { p.ProfissaoCBO = "7170-20"; return p }, 30, "65", "13", "8.50", "65", "86.50", "86.50"},
+		{"CBO without dash", func(p Profile) Profile { p.ProfissaoCBO = "717020"; return p }, 30, "65", "13", "8.50", "65", "86.50", "86.50"},
+		{"RJ 1.05", func(p Profile) Profile { p.UF = "rj"; return p }, 30, "52.50", "10.50", "7.25", "52.50", "70.25", "70.25"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, limits := Price(o, tt.profile(base()), reais(100000), tt.periodicidade)
+			q, limits := Price(o, tt.profile(base()), reais("100000"), tt.periodicidade)
 			if len(limits) > 0 {
 				t.Fatalf("limits: %+v", limits)
 			}
-			for item, want := range map[int]float64{9001: tt.m9001, 9002: tt.m9002, 9003: tt.m9003} {
+			for item, want := range map[int]string{9001: tt.m9001, 9002: tt.m9002, 9003: tt.m9003} {
 				c, ok := coverage(q, item)
 				if !ok || c.PremioMensal != reais(want) {
 					t.Errorf("coverage %d premioMensal = %v (found %t), want %v", item, c.PremioMensal, ok, want)
@@ -548,7 +547,7 @@ func TestPriceBaseProfile(t *testing.T) {
 
 func TestPriceCoverageFields(t *testing.T) {
 	o := fixtureOfferT(t)
-	q, _ := Price(o, aged(base(), 40), reais(100000), 30)
+	q, _ := Price(o, aged(base(), 40), reais("100000"), 30)
 	c, ok := coverage(q, 9001)
 	if !ok {
 		t.Fatal("9001 not quoted")
@@ -556,21 +555,21 @@ func TestPriceCoverageFields(t *testing.T) {
 	// 0.5 × exp(0.085 × 10) = 1.169823426…; 100,000 ÷ 1,000 × 1.16982343 = 116.98
 	want := CoberturaQuote{ID: 24, ItemProdutoID: 9001, Descricao: "MORTE", DescricaoDigitalCurta: "Morte", DescricaoDigitalLonga: "Morte (MORTE)",
 		TipoID: 3, CausaID: 1, Obrigatoria: true, NumeroProcessoSusep: "15414.000001/2025-01",
-		Capital: reais(100000), CapitalBase: 1000, TipoCapitalBase: "CAPITAL_SEGURADO", Limite: reais(1000000), PremioBase: 1.16982343,
-		PremioMensal: reais(116.98), Premio: reais(116.98),
-		ValorMinimoCapitalContratacao: 10000, ValorLimiteCapitalReferencia: 1000000,
+		Capital: reais("100000"), CapitalBase: reais("1000"), TipoCapitalBase: "CAPITAL_SEGURADO", Limite: reais("1000000"), PremioBase: rate("1.16982343"),
+		PremioMensal: reais("116.98"), Premio: reais("116.98"),
+		ValorMinimoCapitalContratacao: reais("10000"), ValorLimiteCapitalReferencia: reais("1000000"),
 		QuestionariosPorFaixa: []FaixaQuestionarios{{Questionarios: []QuestionarioRef{{IDQuestionario: 99}}}}}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got  %+v\nwant %+v", c, want)
 	}
-	if q.Idade != 40 || q.TicketMinimo != 20 || q.CodigoModeloProposta != "TST" || q.CapitalSegurado != reais(100000) {
+	if q.Idade != 40 || q.TicketMinimo != reais("20") || q.CodigoModeloProposta != "TST" || q.CapitalSegurado != reais("100000") {
 		t.Errorf("quote header %+v", q)
 	}
 	// The income limit (10 × R$ 60,000 a year) is below the coverage's own.
 	p := base()
-	p.Renda = reais(5000)
-	q, _ = Price(o, p, reais(100000), 30)
-	if c, _ := coverage(q, 9001); c.Limite != reais(600000) {
+	p.Renda = reais("5000")
+	q, _ = Price(o, p, reais("100000"), 30)
+	if c, _ := coverage(q, 9001); c.Limite != reais("600000") {
 		t.Errorf("limite = %v, want the income limit 600000", c.Limite)
 	}
 }
@@ -579,8 +578,8 @@ func TestPriceDeterministic(t *testing.T) {
 	o := fixtureOfferT(t)
 	p := aged(base(), 47)
 	p.Fumante, p.UF = true, "PA"
-	q1, l1 := Price(o, p, reais(123456.78), 360)
-	q2, l2 := Price(o, p, reais(123456.78), 360)
+	q1, l1 := Price(o, p, reais("123456.78"), 360)
+	q2, l2 := Price(o, p, reais("123456.78"), 360)
 	if !reflect.DeepEqual(q1, q2) || !reflect.DeepEqual(l1, l2) {
 		t.Error("same inputs, different outputs")
 	}
@@ -590,7 +589,7 @@ func TestPriceMonotonicInAge(t *testing.T) {
 	o := fixtureOfferT(t)
 	var prev money.Cents
 	for age := 18; age <= 65; age++ {
-		q, limits := Price(o, aged(base(), age), reais(100000), 30)
+		q, limits := Price(o, aged(base(), age), reais("100000"), 30)
 		c, ok := coverage(q, 9001)
 		if !ok {
 			t.Fatalf("age %d: 9001 not quoted: %+v", age, limits)
@@ -605,8 +604,8 @@ func TestPriceMonotonicInAge(t *testing.T) {
 func TestPriceMonotonicInCapital(t *testing.T) {
 	o := fixtureOfferT(t)
 	var prev money.Cents
-	for capital := 10000.0; capital <= 500000; capital += 10000 {
-		q, limits := Price(o, base(), reais(capital), 30)
+	for capital := reais("10000"); capital <= reais("500000"); capital += reais("10000") {
+		q, limits := Price(o, base(), capital, 30)
 		if len(limits) > 0 && limits[0].Code != LimitTicketMinimo {
 			t.Fatalf("capital %v: %+v", capital, limits)
 		}
@@ -620,14 +619,14 @@ func TestPriceMonotonicInCapital(t *testing.T) {
 func TestFixedCapital(t *testing.T) {
 	o := fixtureOfferT(t)
 	var first CoberturaQuote
-	for i, capital := range []float64{0, 10000, 900000} {
-		q, _ := Price(o, base(), reais(capital), 30)
+	for i, capital := range []money.Cents{0, reais("10000"), reais("900000")} {
+		q, _ := Price(o, base(), capital, 30)
 		c, ok := coverage(q, 9003)
 		if !ok {
 			t.Fatalf("capital %v: funeral not quoted", capital)
 		}
-		if c.Capital != reais(5000) || c.Limite != reais(5000) || c.PremioMensal != reais(7) || c.Premio != reais(7) ||
-			c.CapitalBase != 5000 || c.PremioBase != 7 || c.CustoFixo != 7 || c.PremioOf(123) != 7 {
+		if c.Capital != reais("5000") || c.Limite != reais("5000") || c.PremioMensal != reais("7") || c.Premio != reais("7") ||
+			c.CapitalBase != reais("5000") || c.PremioBase != rate("7") || c.CustoFixo != reais("7") || c.PremioOf(123) != rate("7") {
 			t.Errorf("capital %v: funeral %+v, want capital 5000 and premium 7, its base", capital, c)
 		}
 		if i == 0 {
@@ -646,11 +645,11 @@ func TestContribution(t *testing.T) {
 	o, _ := c.Offer("105")
 	p := aged(base(), 60) // age, sex and smoking must not matter
 	p.Fumante, p.SexoID = true, SexoFeminino
-	q, limits := Price(o, p, reais(500), 360)
+	q, limits := Price(o, p, reais("500"), 360)
 	if len(limits) > 0 {
 		t.Fatalf("limits %+v", limits)
 	}
-	if q.PremioMensal != reais(500) || q.Premio != reais(6000) {
+	if q.PremioMensal != reais("500") || q.Premio != reais("6000") {
 		t.Errorf("contribution 500 a month: premioMensal %v premio %v, want 500 and 6000 (no discount)", q.PremioMensal, q.Premio)
 	}
 }
@@ -665,51 +664,51 @@ func findLimit(limits []Limit, code string) (Limit, bool) {
 
 func TestLimits(t *testing.T) {
 	o := fixtureOfferT(t)
-	rich := func(p Profile) Profile { p.Renda = reais(1e6); return p }
+	rich := func(p Profile) Profile { p.Renda = reais("1e6"); return p }
 	tests := []struct {
 		name          string
 		profile       func(Profile) Profile
-		capital       float64
+		capital       string
 		periodicidade int
 		code, field   string
 		produto, item int
-		valor         float64
-		keeps900      bool // product 900 is still quoted
+		valor         string // the answer's valor: an age, or money
+		keeps900      bool   // product 900 is still quoted
 	}{
-		{"product age", func(p Profile) Profile { return aged(p, 17) }, 100000, 30,
-			LimitIdadeProduto, "proponente.dataNascimento", 900, 0, 18, false},
-		{"coverage age drops the optional coverage", func(p Profile) Profile { return aged(p, 55) }, 100000, 30,
-			LimitIdadeCobertura, "proponente.dataNascimento", 900, 9002, 50, true},
-		{"capital below minimum", rich, 5000, 30,
-			LimitCapitalMinimo, "capitalSegurado", 900, 9001, 10000, false},
-		{"capital above coverage limit", rich, 1100000, 30,
-			LimitCapitalMaximo, "capitalSegurado", 900, 9001, 1000000, false},
-		{"capital above income limit", func(p Profile) Profile { p.Renda = reais(5000); return p }, 700000, 30,
-			LimitCapitalRenda, "capitalSegurado", 900, 9001, 600000, false},
-		{"no income declared", func(p Profile) Profile { p.Renda = 0; return p }, 100000, 30,
-			LimitCapitalRenda, "capitalSegurado", 900, 9001, 0, false},
-		{"capital above age-band limit", func(p Profile) Profile { return aged(rich(p), 55) }, 450000, 30,
-			LimitCapitalFaixaEtaria, "capitalSegurado", 900, 9001, 400000, false},
-		{"capital above profession limit", func(p Profile) Profile { p.ProfissaoCBO = "7825-10"; return rich(p) }, 350000, 30,
-			LimitCapitalProfissao, "capitalSegurado", 900, 9001, 300000, false},
-		{"refused profession", func(p Profile) Profile { p.ProfissaoCBO = "215305"; return p }, 100000, 30,
-			LimitProfissaoRecusada, "proponente.profissaoCbo", 900, 0, 0, false},
-		{"refused UF", func(p Profile) Profile { p.UF = "RR"; return p }, 100000, 30,
-			LimitUFRecusada, "proponente.uf", 900, 0, 0, false},
-		{"below ticket minimum", func(p Profile) Profile { return p }, 10000, 30,
-			LimitTicketMinimo, "capitalSegurado", 0, 0, 20, true},
-		{"periodicity not offered", func(p Profile) Profile { return p }, 100000, 180,
-			LimitPeriodicidadeInvalida, "periodicidadeCobrancaId", 0, 0, 0, false},
-		{"sex", func(p Profile) Profile { p.SexoID = 1800; return p }, 100000, 30,
-			LimitSexoInvalido, "proponente.sexoId", 0, 0, 0, false},
-		{"CBO", func(p Profile) Profile { p.ProfissaoCBO = "Programador"; return p }, 100000, 30,
-			LimitProfissaoInvalida, "proponente.profissaoCbo", 0, 0, 0, false},
-		{"UF", func(p Profile) Profile { p.UF = "XX"; return p }, 100000, 30,
-			LimitUFInvalida, "proponente.uf", 0, 0, 0, false},
-		{"income", func(p Profile) Profile { p.Renda = reais(-1); return p }, 100000, 30,
-			LimitRendaInvalida, "proponente.renda", 0, 0, 0, false},
-		{"capital negative", func(p Profile) Profile { return p }, -1, 30,
-			LimitCapitalInvalido, "capitalSegurado", 0, 0, 0, false},
+		{"product age", func(p Profile) Profile { return aged(p, 17) }, "100000", 30,
+			LimitIdadeProduto, "proponente.dataNascimento", 900, 0, "18", false},
+		{"coverage age drops the optional coverage", func(p Profile) Profile { return aged(p, 55) }, "100000", 30,
+			LimitIdadeCobertura, "proponente.dataNascimento", 900, 9002, "50", true},
+		{"capital below minimum", rich, "5000", 30,
+			LimitCapitalMinimo, "capitalSegurado", 900, 9001, "10000", false},
+		{"capital above coverage limit", rich, "1100000", 30,
+			LimitCapitalMaximo, "capitalSegurado", 900, 9001, "1000000", false},
+		{"capital above income limit", func(p Profile) Profile { p.Renda = reais("5000"); return p }, "700000", 30,
+			LimitCapitalRenda, "capitalSegurado", 900, 9001, "600000", false},
+		{"no income declared", func(p Profile) Profile { p.Renda = 0; return p }, "100000", 30,
+			LimitCapitalRenda, "capitalSegurado", 900, 9001, "", false},
+		{"capital above age-band limit", func(p Profile) Profile { return aged(rich(p), 55) }, "450000", 30,
+			LimitCapitalFaixaEtaria, "capitalSegurado", 900, 9001, "400000", false},
+		{"capital above profession limit", func(p Profile) Profile { p.ProfissaoCBO = "7825-10"; return rich(p) }, "350000", 30,
+			LimitCapitalProfissao, "capitalSegurado", 900, 9001, "300000", false},
+		{"refused profession", func(p Profile) Profile { p.ProfissaoCBO = "215305"; return p }, "100000", 30,
+			LimitProfissaoRecusada, "proponente.profissaoCbo", 900, 0, "", false},
+		{"refused UF", func(p Profile) Profile { p.UF = "RR"; return p }, "100000", 30,
+			LimitUFRecusada, "proponente.uf", 900, 0, "", false},
+		{"below ticket minimum", func(p Profile) Profile { return p }, "10000", 30,
+			LimitTicketMinimo, "capitalSegurado", 0, 0, "20", true},
+		{"periodicity not offered", func(p Profile) Profile { return p }, "100000", 180,
+			LimitPeriodicidadeInvalida, "periodicidadeCobrancaId", 0, 0, "", false},
+		{"sex", func(p Profile) Profile { p.SexoID = 1800; return p }, "100000", 30,
+			LimitSexoInvalido, "proponente.sexoId", 0, 0, "", false},
+		{"CBO", func(p Profile) Profile { p.ProfissaoCBO = "Programador"; return p }, "100000", 30,
+			LimitProfissaoInvalida, "proponente.profissaoCbo", 0, 0, "", false},
+		{"UF", func(p Profile) Profile { p.UF = "XX"; return p }, "100000", 30,
+			LimitUFInvalida, "proponente.uf", 0, 0, "", false},
+		{"income", func(p Profile) Profile { p.Renda = reais("-1"); return p }, "100000", 30,
+			LimitRendaInvalida, "proponente.renda", 0, 0, "", false},
+		{"capital negative", func(p Profile) Profile { return p }, "-1", 30,
+			LimitCapitalInvalido, "capitalSegurado", 0, 0, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -718,7 +717,13 @@ func TestLimits(t *testing.T) {
 			if !ok {
 				t.Fatalf("no %s among %+v", tt.code, limits)
 			}
-			if l.Field != tt.field || l.ProdutoID != tt.produto || l.ItemProdutoID != tt.item || l.Valor != tt.valor {
+			var answered struct {
+				Valor json.RawMessage `json:"valor"`
+			}
+			if b, err := json.Marshal(l); err != nil || json.Unmarshal(b, &answered) != nil {
+				t.Fatalf("limit %+v does not marshal: %v", l, err)
+			}
+			if l.Field != tt.field || l.ProdutoID != tt.produto || l.ItemProdutoID != tt.item || string(answered.Valor) != tt.valor {
 				t.Errorf("got %+v\nwant field %s produto %d item %d valor %v", l, tt.field, tt.produto, tt.item, tt.valor)
 			}
 			if l.Message == "" {
@@ -739,8 +744,8 @@ func TestLimits(t *testing.T) {
 func TestLimitMessagesArePortuguese(t *testing.T) {
 	o := fixtureOfferT(t)
 	p := base()
-	p.Renda = reais(5000)
-	_, limits := Price(o, p, reais(1234567.8), 30)
+	p.Renda = reais("5000")
+	_, limits := Price(o, p, reais("1234567.8"), 30)
 	l, ok := findLimit(limits, LimitCapitalMaximo)
 	if !ok {
 		t.Fatalf("no %s in %+v", LimitCapitalMaximo, limits)
@@ -768,8 +773,8 @@ func TestBoundaryAges(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := base()
-			p.BirthDate, p.Renda = tt.birth, reais(1e6)
-			q, limits := Price(o, p, reais(100000), 30)
+			p.BirthDate, p.Renda = tt.birth, reais("1e6")
+			q, limits := Price(o, p, reais("100000"), 30)
 			if q.Idade != tt.age {
 				t.Errorf("idade %d, want %d", q.Idade, tt.age)
 			}
@@ -801,20 +806,31 @@ func TestAge(t *testing.T) {
 	}
 }
 
-func TestRoundCents(t *testing.T) {
-	tests := []struct{ in, want float64 }{
-		{1.005, 1.01}, // stored as 1.00499999…: half-up must still win
-		{2.675, 2.68},
-		{0.125, 0.13},
-		{1.0049999, 1.00},
-		{0.004999, 0},
-		{581.4, 581.4},
-		{0.1 + 0.2, 0.3},
-		{-1.005, -1.01},
-	}
-	for _, tt := range tests {
-		if got := roundCents(tt.in); got != tt.want {
-			t.Errorf("roundCents(%v) = %v, want %v", tt.in, got, tt.want)
+// PremioOf is what a VL_CONTRIB is held to, to eight places; PremioCents
+// the premium charged, rounded to the cent once from the exact product.
+func TestPremioOf(t *testing.T) {
+	adjustable := CoberturaQuote{CapitalBase: reais("1000"), PremioBase: rate("0.21919743")}
+	fixed := CoberturaQuote{CapitalBase: reais("7000"), PremioBase: rate("13.705"), Fixed: true}
+	for _, tt := range []struct {
+		name    string
+		c       CoberturaQuote
+		capital money.Cents
+		premio  money.Rate
+		cents   money.Cents
+	}{
+		// The README's: 150000 ÷ 1000 × 0.21919743.
+		{"OK", adjustable, reais("150000"), rate("32.8796145"), reais("32.88")},
+		{"OKCentsOfCapital", adjustable, reais("123456.78"), rate("27.06140889"), reais("27.06")},
+		// 10.01 ÷ 1000 × 0.21919743 = 0.0021941662743: eight places
+		// round it up, the cent down.
+		{"OKRoundedToEightPlaces", adjustable, reais("10.01"), rate("0.00219417"), 0},
+		{"OKFixedWhateverTheCapital", fixed, reais("1"), rate("13.705"), reais("13.71")},
+	} {
+		if got := tt.c.PremioOf(tt.capital); got != tt.premio {
+			t.Errorf("%s: PremioOf(%s) = %s, want %s", tt.name, tt.capital, got, tt.premio)
+		}
+		if got := tt.c.PremioCents(tt.capital); got != tt.cents {
+			t.Errorf("%s: PremioCents(%s) = %s, want %s", tt.name, tt.capital, got, tt.cents)
 		}
 	}
 }
@@ -823,23 +839,39 @@ func TestPriceRoundsHalfUp(t *testing.T) {
 	o := fixtureOfferT(t)
 	// 10.01 × 0.5 = 5.005: half-up gives 5.01 where banker's rounding
 	// and truncation give 5.00.
-	q, _ := Price(o, base(), reais(10010), 30)
-	if c, _ := coverage(q, 9001); c.PremioMensal != reais(5.01) || c.Premio != reais(5.01) {
+	q, _ := Price(o, base(), reais("10010"), 30)
+	if c, _ := coverage(q, 9001); c.PremioMensal != reais("5.01") || c.Premio != reais("5.01") {
 		t.Errorf("premioMensal %v premio %v, want 5.01", c.PremioMensal, c.Premio)
 	}
 }
 
-func TestAgeFactor(t *testing.T) {
-	if AgeFactor(30) != 1 {
-		t.Errorf("AgeFactor(30) = %v", AgeFactor(30))
-	}
-	if got := AgeFactor(40); math.Abs(got-math.Exp(0.85)) > 1e-12 {
-		t.Errorf("AgeFactor(40) = %v", got)
+// The tariff is e^(0.085 × (age − 30)) in a float, rounded to eight
+// places, and exact at 30, where the factor is 1.
+func TestTariff(t *testing.T) {
+	for _, tt := range []struct {
+		taxa money.Rate
+		age  int
+		risk money.Rate
+		want money.Rate
+	}{
+		{rate("0.5"), 40, money.RateOne, rate("1.16982343")}, // 0.5 × e^0.85 = 1.169823426…
+		{rate("0.12"), 39, rate("0.85"), rate("0.21919743")}, // the README's, for coverage 1001 of YZ
+		{rate("0.5"), 18, money.RateOne, rate("0.18029747")}, // 0.5 × e^-1.02 = 0.180297470…
+		{rate("0.5"), 30, money.RateOne, rate("0.5")},
+		// 0.03 × 1.5395625 is 0.046186875, and 0.0003 × 1.81125 is
+		// 0.000543375: a half in the ninth place, rounded up, where a
+		// float's product (0.000543374999…) would round it down.
+		{rate("0.03"), 30, rate("1.5395625"), rate("0.04618688")},
+		{rate("0.0003"), 30, rate("1.81125"), rate("0.00054338")},
+	} {
+		if got := tariff(tt.taxa, tt.age, tt.risk); got != tt.want {
+			t.Errorf("tariff(%s, %d, %s) = %s, want %s", tt.taxa, tt.age, tt.risk, got, tt.want)
+		}
 	}
 }
 
 func TestBRL(t *testing.T) {
-	tests := map[float64]string{0: "R$ 0,00", 7: "R$ 7,00", 1234.5: "R$ 1.234,50", 1000000: "R$ 1.000.000,00", 999.999: "R$ 1.000,00"}
+	tests := map[money.Cents]string{0: "R$ 0,00", 700: "R$ 7,00", 123450: "R$ 1.234,50", 100000000: "R$ 1.000.000,00", -5: "-R$ 0,05"}
 	for in, want := range tests {
 		if got := brl(in); got != want {
 			t.Errorf("brl(%v) = %q, want %q", in, got, want)
@@ -847,14 +879,17 @@ func TestBRL(t *testing.T) {
 	}
 }
 
-// reais is an amount of the tests, in cents.
-func reais(f float64) money.Cents {
-	c, err := money.FromFloat(f)
+// reais is an amount of the tests, written as a decimal, in cents.
+func reais(s string) money.Cents {
+	c, err := money.FromJSON(s)
 	if err != nil {
 		panic(err)
 	}
 	return c
 }
+
+// rate is a rate of the tests.
+func rate(s string) money.Rate { return money.MustParseRate(s) }
 
 func TestDominios(t *testing.T) {
 	c, err := Load()

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -11,13 +12,15 @@ import (
 	"homologa/simulator/money"
 )
 
-// Pricing constants; the package comment explains them.
-const (
-	ageRate         = 0.085
-	femaleFactor    = 0.85
-	smokerFactor    = 1.5
-	annualDiscount  = 0.95
-	capitalBase1000 = 1000
+// Pricing constants; the package comment explains them. ageRate is the
+// exponent's, the one figure of the tariff computed in a float (tariff).
+const ageRate = 0.085
+
+var (
+	femaleFactor    = money.MustParseRate("0.85")
+	smokerFactor    = money.MustParseRate("1.5")
+	annualDiscount  = money.MustParseRate("0.95")
+	capitalBase1000 = money.Reais(1000)
 )
 
 // Sex ids (sexoId).
@@ -27,19 +30,22 @@ const (
 )
 
 // professionFactors loads the premium by CBO major group (first digit).
-var professionFactors = map[byte]float64{'0': 1.5, '6': 1.15, '7': 1.3, '8': 1.3, '9': 1.15}
+var professionFactors = map[byte]money.Rate{
+	'0': money.MustParseRate("1.5"), '6': money.MustParseRate("1.15"), '7': money.MustParseRate("1.3"),
+	'8': money.MustParseRate("1.3"), '9': money.MustParseRate("1.15"),
+}
 
 // ufFactors loads the premium in a few states; the rest are 1.
-var ufFactors = map[string]float64{"AM": 1.05, "PA": 1.05, "RJ": 1.05}
+var ufFactors = map[string]money.Rate{"AM": money.MustParseRate("1.05"), "PA": money.MustParseRate("1.05"), "RJ": money.MustParseRate("1.05")}
 
 // periodicity is how a periodicidadeCobrancaId turns a monthly premium
 // into the premium charged.
 type periodicity struct {
-	months   int
-	discount float64
+	months   int64
+	discount money.Rate
 }
 
-var periodicityTable = map[int]periodicity{30: {1, 1}, 90: {3, 1}, 180: {6, 1}, 360: {12, annualDiscount}}
+var periodicityTable = map[int]periodicity{30: {1, money.RateOne}, 90: {3, money.RateOne}, 180: {6, money.RateOne}, 360: {12, annualDiscount}}
 
 // Profile is who is being priced and when.
 type Profile struct {
@@ -73,15 +79,30 @@ const (
 )
 
 // Limit is why something was not priced (or, for the ticket, not
-// sellable). Field is the simulation request's field to change; Valor is
-// the bound that was crossed, when there is one.
+// sellable). Field is the simulation request's field to change; the bound
+// that was crossed, when there is one, is Idade (an age limit's, in
+// years) or Valor (a capital's or the ticket's), and the answer's "valor"
+// is whichever it is.
 type Limit struct {
-	Code          string  `json:"codigo"`
-	Field         string  `json:"campo"`
-	Message       string  `json:"descricao"`
-	ProdutoID     int     `json:"idProduto,omitempty"`
-	ItemProdutoID int     `json:"itemProdutoId,omitempty"`
-	Valor         float64 `json:"valor,omitempty"`
+	Code          string      `json:"codigo"`
+	Field         string      `json:"campo"`
+	Message       string      `json:"descricao"`
+	ProdutoID     int         `json:"idProduto,omitempty"`
+	ItemProdutoID int         `json:"itemProdutoId,omitempty"`
+	Valor         money.Cents `json:"valor,omitempty"`
+	Idade         int         `json:"-"`
+}
+
+// MarshalJSON writes an age limit's bound as its "valor".
+func (l Limit) MarshalJSON() ([]byte, error) {
+	type plain Limit
+	if l.Idade == 0 {
+		return json.Marshal(plain(l))
+	}
+	return json.Marshal(struct {
+		plain
+		Idade int `json:"valor"`
+	}{plain(l), l.Idade})
 }
 
 // Simulation request fields that limits point at.
@@ -101,7 +122,7 @@ type Quote struct {
 	PeriodicidadeCobrancaID int            `json:"periodicidadeCobrancaId"`
 	Idade                   int            `json:"idade"`
 	CapitalSegurado         money.Cents    `json:"capitalSegurado"`
-	TicketMinimo            float64        `json:"ticketMinimo"`
+	TicketMinimo            money.Cents    `json:"ticketMinimo"`
 	Produtos                []ProdutoQuote `json:"produtos"`
 	PremioMensal            money.Cents    `json:"premioMensalTotal"`
 	Premio                  money.Cents    `json:"premioTotal"` // for the periodicity
@@ -132,15 +153,15 @@ type CoberturaQuote struct {
 	Obrigatoria                   bool        `json:"obrigatoria"`
 	NumeroProcessoSusep           string      `json:"numeroProcessoSusep"`
 	Capital                       money.Cents `json:"capital"`
-	CapitalBase                   float64     `json:"capitalBase"`     // premioBase is the premium of this much capital
+	CapitalBase                   money.Cents `json:"capitalBase"`     // premioBase is the premium of this much capital
 	TipoCapitalBase               string      `json:"tipoCapitalBase"` // CAPITAL_SEGURADO, or CONTRIBUICAO (pension)
 	Limite                        money.Cents `json:"limite"`          // highest capital allowed for the profile
-	PremioBase                    float64     `json:"premioBase"`      // for the periodicity, per capitalBase
-	CustoFixo                     float64     `json:"custoFixo"`       // the premium of a fixed-value coverage, else 0
+	PremioBase                    money.Rate  `json:"premioBase"`      // for the periodicity, per capitalBase, to 8 places
+	CustoFixo                     money.Cents `json:"custoFixo"`       // the premium of a fixed-value coverage, else 0
 	PremioMensal                  money.Cents `json:"premioMensal"`
 	Premio                        money.Cents `json:"premio"` // of capital, for the periodicity
-	ValorMinimoCapitalContratacao float64     `json:"valorMinimoCapitalContratacao"`
-	ValorLimiteCapitalReferencia  float64     `json:"valorLimiteCapitalReferencia"`
+	ValorMinimoCapitalContratacao money.Cents `json:"valorMinimoCapitalContratacao"`
+	ValorLimiteCapitalReferencia  money.Cents `json:"valorLimiteCapitalReferencia"`
 	// QuestionariosPorFaixa names the questionnaire the coverage's
 	// product asks for (exigeDPS); the 2025 client makes the DPS
 	// mandatory when it is not empty.
@@ -160,19 +181,26 @@ type QuestionarioRef struct {
 	IDQuestionario int `json:"idQuestionario"`
 }
 
-// PremioOf is the premium of a capital as the clients compute it:
-// capital ÷ capitalBase × premioBase, unrounded; a fixed-value coverage's
-// premium is premioBase whatever the capital.
-func (c CoberturaQuote) PremioOf(capital float64) float64 {
+// PremioOf is the premium of a capital as the clients compute it,
+// capital ÷ capitalBase × premioBase, to eight places (half away from
+// zero): what a proposal's VL_CONTRIB is held to. A fixed-value
+// coverage's premium is premioBase whatever the capital.
+func (c CoberturaQuote) PremioOf(capital money.Cents) money.Rate {
 	if c.Fixed {
 		return c.PremioBase
 	}
-	return capital / c.CapitalBase * c.PremioBase
+	return c.PremioBase.Scale(int64(capital), int64(c.CapitalBase))
 }
 
-// Cents rounds an amount in reais half-up to cents, as the quote's
-// premiums are rounded.
-func Cents(x float64) money.Cents { return toCents(x) }
+// PremioCents is the premium of a capital rounded half-up to cents, once,
+// from the exact capital ÷ capitalBase × premioBase: the premium a quote
+// shows and a proposal charges.
+func (c CoberturaQuote) PremioCents(capital money.Cents) money.Cents {
+	if c.Fixed {
+		return c.PremioBase.Cents()
+	}
+	return capital.Scale(int64(c.PremioBase), int64(c.CapitalBase)*int64(money.RateOne/100))
+}
 
 // Cobertura returns the quote of coverage item of product produto, when it
 // was priced.
@@ -209,7 +237,7 @@ func Price(o *Offer, p Profile, capital money.Cents, periodicidadeID int) (Quote
 	if len(limits) > 0 {
 		return q, limits
 	}
-	pr := pricer{offer: o, profile: p, age: age, capital: capital.Float(), base: capital == 0, per: per, risk: riskFactor(p)}
+	pr := pricer{offer: o, profile: p, age: age, capital: capital, base: capital == 0, per: per, risk: riskFactor(p)}
 	for i := range o.Produtos {
 		pq, ls := pr.produto(&o.Produtos[i])
 		limits = append(limits, ls...)
@@ -220,12 +248,12 @@ func Price(o *Offer, p Profile, capital money.Cents, periodicidadeID int) (Quote
 		q.PremioMensal += pq.PremioMensal
 		q.Premio += pq.Premio
 	}
-	if !pr.base && len(q.Produtos) > 0 && q.PremioMensal < toCents(o.TicketMinimo) {
+	if !pr.base && len(q.Produtos) > 0 && q.PremioMensal < o.TicketMinimo {
 		limits = append(limits, Limit{
 			Code:  LimitTicketMinimo,
 			Field: fieldCapital,
 			Message: fmt.Sprintf("prêmio mensal de %s abaixo do ticket mínimo de %s do modelo de proposta %s",
-				brl(q.PremioMensal.Float()), brl(o.TicketMinimo), o.ID),
+				brl(q.PremioMensal), brl(o.TicketMinimo), o.ID),
 			Valor: o.TicketMinimo,
 		})
 	}
@@ -244,9 +272,23 @@ func Age(birth, at time.Time) int {
 	return age
 }
 
-// AgeFactor is exp(0.085 × (age − 30)): about 8.9% more a year of age.
-func AgeFactor(age int) float64 {
-	return math.Exp(ageRate * float64(age-30))
+// tariff is a monthly premium per 1,000 of capital: taxa ×
+// e^(0.085 × (age − 30)) × risk, rounded half away from zero to eight
+// places (about 8.9% more a year of age). The exponential has no exact
+// decimal, so this is the one place a float computes a figure of the
+// tariff: the published figure, MAG's premioBase, is its eight-place
+// rounding, and from the Rate it returns on every figure is exact. At 30
+// the factor is e⁰, 1, and the product exact: computed as such, a half
+// in the ninth place rounds up (0.0003 × 1.81125 is 0.00054338) instead
+// of going whichever way a float's last bit leans. At any other age the
+// product is irrational, never a tie, and the float's sixteen digits
+// decide the eighth place.
+func tariff(taxa money.Rate, age int, risk money.Rate) money.Rate {
+	if age == 30 {
+		return taxa.Mul(risk)
+	}
+	x := float64(taxa) / float64(money.RateOne) * math.Exp(ageRate*float64(age-30)) * float64(risk) / float64(money.RateOne)
+	return money.Rate(math.Round(x * float64(money.RateOne)))
 }
 
 // checkInput rejects what cannot be priced at all: a periodicity the offer
@@ -300,22 +342,23 @@ func normalizeCBO(s string) (string, bool) {
 func normalizeUF(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 
 // riskFactor is every factor of the profile but age, which varies per
-// coverage only through the age itself.
-func riskFactor(p Profile) float64 {
-	f := 1.0
+// coverage only through the age itself; exact (four factors of two
+// places).
+func riskFactor(p Profile) money.Rate {
+	f := money.RateOne
 	if p.SexoID == SexoFeminino {
-		f *= femaleFactor
+		f = f.Mul(femaleFactor)
 	}
 	if p.Fumante {
-		f *= smokerFactor
+		f = f.Mul(smokerFactor)
 	}
 	if cbo, ok := normalizeCBO(p.ProfissaoCBO); ok {
 		if pf, ok := professionFactors[cbo[0]]; ok {
-			f *= pf
+			f = f.Mul(pf)
 		}
 	}
 	if uf, ok := ufFactors[normalizeUF(p.UF)]; ok {
-		f *= uf
+		f = f.Mul(uf)
 	}
 	return f
 }
@@ -326,10 +369,10 @@ type pricer struct {
 	offer   *Offer
 	profile Profile
 	age     int
-	capital float64
+	capital money.Cents
 	base    bool
 	per     periodicity
-	risk    float64
+	risk    money.Rate
 }
 
 // produto prices one product, or returns nil and why it cannot be sold.
@@ -371,7 +414,7 @@ func (pr *pricer) produtoLimits(prod *Produto) []Limit {
 			Code: LimitIdadeProduto, Field: fieldDataNascimento, ProdutoID: prod.ID,
 			Message: fmt.Sprintf("idade de %d anos fora do limite do produto %s (%d a %d anos)",
 				pr.age, prod.Descricao, prod.IdadeMinima, prod.IdadeMaxima),
-			Valor: float64(nearest(pr.age, prod.IdadeMinima, prod.IdadeMaxima)),
+			Idade: nearest(pr.age, prod.IdadeMinima, prod.IdadeMaxima),
 		})
 	}
 	cbo, _ := normalizeCBO(pr.profile.ProfissaoCBO)
@@ -407,7 +450,7 @@ func (pr *pricer) cobertura(prod *Produto, c *Cobertura) (CoberturaQuote, []Limi
 			Code: LimitIdadeCobertura, Field: fieldDataNascimento, ProdutoID: prod.ID, ItemProdutoID: c.ItemProdutoID,
 			Message: fmt.Sprintf("idade de %d anos fora do limite da cobertura %s (%d a %d anos)",
 				pr.age, c.Descricao, c.IdadeEntrada, c.IdadeSaida),
-			Valor: float64(nearest(pr.age, c.IdadeEntrada, c.IdadeSaida)),
+			Idade: nearest(pr.age, c.IdadeEntrada, c.IdadeSaida),
 		})
 	}
 	capital := pr.capital
@@ -423,7 +466,7 @@ func (pr *pricer) cobertura(prod *Produto, c *Cobertura) (CoberturaQuote, []Limi
 	}
 	capitalBase, monthly, discount := pr.rates(c)
 	if pr.base && !c.CapitalFixo {
-		capital = math.Max(capitalBase, c.ValorMinimoCapitalContratacao)
+		capital = max(capitalBase, c.ValorMinimoCapitalContratacao)
 	}
 	q := CoberturaQuote{
 		ID:                            c.ID,
@@ -435,11 +478,11 @@ func (pr *pricer) cobertura(prod *Produto, c *Cobertura) (CoberturaQuote, []Limi
 		CausaID:                       c.Causas[0].ID,
 		Obrigatoria:                   c.Obrigatoria,
 		NumeroProcessoSusep:           c.NumeroProcessoSusep,
-		Capital:                       toCents(capital),
+		Capital:                       capital,
 		CapitalBase:                   capitalBase,
 		TipoCapitalBase:               "CAPITAL_SEGURADO",
-		Limite:                        toCents(limite),
-		PremioBase:                    roundTo8(monthly * float64(pr.per.months) * discount),
+		Limite:                        limite,
+		PremioBase:                    monthly.Scale(pr.per.months, 1).Mul(discount),
 		ValorMinimoCapitalContratacao: c.ValorMinimoCapitalContratacao,
 		ValorLimiteCapitalReferencia:  c.ValorLimiteCapitalReferencia,
 		QuestionariosPorFaixa:         pr.questionarios(prod),
@@ -448,26 +491,27 @@ func (pr *pricer) cobertura(prod *Produto, c *Cobertura) (CoberturaQuote, []Limi
 	if c.Tipo.ID == TipoContribuicao {
 		q.TipoCapitalBase = "CONTRIBUICAO"
 	}
-	q.Premio = toCents(q.PremioOf(capital))
-	q.PremioMensal = toCents((CoberturaQuote{Fixed: q.Fixed, CapitalBase: capitalBase, PremioBase: monthly}).PremioOf(capital))
+	q.Premio = q.PremioCents(capital)
+	q.PremioMensal = (CoberturaQuote{Fixed: q.Fixed, CapitalBase: capitalBase, PremioBase: monthly}).PremioCents(capital)
 	if q.Fixed {
-		q.CustoFixo = roundCents(q.PremioBase)
+		q.CustoFixo = q.PremioBase.Cents()
 	}
 	return q, nil
 }
 
 // rates are a coverage's base capital, the premium of that capital for a
-// month (rounded to 8 decimals), and the discount of the periodicity.
-func (pr *pricer) rates(c *Cobertura) (capitalBase, monthly, discount float64) {
+// month (to 8 decimals), and the discount of the periodicity.
+func (pr *pricer) rates(c *Cobertura) (capitalBase money.Cents, monthly, discount money.Rate) {
 	discount = pr.per.discount
 	switch {
 	case c.Tipo.ID == TipoContribuicao:
 		// A contribution is savings: no risk, no discount.
-		return capitalBase1000, c.TaxaPor1000, 1
+		return capitalBase1000, c.TaxaPor1000, money.RateOne
 	case c.CapitalFixo:
-		return c.ValorFixo, roundTo8(c.ValorFixo/capitalBase1000*c.TaxaPor1000*AgeFactor(pr.age)*pr.risk + c.CustoFixo), discount
+		perThousand := c.TaxaPor1000.Scale(int64(c.ValorFixo), int64(capitalBase1000))
+		return c.ValorFixo, tariff(perThousand, pr.age, pr.risk) + c.CustoFixo.Rate(), discount
 	}
-	return capitalBase1000, roundTo8(c.TaxaPor1000 * AgeFactor(pr.age) * pr.risk), discount
+	return capitalBase1000, tariff(c.TaxaPor1000, pr.age, pr.risk), discount
 }
 
 // questionarios is the questionnaire a product asking for a DPS takes:
@@ -481,18 +525,18 @@ func (pr *pricer) questionarios(prod *Produto) []FaixaQuestionarios {
 
 // capBound is one maximum capital and the limit crossing it raises.
 type capBound struct {
-	value float64
+	value money.Cents
 	limit Limit
 }
 
 // capitalLimits returns the highest capital the coverage allows for the
 // profile (limite) and a Limit for each bound the capital breaks. A
 // fixed-capital coverage's value is the insurer's own: nothing to check.
-func (pr *pricer) capitalLimits(prod *Produto, c *Cobertura, capital float64) (float64, []Limit) {
+func (pr *pricer) capitalLimits(prod *Produto, c *Cobertura, capital money.Cents) (money.Cents, []Limit) {
 	if c.CapitalFixo {
 		return c.ValorFixo, nil
 	}
-	mk := func(code string, value float64, format string, args ...any) capBound {
+	mk := func(code string, value money.Cents, format string, args ...any) capBound {
 		return capBound{value: value, limit: Limit{
 			Code: code, Field: fieldCapital, ProdutoID: prod.ID, ItemProdutoID: c.ItemProdutoID,
 			Message: fmt.Sprintf(format, args...), Valor: value,
@@ -509,9 +553,9 @@ func (pr *pricer) capitalLimits(prod *Produto, c *Cobertura, capital float64) (f
 		"capital de %s acima do limite de %s da cobertura %s",
 		brl(capital), brl(c.ValorLimiteCapitalReferencia), c.Descricao)}
 	bounds = append(bounds, pr.policyBounds(c, capital, mk)...)
-	limite := math.Inf(1)
+	limite := bounds[0].value
 	for _, b := range bounds {
-		limite = math.Min(limite, b.value)
+		limite = min(limite, b.value)
 		if capital > b.value {
 			limits = append(limits, b.limit)
 		}
@@ -521,16 +565,17 @@ func (pr *pricer) capitalLimits(prod *Produto, c *Cobertura, capital float64) (f
 
 // policyBounds are the acceptance policy's maxima that apply to the
 // coverage (by causa) and the profile (by age, income, profession).
-func (pr *pricer) policyBounds(c *Cobertura, capital float64,
-	mk func(string, float64, string, ...any) capBound) []capBound {
+func (pr *pricer) policyBounds(c *Cobertura, capital money.Cents,
+	mk func(string, money.Cents, string, ...any) capBound) []capBound {
 	pol := &pr.offer.PoliticaAceitacao
 	var bounds []capBound
 	for _, l := range pol.LimitesOperacionaisPorRenda {
 		if c.HasCausa(l.Causa) && inBand(pr.age, l.IdadeInicial, l.IdadeFinal) {
-			annual := 12 * pr.profile.Renda.Float()
-			bounds = append(bounds, mk(LimitCapitalRenda, l.MultiploRenda*annual,
+			annual := 12 * pr.profile.Renda
+			bound := annual.Times(l.MultiploRenda)
+			bounds = append(bounds, mk(LimitCapitalRenda, bound,
 				"capital de %s acima do limite de %s (%s vezes a renda anual de %s) da cobertura %s",
-				brl(capital), brl(l.MultiploRenda*annual), formatFactor(l.MultiploRenda), brl(annual), c.Descricao))
+				brl(capital), brl(bound), formatFactor(l.MultiploRenda), brl(annual), c.Descricao))
 		}
 	}
 	for _, l := range pol.LimitesOperacionaisPorFaixaEtaria {
@@ -553,39 +598,13 @@ func (pr *pricer) policyBounds(c *Cobertura, capital float64,
 
 func inBand(age, from, to int) bool { return age >= from && age <= to }
 
-// roundCents rounds half-up (half away from zero) to cents. It first snaps
-// the value to nanos, so binary noise (1.005 is stored as
-// 1.00499999999999989…) does not decide which way a half cent goes.
-func roundCents(x float64) float64 {
-	if x < 0 {
-		return -roundCents(-x)
-	}
-	if x >= 1e9 { // beyond int64 nanos; no premium gets here
-		return math.Round(x*100) / 100
-	}
-	nanos := int64(math.Round(x * 1e9))
-	cents := nanos / 10_000_000
-	if nanos%10_000_000 >= 5_000_000 {
-		cents++
-	}
-	return float64(cents) / 100
-}
-
-// toCents rounds an amount in reais half-up to cents, as roundCents.
-func toCents(x float64) money.Cents { return money.Cents(math.Round(roundCents(x) * 100)) }
-
-// roundTo8 rounds to 8 decimals, the precision of MAG's premioBase.
-func roundTo8(x float64) float64 { return math.Round(x*1e8) / 1e8 }
-
 // brl formats money the Brazilian way: R$ 1.234.567,89.
-func brl(v float64) string {
-	v = roundCents(v)
+func brl(c money.Cents) string {
 	sign := ""
-	if v < 0 {
-		sign, v = "-", -v
+	if c < 0 {
+		sign, c = "-", -c
 	}
-	cents := int64(math.Round(v * 100))
-	whole := strconv.FormatInt(cents/100, 10)
+	whole := strconv.FormatInt(int64(c/100), 10)
 	var b strings.Builder
 	for i, r := range whole {
 		if i > 0 && (len(whole)-i)%3 == 0 {
@@ -593,10 +612,10 @@ func brl(v float64) string {
 		}
 		b.WriteRune(r)
 	}
-	return fmt.Sprintf("%sR$ %s,%02d", sign, b.String(), cents%100)
+	return fmt.Sprintf("%sR$ %s,%02d", sign, b.String(), c%100)
 }
 
 // formatFactor writes a multiple with a decimal comma: 2,5.
-func formatFactor(f float64) string {
-	return strings.Replace(strconv.FormatFloat(f, 'f', -1, 64), ".", ",", 1)
+func formatFactor(f money.Rate) string {
+	return strings.Replace(f.String(), ".", ",", 1)
 }

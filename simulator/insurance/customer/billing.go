@@ -2,6 +2,7 @@ package customer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -79,9 +80,10 @@ func (s *Service) issueJob(ctx context.Context, tx *store.Tx, ref jobRef) error 
 		return err
 	}
 	// The scenario selects on the charge as a JSON body reads: money as a
-	// number.
+	// number, its text as the answers write it.
+	valor, _ := c.Valor.MarshalJSON()
 	if err := s.Bind(ctx, tx, scenario.Resource{Kind: "cobranca", Key: wire.ID(c.ID), Ref: fmt.Sprintf("%d/%d", in.ID, c.Parcela), AppID: in.AppID,
-		Body: map[string]any{"cpf": in.CPF, "formaCobranca": c.Forma, "valor": c.Valor.Float(), "parcela": c.Parcela, "inscricaoId": in.ID}}); err != nil {
+		Body: map[string]any{"cpf": in.CPF, "formaCobranca": c.Forma, "valor": json.Number(valor), "parcela": c.Parcela, "inscricaoId": in.ID}}); err != nil {
 		return err
 	}
 	// The day after the due date (Brasília), an unpaid charge suspends.

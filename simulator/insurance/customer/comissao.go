@@ -40,24 +40,24 @@ var estornada = statemachine.Edge{To: ComEstornada, Type: "comissao.estornada", 
 // the months after the start of cover during which a cancellation reverses
 // what was paid.
 type commissionRule struct {
-	Percentual    float64 `json:"percentual"`
-	JanelaMeses   int     `json:"janelaEstornoMeses"`
-	Periodicidade string  `json:"periodicidade"`
+	Percentual    money.Rate `json:"percentual"`
+	JanelaMeses   int        `json:"janelaEstornoMeses"`
+	Periodicidade string     `json:"periodicidade"`
 }
 
 // commissionRules are the sandbox's rules per offer; an offer not listed
 // gets defaultCommission. Pension plans pay less, as in the market.
 var commissionRules = map[string]commissionRule{
-	"YZ":  {Percentual: 25, JanelaMeses: 12, Periodicidade: "MENSAL"},
-	"YX":  {Percentual: 20, JanelaMeses: 12, Periodicidade: "MENSAL"},
-	"EIS": {Percentual: 30, JanelaMeses: 6, Periodicidade: "MENSAL"},
-	"A7Z": {Percentual: 25, JanelaMeses: 12, Periodicidade: "MENSAL"},
-	"A75": {Percentual: 20, JanelaMeses: 12, Periodicidade: "MENSAL"},
-	"105": {Percentual: 3, JanelaMeses: 12, Periodicidade: "MENSAL"},
-	"106": {Percentual: 3, JanelaMeses: 12, Periodicidade: "MENSAL"},
+	"YZ":  {Percentual: 25 * money.RateOne, JanelaMeses: 12, Periodicidade: "MENSAL"},
+	"YX":  {Percentual: 20 * money.RateOne, JanelaMeses: 12, Periodicidade: "MENSAL"},
+	"EIS": {Percentual: 30 * money.RateOne, JanelaMeses: 6, Periodicidade: "MENSAL"},
+	"A7Z": {Percentual: 25 * money.RateOne, JanelaMeses: 12, Periodicidade: "MENSAL"},
+	"A75": {Percentual: 20 * money.RateOne, JanelaMeses: 12, Periodicidade: "MENSAL"},
+	"105": {Percentual: 3 * money.RateOne, JanelaMeses: 12, Periodicidade: "MENSAL"},
+	"106": {Percentual: 3 * money.RateOne, JanelaMeses: 12, Periodicidade: "MENSAL"},
 }
 
-var defaultCommission = commissionRule{Percentual: 15, JanelaMeses: 12, Periodicidade: "MENSAL"}
+var defaultCommission = commissionRule{Percentual: 15 * money.RateOne, JanelaMeses: 12, Periodicidade: "MENSAL"}
 
 func ruleFor(offer string) commissionRule {
 	if r, ok := commissionRules[offer]; ok {
@@ -79,7 +79,7 @@ type comissao struct {
 	ID, CobrancaID, InscricaoID int64
 	CompanyID, AppID            string
 	Valor                       money.Cents
-	Percentual                  float64
+	Percentual                  money.Rate
 	Competencia, Status         string
 	// PagoEm and EstornadoEm are zero until it is paid, reversed.
 	PagoEm, EstornadoEm, CreatedAt time.Time
@@ -109,7 +109,7 @@ func (s *Service) issueCommission(ctx context.Context, tx *store.Tx, c *cobranca
 	}
 	rule := ruleFor(in.OfferID)
 	now := s.NowOf(c.CompanyID)
-	com := &comissao{CobrancaID: c.ID, InscricaoID: c.InscricaoID, CompanyID: c.CompanyID, AppID: c.AppID, Valor: c.Valor.Mul(rule.Percentual / 100),
+	com := &comissao{CobrancaID: c.ID, InscricaoID: c.InscricaoID, CompanyID: c.CompanyID, AppID: c.AppID, Valor: c.Valor.Percent(rule.Percentual),
 		Percentual: rule.Percentual, Competencia: c.Competencia, Status: ComEmitida, CreatedAt: now}
 	if err := insertComissao(ctx, tx, com); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"homologa/simulator/httpx"
+	"homologa/simulator/money"
 	"homologa/simulator/tenant"
 )
 
@@ -39,7 +40,7 @@ func (s *Service) getIndex(r *http.Request) (*httpx.Reply, error) {
 // caller company's own, or the operator's for every company without a
 // value of its own.
 func (s *Service) putIndex(r *http.Request) (*httpx.Reply, error) {
-	var in map[string]float64
+	var in map[string]money.Rate
 	if err := httpx.DecodeJSON(r, s.Schemas, "insurance/indices.request", &in); err != nil {
 		return nil, err
 	}

@@ -88,11 +88,11 @@ func (s *Service) cancelInscricao(r *http.Request) (*httpx.Reply, error) {
 func (s *Service) reduceInscricao(r *http.Request) (*httpx.Reply, error) {
 	var in struct {
 		Coberturas []struct {
-			ItemProdutoID       int      `json:"itemProdutoId"`
-			CapitalSeguradoNovo *float64 `json:"capitalSeguradoNovo"`
+			ItemProdutoID       int          `json:"itemProdutoId"`
+			CapitalSeguradoNovo *json.Number `json:"capitalSeguradoNovo"`
 		} `json:"coberturas"`
-		ValorContribuicaoNovo *float64 `json:"valorContribuicaoNovo"`
-		Motivo                string   `json:"motivo"`
+		ValorContribuicaoNovo *json.Number `json:"valorContribuicaoNovo"`
+		Motivo                string       `json:"motivo"`
 	}
 	if err := httpx.DecodeJSON(r, s.Schemas, "insurance/inscricao.reducao", &in); err != nil {
 		return nil, err
@@ -119,12 +119,13 @@ func (s *Service) reduceInscricao(r *http.Request) (*httpx.Reply, error) {
 	return bodyOf(s.reduce(r.Context(), wire.Principal(r).CompanyID, id, red))
 }
 
-// cents reads an optional amount sent as a JSON number.
-func cents(field string, v *float64) (*money.Cents, error) {
+// cents reads an optional amount sent as a JSON number, as the text the
+// client wrote, more decimals rounding half-up to the cent (wire.Money).
+func cents(field string, v *json.Number) (*money.Cents, error) {
 	if v == nil {
 		return nil, nil
 	}
-	c, err := money.FromFloat(*v)
+	c, err := wire.Money(string(*v))
 	if err != nil {
 		return nil, errs.Invalidf(field, "valor inválido")
 	}

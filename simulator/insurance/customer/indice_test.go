@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"homologa/simulator/money"
 	"homologa/simulator/store"
 )
 
@@ -32,10 +33,10 @@ func TestIndexValuesSetBeforeBecomeTheSandboxs(t *testing.T) {
 	}
 	defer db.Close()
 	err = db.Tx(ctx, func(tx *store.Tx) error {
-		if err := putIndexMonth(ctx, tx, "c1", indiceReajuste, "2026-01", 1.5); err != nil {
+		if err := putIndexMonth(ctx, tx, "c1", indiceReajuste, "2026-01", money.MustParseRate("1.5")); err != nil {
 			return err
 		}
-		for company, want := range map[string]float64{"": 0.9, "c1": 1.5, "c2": 0.9} {
+		for company, want := range map[string]money.Rate{"": money.MustParseRate("0.9"), "c1": money.MustParseRate("1.5"), "c2": money.MustParseRate("0.9")} {
 			table, err := effectiveIndex(ctx, tx, company, indiceReajuste)
 			if err != nil {
 				return err

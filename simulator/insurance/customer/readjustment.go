@@ -2,7 +2,6 @@ package customer
 
 import (
 	"context"
-	"math"
 	"time"
 
 	"homologa/simulator/insurance/sale"
@@ -14,19 +13,20 @@ import (
 // accumulated is the index over the twelve months before the anniversary
 // month, as the company's table holds them: Π(1 + m/100) − 1, in percent
 // to four decimals.
-func accumulated(ctx context.Context, tx *store.Tx, companyID, indice string, anniversary time.Time) (float64, error) {
+func accumulated(ctx context.Context, tx *store.Tx, companyID, indice string, anniversary time.Time) (money.Rate, error) {
 	table, err := effectiveIndex(ctx, tx, companyID, indice)
 	if err != nil {
 		return 0, err
 	}
-	months := make([]float64, 0, 12)
+	months := make([]money.Rate, 0, 12)
 	for i := 12; i >= 1; i-- {
 		months = append(months, monthOf(table, anniversary.AddDate(0, -i, 0).Format("2006-01")))
 	}
 	return accumulate(months), nil
 }
 
-// accumulate compounds monthly percentages into one, to four decimals.
+// accumulate compounds monthly percentages into one, to four decimals,
+// rounded half away from zero once, from the exact product.
 //
 // The rounded percentage, not the exact product, is what readjust
 // applies: it is the one figure the partner sees (the REAJUSTE_ANUAL
@@ -34,23 +34,19 @@ func accumulated(ctx context.Context, tx *store.Tx, companyID, indice string, an
 // from the event alone (200000 × 1.061678 = 212335.60, where 1.005^12
 // unrounded would give 212335.56). No reference of the insurer states a
 // rule of its own; README's customer cycle documents this one.
-func accumulate(months []float64) float64 {
-	f := 1.0
-	for _, v := range months {
-		f *= 1 + v/100
-	}
-	return math.Round((f-1)*1e6) / 1e4
-}
+func accumulate(months []money.Rate) money.Rate { return money.CompoundPercent(months, 4) }
 
-// readjust raises each coverage's capital and premium by factor f (1 +
-// the accumulated percentage, already rounded to four decimals), each
-// rounded to the cent, and returns them with the new premium (the sum of
+// readjust raises each coverage's capital and premium by pct percent (the
+// accumulated percentage, already rounded to four decimals), each rounded
+// half-up to the cent, and returns them with the new premium (the sum of
 // theirs).
-func readjust(covs []sale.Cobertura, f float64) ([]sale.Cobertura, money.Cents) {
+func readjust(covs []sale.Cobertura, pct money.Rate) ([]sale.Cobertura, money.Cents) {
+	// 1 + pct/100 is exact: four decimals of a percent are six of a factor.
+	f := money.RateOne + pct.Scale(1, 100)
 	out := make([]sale.Cobertura, len(covs))
 	var total money.Cents
 	for i, c := range covs {
-		out[i] = sale.Cobertura{ItemProdutoID: c.ItemProdutoID, CapitalSegurado: c.CapitalSegurado.Mul(f), Premio: c.Premio.Mul(f)}
+		out[i] = sale.Cobertura{ItemProdutoID: c.ItemProdutoID, CapitalSegurado: c.CapitalSegurado.Times(f), Premio: c.Premio.Times(f)}
 		total += out[i].Premio
 	}
 	return out, total
@@ -70,7 +66,7 @@ func (s *Service) readjustJob(ctx context.Context, tx *store.Tx, ref jobRef) err
 		return err
 	}
 	antes, capAntes := in.ValorContribuicao, in.Capital()
-	in.Coberturas, in.ValorContribuicao = readjust(in.Coberturas, 1+pct/100)
+	in.Coberturas, in.ValorContribuicao = readjust(in.Coberturas, pct)
 	in.Body["competenciaReajuste"] = now.In(wire.Brasilia).AddDate(1, 0, 0).Format("01/2006")
 	if err := s.save(ctx, tx, in); err != nil {
 		return err

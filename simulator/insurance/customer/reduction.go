@@ -2,10 +2,9 @@ package customer
 
 import (
 	"context"
-	"maps"
-	"math"
-
 	"fmt"
+	"maps"
+
 	"homologa/simulator/errs"
 	"homologa/simulator/insurance/catalog"
 	"homologa/simulator/insurance/sale"
@@ -46,7 +45,7 @@ func (s *Service) reduce(ctx context.Context, companyID string, id int64, red re
 		}
 		var ticket money.Cents
 		if offer, ok := s.Catalog.Offer(in.OfferID); ok {
-			ticket = reais(offer.TicketMinimo)
+			ticket = offer.TicketMinimo
 		}
 		cobertura := func(item int) *catalog.Cobertura { return s.Catalog.Cobertura(in.OfferID, in.ProdutoID, item) }
 		covs, total, vs := reduced(in.Coberturas, novos, cobertura, ticket, in.OfferID)
@@ -78,9 +77,9 @@ func newCapitals(in *Inscricao, red reducao) (map[int]money.Cents, error) {
 		if *v >= antes || *v <= 0 {
 			return nil, wire.Rule("valorContribuicaoNovo", "REDUCAO_INVALIDA", "a contribuição nova deve ser positiva e menor que a atual (%s)", antes)
 		}
-		f := float64(*v) / float64(antes)
 		for _, c := range in.Coberturas {
-			out[c.ItemProdutoID] = money.Reais(int64(math.Round(c.CapitalSegurado.Float() * f)))
+			// capital × new ÷ old premium, rounded half-up to whole reais
+			out[c.ItemProdutoID] = money.Reais(int64(c.CapitalSegurado.Scale(int64(*v), 100*int64(antes))))
 		}
 	}
 	return out, nil
@@ -112,10 +111,10 @@ func reduced(covs []sale.Cobertura, novos map[int]money.Cents, cobertura func(it
 			vs.Add(field, "a redução deve diminuir o capital %s da cobertura %d", c.CapitalSegurado, c.ItemProdutoID)
 		case cat != nil && cat.CapitalFixo:
 			vs.Add(field, "a cobertura %d tem capital fixo", c.ItemProdutoID)
-		case cat != nil && nc < reais(cat.ValorMinimoCapitalContratacao):
-			vs.Add(field, "capital %s abaixo do mínimo de %s da cobertura %d", nc, reais(cat.ValorMinimoCapitalContratacao), c.ItemProdutoID)
+		case cat != nil && nc < cat.ValorMinimoCapitalContratacao:
+			vs.Add(field, "capital %s abaixo do mínimo de %s da cobertura %d", nc, cat.ValorMinimoCapitalContratacao, c.ItemProdutoID)
 		default:
-			out[i].Premio = c.Premio.Mul(float64(nc) / float64(c.CapitalSegurado))
+			out[i].Premio = c.Premio.Scale(int64(nc), int64(c.CapitalSegurado))
 			out[i].CapitalSegurado = nc
 			total += out[i].Premio
 		}
@@ -127,11 +126,4 @@ func reduced(covs []sale.Cobertura, novos map[int]money.Cents, cobertura func(it
 		vs.Add("coberturas", "a contribuição resultante %s fica abaixo do ticket mínimo %s do modelo %s", total, ticket, offerID)
 	}
 	return out, total, vs
-}
-
-// reais reads an amount of the catalogue (reais, as offers.yaml writes
-// them) in cents.
-func reais(v float64) money.Cents {
-	c, _ := money.FromFloat(v)
-	return c
 }

@@ -24,7 +24,7 @@ func enrollment() *Inscricao {
 func catalogue(item int) *catalog.Cobertura {
 	switch item {
 	case 1001:
-		return &catalog.Cobertura{ItemProdutoID: 1001, ValorMinimoCapitalContratacao: 10000}
+		return &catalog.Cobertura{ItemProdutoID: 1001, ValorMinimoCapitalContratacao: 10000_00}
 	case 1003:
 		return &catalog.Cobertura{ItemProdutoID: 1003, CapitalFixo: true}
 	}

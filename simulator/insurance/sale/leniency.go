@@ -47,11 +47,11 @@ func wantString(ctx context.Context, field string, v any) error {
 
 // readAs is how a masked amount is read.
 func readAs(v any) string {
-	f, err := wire.Decimal(v)
+	r, err := wire.Rate(v)
 	if err != nil {
 		return "um número"
 	}
-	return decimal(f)
+	return r.String()
 }
 
 // simulationTypes checks the types of a simulation item's proponent

@@ -263,9 +263,9 @@ func checkValor(pg *catalog.Pergunta, v any) (resposta, string) {
 func medida(pg *catalog.Pergunta, v float64) string {
 	switch {
 	case pg.Variacao == catalog.VariacaoPeso && (v < 1 || v > 400):
-		return fmt.Sprintf("o peso é em quilos, de 1 a 400 (como 80); %s não é", decimal(v))
+		return fmt.Sprintf("o peso é em quilos, de 1 a 400 (como 80); %s não é", strconv.FormatFloat(v, 'f', -1, 64))
 	case pg.Variacao == catalog.VariacaoAltura && (v < 0.3 || v > 2.6):
-		return fmt.Sprintf("a altura é em metros, de 0,30 a 2,60 (como 1,80); %s não é", decimal(v))
+		return fmt.Sprintf("a altura é em metros, de 0,30 a 2,60 (como 1,80); %s não é", strconv.FormatFloat(v, 'f', -1, 64))
 	}
 	return ""
 }

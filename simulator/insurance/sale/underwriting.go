@@ -2,9 +2,7 @@ package sale
 
 import (
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -28,8 +26,8 @@ func underwrite(o *catalog.Offer, prop map[string]any, now time.Time) (money.Cen
 		total += u.plano(fmt.Sprintf("PROPOSTA.PLANOS.PLANO.%d", i), plano)
 	}
 	if vt, ok := wire.Obj(prop, "PLANOS")["VL_TOTAL"]; ok {
-		if v, err := wire.Decimal(vt); err == nil && !totalConfere(v, u.sent, u.n) {
-			u.vs.Add("PROPOSTA.PLANOS.VL_TOTAL", "VL_TOTAL %s não é a soma dos VL_CONTRIB (%s)", decimal(v), decimal(u.sent))
+		if v, err := wire.Rate(vt); err == nil && !totalConfere(v, u.sent, u.n) {
+			u.vs.Add("PROPOSTA.PLANOS.VL_TOTAL", "VL_TOTAL %s não é a soma dos VL_CONTRIB (%s)", v, u.sent)
 		}
 	}
 	u.participacoes(wire.Items(wire.Obj(prop, "BENEFICIARIOS")["BENEFICIARIO"]))
@@ -43,24 +41,28 @@ type underwriter struct {
 	profile catalog.Profile
 	per     int    // periodicidadeCobrancaId
 	perName string // PERIODICIDADE as sent, MENSAL by default
-	sent    float64
+	sent    money.Rate
 	n       int
 	vs      wire.Violations
 }
 
+// premioTolerance is how far a premium as sent may be from the premium
+// the simulation gives: a cent, either way, inclusive. A client may send
+// capital ÷ capitalBase × premioBase as it computed it or rounded to the
+// cent (rounded any way: down is a cent off at most), and both compare
+// exactly, as eight-place decimals, with the premium to eight places.
+const premioTolerance = money.Rate(money.RateOne / 100)
+
 // premioConfere reports whether a premium as sent is the premium the
 // simulation gives, rounded or not: within a cent.
-func premioConfere(sent, want float64) bool { return math.Abs(sent-want) <= 0.01+1e-9 }
+func premioConfere(sent, want money.Rate) bool { return (sent - want).Abs() <= premioTolerance }
 
 // totalConfere reports whether VL_TOTAL is the sum of the n premiums as
 // sent, each of which a client may have rounded or not: within a cent a
 // premium.
-func totalConfere(total, sum float64, n int) bool {
-	return math.Abs(total-sum) <= 0.01*float64(max(n, 1))+1e-9
+func totalConfere(total, sum money.Rate, n int) bool {
+	return (total - sum).Abs() <= premioTolerance*money.Rate(max(n, 1))
 }
-
-// decimal writes an amount as sent, without binary noise.
-func decimal(f float64) string { return strconv.FormatFloat(math.Round(f*1e8)/1e8, 'f', -1, 64) }
 
 // proponent checks the proponent and the periodicity, and makes the
 // profile the pricing takes.
@@ -130,7 +132,7 @@ func (u *underwriter) cobertura(field string, prod *catalog.Produto, c map[strin
 	}
 	got[item] = true
 	capital, cerr := wire.Money(c["VL_COBERTURA"])
-	sent, perr := wire.Decimal(c["VL_CONTRIB"])
+	sent, perr := wire.Rate(c["VL_CONTRIB"])
 	if cerr != nil || perr != nil {
 		u.vs.Add(field, "VL_COBERTURA e VL_CONTRIB devem ser números")
 		return 0
@@ -139,7 +141,7 @@ func (u *underwriter) cobertura(field string, prod *catalog.Produto, c map[strin
 	cov := prod.Cobertura(item)
 	if cov.CapitalFixo {
 		// A fixed-value coverage insures its own capital, whatever is sent.
-		capital = catalog.Cents(cov.ValorFixo)
+		capital = cov.ValorFixo
 	} else if capital <= 0 {
 		u.vs.Add(field+".VL_COBERTURA", "informe o capital da cobertura %d (VL_COBERTURA)", item)
 		return 0
@@ -157,23 +159,27 @@ func (u *underwriter) cobertura(field string, prod *catalog.Produto, c map[strin
 	if !found {
 		return 0
 	}
-	want := quoted.PremioOf(capital.Float())
-	if !premioConfere(sent, want) {
-		u.vs.Add(field+".VL_CONTRIB", "%s", premioMessage(sent, want, quoted, capital, q.Idade, u.perName))
+	if !premioConfere(sent, quoted.PremioOf(capital)) {
+		u.vs.Add(field+".VL_CONTRIB", "%s", premioMessage(sent, quoted, capital, q.Idade, u.perName))
 	}
-	return catalog.Cents(want)
+	return quoted.PremioCents(capital)
 }
 
 // premioMessage says which premium the simulation gives, and how the
 // clients compute it.
-func premioMessage(sent, want float64, quoted catalog.CoberturaQuote, capital money.Cents, idade int, per string) string {
-	how := fmt.Sprintf("VL_COBERTURA ÷ capitalBase × premioBase = %s ÷ %s × %s", capital, decimal(quoted.CapitalBase), decimal(quoted.PremioBase))
+func premioMessage(sent money.Rate, quoted catalog.CoberturaQuote, capital money.Cents, idade int, per string) string {
+	how := fmt.Sprintf("VL_COBERTURA ÷ capitalBase × premioBase = %s ÷ %s × %s", capital, quoted.CapitalBase.Rate(), quoted.PremioBase)
 	if quoted.Fixed {
-		how = fmt.Sprintf("a cobertura de valor fixo custa premioBase, %s", decimal(quoted.PremioBase))
+		how = fmt.Sprintf("a cobertura de valor fixo custa premioBase, %s", quoted.PremioBase)
 	}
 	return fmt.Sprintf("VL_CONTRIB %s não confere com o prêmio %s que a simulação dá (%s; idade %d, periodicidade %s)",
-		decimal(sent), decimal(math.Round(want*100)/100), how, idade, per)
+		sent, quoted.PremioCents(capital).Rate(), how, idade, per)
 }
+
+// participacaoTolerance is how far from 100 the beneficiaries' shares
+// may add up: a thousandth of a percent, so that thirds written to four
+// places (33.3333 three times, 99.9999) are a whole.
+const participacaoTolerance = money.Rate(money.RateOne / 1000)
 
 // participacoes checks that the beneficiaries' shares (percentages, not
 // money) add up to 100.
@@ -181,13 +187,17 @@ func (u *underwriter) participacoes(bs []map[string]any) {
 	if len(bs) == 0 {
 		return
 	}
-	sum := 0.0
-	for _, b := range bs {
-		v, _ := wire.Decimal(b["PARTICIPACAO"])
+	var sum money.Rate
+	for i, b := range bs {
+		v, err := wire.Rate(b["PARTICIPACAO"])
+		if err != nil {
+			u.vs.Add(fmt.Sprintf("PROPOSTA.BENEFICIARIOS.BENEFICIARIO.%d.PARTICIPACAO", i), "PARTICIPACAO deve ser um número (a porcentagem do beneficiário)")
+			return
+		}
 		sum += v
 	}
-	if math.Abs(sum-100) > 0.001 {
-		u.vs.Add("PROPOSTA.BENEFICIARIOS.BENEFICIARIO", "as participações dos beneficiários somam %g%%, não 100%%", math.Round(sum*100)/100)
+	if (sum - 100*money.RateOne).Abs() > participacaoTolerance {
+		u.vs.Add("PROPOSTA.BENEFICIARIOS.BENEFICIARIO", "as participações dos beneficiários somam %s%%, não 100%%", sum.Round(2))
 	}
 }
 

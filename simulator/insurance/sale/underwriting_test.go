@@ -1,8 +1,8 @@
 package sale
 
 import (
+	"encoding/json"
 	"fmt"
-	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -32,9 +32,9 @@ func quotedProposal(t *testing.T, premio func(item int, quoted money.Cents) any)
 			continue
 		}
 		for _, cq := range p.Coberturas {
-			exact := cq.PremioOf(100000)
-			covs = append(covs, map[string]any{"CODIGO": float64(cq.ItemProdutoID), "VL_COBERTURA": 100000.0, "VL_CONTRIB": premio(cq.ItemProdutoID, catalog.Cents(exact))})
-			total += catalog.Cents(exact)
+			quoted := cq.PremioCents(money.Reais(100000))
+			covs = append(covs, map[string]any{"CODIGO": cq.ItemProdutoID, "VL_COBERTURA": money.Reais(100000), "VL_CONTRIB": premio(cq.ItemProdutoID, quoted)})
+			total += quoted
 		}
 	}
 	if len(covs) == 0 {
@@ -42,11 +42,26 @@ func quotedProposal(t *testing.T, premio func(item int, quoted money.Cents) any)
 	}
 	prop := map[string]any{
 		"DADOS_PROPONENTE": map[string]any{"CPF": "52998224725", "DT_NASCIMENTO": now.AddDate(-35, 0, -1).Format(time.DateOnly), "SEXO": "MASCULINO",
-			"RENDA_MENSAL": 100000.0},
+			"RENDA_MENSAL": money.Reais(100000)},
 		"DADOS_COBRANCA": map[string]any{"PERIODICIDADE": "MENSAL"},
-		"PLANOS":         map[string]any{"PLANO": map[string]any{"CODIGO": float64(511), "COBERTURAS": map[string]any{"COBERTURA": covs}}},
+		"PLANOS":         map[string]any{"PLANO": map[string]any{"CODIGO": 511, "COBERTURAS": map[string]any{"COBERTURA": covs}}},
 	}
-	return o, prop, total, now
+	return o, decoded(t, prop).(map[string]any), total, now
+}
+
+// decoded is v as a handler reads a partner's document: encoded, and
+// decoded by encoding/json into maps, numbers as float64.
+func decoded(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func TestUnderwriteComparesPremiumsToTheCent(t *testing.T) {
@@ -56,17 +71,17 @@ func TestUnderwriteComparesPremiumsToTheCent(t *testing.T) {
 		total  func(quoted money.Cents) any // VL_TOTAL, nil for none
 		fields []string
 	}{
-		{"OKAsNumbers", func(_ int, q money.Cents) any { return q.Float() }, nil, nil},
+		{"OKAsNumbers", func(_ int, q money.Cents) any { return q }, nil, nil},
 		{"OKAsStrings", func(_ int, q money.Cents) any { return q.String() }, func(q money.Cents) any { return q.String() }, nil},
 		{"OKBrazilianStrings", func(_ int, q money.Cents) any { return strings.Replace(q.String(), ".", ",", 1) }, nil, nil},
 		{"ErrTwoCentsShort", func(item int, q money.Cents) any {
 			if item == 1001 {
 				q -= 2
 			}
-			return q.Float()
+			return q
 		}, nil, []string{"PROPOSTA.PLANOS.PLANO.0.COBERTURAS.COBERTURA.0.VL_CONTRIB"}},
-		{"OKTotalOneCentOver", func(_ int, q money.Cents) any { return q.Float() }, func(q money.Cents) any { return (q + 1).Float() }, nil},
-		{"ErrTotalTenCentsOver", func(_ int, q money.Cents) any { return q.Float() }, func(q money.Cents) any { return (q + 10).Float() },
+		{"OKTotalOneCentOver", func(_ int, q money.Cents) any { return q }, func(q money.Cents) any { return q + 1 }, nil},
+		{"ErrTotalTenCentsOver", func(_ int, q money.Cents) any { return q }, func(q money.Cents) any { return q + 10 },
 			[]string{"PROPOSTA.PLANOS.VL_TOTAL"}},
 		{"ErrNotANumber", func(_ int, q money.Cents) any { return "quarenta" }, nil, []string{"PROPOSTA.PLANOS.PLANO.0.COBERTURAS.COBERTURA.0"}},
 	}
@@ -74,7 +89,7 @@ func TestUnderwriteComparesPremiumsToTheCent(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o, prop, quoted, now := quotedProposal(t, tt.premio)
 			if tt.total != nil {
-				prop["PLANOS"].(map[string]any)["VL_TOTAL"] = tt.total(quoted)
+				prop["PLANOS"].(map[string]any)["VL_TOTAL"] = decoded(t, tt.total(quoted))
 			}
 			total, vs := underwrite(o, prop, now)
 			var fields []string
@@ -105,51 +120,91 @@ func TestUnderwriteAsTheClientsPrice(t *testing.T) {
 	for _, tt := range []struct {
 		offer         string
 		produto, item int
-		capital       float64
+		capital       money.Cents
+		sent          string // what the client sends, as its float prints it
+		twoCentsOver  string // the message when it sends two cents more
 	}{
-		{"YZ", 511, 1001, 137000},
-		{"EIS", 530, 3001, 1000},
+		// 103000 ÷ 1000 × 0.23864398, as a float computes it.
+		{"YZ", 511, 1001, money.Reais(103000), "24.580329940000002", "VL_CONTRIB 24.60032994 não confere com o prêmio 24.58 que a simulação dá " +
+			"(VL_COBERTURA ÷ capitalBase × premioBase = 103000.00 ÷ 1000 × 0.23864398; idade 40, periodicidade MENSAL)"},
+		// Fixed value: premioBase, whatever the capital.
+		{"EIS", 530, 3001, money.Reais(1000), "20.21298865", "VL_CONTRIB 20.23298865 não confere com o prêmio 20.21 que a simulação dá " +
+			"(a cobertura de valor fixo custa premioBase, 20.21298865; idade 40, periodicidade MENSAL)"},
 	} {
 		o, _ := c.Offer(tt.offer)
 		q, _ := catalog.Price(o, catalog.Profile{BirthDate: birth, At: now, SexoID: catalog.SexoFeminino, Renda: 50000_00}, 0, 30)
 		cq, _ := q.Cobertura(tt.produto, tt.item)
-		sent := tt.capital / cq.CapitalBase * cq.PremioBase
-		if cq.Fixed {
-			sent = cq.PremioBase
-		}
-		if truncated := math.Floor(sent*100) / 100; !premioConfere(truncated, cq.PremioOf(tt.capital)) {
+		sent := json.Number(tt.sent)
+		exact, _ := money.ParseRate(tt.sent)
+		if truncated := exact / (money.RateOne / 100) * (money.RateOne / 100); !premioConfere(truncated, cq.PremioOf(tt.capital)) {
 			t.Errorf("%s %d: %v truncated to %v refused", tt.offer, tt.item, sent, truncated)
 		}
-		prop := map[string]any{
-			"DADOS_PROPONENTE": map[string]any{"CPF": "52998224725", "DT_NASCIMENTO": birth.Format(time.DateOnly), "SEXO": "FEMININO", "RENDA_MENSAL": "50000"},
-			"PLANOS": map[string]any{"VL_TOTAL": sent, "PLANO": []any{map[string]any{"CODIGO": fmt.Sprint(tt.produto),
-				"COBERTURAS": map[string]any{"COBERTURA": []any{map[string]any{"CODIGO": float64(tt.item), "VL_CONTRIB": sent, "VL_COBERTURA": tt.capital}}}}}},
+		body := func(sent json.Number) map[string]any {
+			return decoded(t, map[string]any{
+				"DADOS_PROPONENTE": map[string]any{"CPF": "52998224725", "DT_NASCIMENTO": birth.Format(time.DateOnly), "SEXO": "FEMININO", "RENDA_MENSAL": "50000"},
+				"PLANOS": map[string]any{"VL_TOTAL": sent, "PLANO": []any{map[string]any{"CODIGO": fmt.Sprint(tt.produto),
+					"COBERTURAS": map[string]any{"COBERTURA": []any{map[string]any{"CODIGO": tt.item, "VL_CONTRIB": sent, "VL_COBERTURA": tt.capital}}}}}},
+			}).(map[string]any)
 		}
-		total, vs := underwrite(o, prop, now)
-		if len(vs) > 0 || total != catalog.Cents(sent) {
-			t.Errorf("%s %d: total %s, violations %+v; want %s and none", tt.offer, tt.item, total, vs, catalog.Cents(sent))
+		total, vs := underwrite(o, body(sent), now)
+		if want := exact.Cents(); len(vs) > 0 || total != want {
+			t.Errorf("%s %d: total %s, violations %+v; want %s and none", tt.offer, tt.item, total, vs, want)
 		}
-		prop["PLANOS"].(map[string]any)["PLANO"].([]any)[0].(map[string]any)["COBERTURAS"].(map[string]any)["COBERTURA"].([]any)[0].(map[string]any)["VL_CONTRIB"] = sent + 0.02
-		if _, vs := underwrite(o, prop, now); len(vs) == 0 || !strings.Contains(vs[0].Reason, "premioBase") {
+		if _, vs := underwrite(o, body(json.Number((exact + 2*money.RateOne/100).String())), now); len(vs) == 0 || vs[0].Reason != tt.twoCentsOver {
 			t.Errorf("%s %d: two cents over accepted, or the message does not say how: %+v", tt.offer, tt.item, vs)
 		}
 	}
 }
 
-func TestPremioConfere(t *testing.T) {
-	tests := []struct {
-		sent, want float64
-		ok         bool
+// The beneficiaries' shares add up to 100, within a thousandth; a share
+// that is not a number is refused naming it, not counted as 0.
+func TestParticipacoes(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		shares []any
+		field  string // "" for accepted
 	}{
-		{7.11, 7.113483, true}, {7.12, 7.113483, true}, {7.113483, 7.113483, true}, {7.10, 7.113483, false},
-		{46.35, 46.34, true}, {46.36, 46.34, false}, {0.1 + 0.2, 0.31, true},
-	}
-	for _, tt := range tests {
-		if got := premioConfere(tt.sent, tt.want); got != tt.ok {
-			t.Errorf("premioConfere(%v, %v) = %v, want %v", tt.sent, tt.want, got, tt.ok)
+		{"OK", []any{"60", 40}, ""},
+		{"OKThirdsToFourPlaces", []any{33.3333, 33.3333, 33.3333}, ""},
+		{"OKBrazilian", []any{"33,34", "33,33", "33,33"}, ""},
+		{"ErrNinety", []any{50, 40}, "PROPOSTA.BENEFICIARIOS.BENEFICIARIO"},
+		{"ErrAThousandthAndABitShort", []any{"99.9989"}, "PROPOSTA.BENEFICIARIOS.BENEFICIARIO"},
+		{"ErrNotANumber", []any{"100", "cem"}, "PROPOSTA.BENEFICIARIOS.BENEFICIARIO.1.PARTICIPACAO"},
+	} {
+		var bs []map[string]any
+		for _, s := range tt.shares {
+			bs = append(bs, decoded(t, map[string]any{"NOME": "A", "PARTICIPACAO": s}).(map[string]any))
+		}
+		u := underwriter{}
+		u.participacoes(bs)
+		var got []string
+		for _, v := range u.vs {
+			got = append(got, v.Field)
+		}
+		if (tt.field == "" && len(got) > 0) || (tt.field != "" && !reflect.DeepEqual(got, []string{tt.field})) {
+			t.Errorf("%s: violations %+v, want on %q", tt.name, u.vs, tt.field)
 		}
 	}
-	if !totalConfere(10.03, 10, 3) || totalConfere(10.04, 10, 3) || !totalConfere(10.01, 10, 0) {
+}
+
+func TestPremioConfere(t *testing.T) {
+	r := money.MustParseRate
+	tests := []struct {
+		sent, want string
+		ok         bool
+	}{
+		{"7.11", "7.113483", true}, {"7.12", "7.113483", true}, {"7.113483", "7.113483", true}, {"7.10", "7.113483", false},
+		// A cent either way is in; a cent and 10⁻⁸ is out: the rule is
+		// exact, not a float's "about a cent".
+		{"46.35", "46.34", true}, {"46.33", "46.34", true}, {"46.35000001", "46.34", false}, {"46.32999999", "46.34", false},
+		{"46.36", "46.34", false}, {"0.30000000000000004", "0.31", true},
+	}
+	for _, tt := range tests {
+		if got := premioConfere(r(tt.sent), r(tt.want)); got != tt.ok {
+			t.Errorf("premioConfere(%s, %s) = %v, want %v", tt.sent, tt.want, got, tt.ok)
+		}
+	}
+	if !totalConfere(r("10.03"), r("10"), 3) || totalConfere(r("10.03000001"), r("10"), 3) || !totalConfere(r("10.01"), r("10"), 0) {
 		t.Error("totalConfere: a cent a premium")
 	}
 }

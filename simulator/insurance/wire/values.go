@@ -67,8 +67,14 @@ func OrDefault(s, def string) string {
 // 2019 client sends renda so, insurance CLIENTS §3.3).
 func Money(v any) (money.Cents, error) { return money.FromJSON(brazilian(v)) }
 
-// Decimal reads a rate, a percentage or an amount not yet rounded sent as
-// a number or a numeric string (Brazilian or not, as Money).
+// Rate reads a rate, a percentage or an amount not yet rounded to cents,
+// sent as a number or a numeric string (Brazilian or not, as Money), as
+// the exact decimal the client wrote, to eight places.
+func Rate(v any) (money.Rate, error) { return money.RateFromJSON(brazilian(v)) }
+
+// Decimal reads a number that is neither money nor a rate (a weight or a
+// height answered in a questionnaire), sent as a number or a numeric
+// string (Brazilian or not, as Money).
 func Decimal(v any) (float64, error) {
 	switch x := brazilian(v).(type) {
 	case float64:
