@@ -33,7 +33,8 @@
     return d.toISOString().replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
   }
   const isoSeconds = (ms) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
-  const timeEl = (iso) => (iso ? h('time', { datetime: iso }, fmtTime(iso)) : '—');
+  // A narrow column wraps a time between its date and its time of day.
+  const timeEl = (iso) => (iso ? h('time', { datetime: iso }, fmtTime(iso).replace(/ UTC$/, '\u00a0UTC')) : '—');
   const short = (id) => (id && id.length > 12 ? id.slice(0, 8) + '…' : id || '');
 
   class APIError extends Error {
@@ -116,6 +117,26 @@
     return 'neutral';
   }
   const badge = (s) => h('span', { class: 'badge ' + tone(s) }, s || '—');
+
+  // Long values (URLs, paths, ids) come from partners without spaces: left
+  // alone, a narrow column overflows its panel or, broken anywhere, is cut
+  // letter by letter. breakable offers a break after each separator, so a
+  // value wraps where a reader expects it to; cut keeps it on one line,
+  // ends it with an ellipsis where the column ends, and says it whole in
+  // its title (a screen reader and a copy get it whole anyway).
+  const breakable = (text) => String(text).split(/(?<=[/?&=#;,])/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
+  const cut = (text) => h('code', { class: 'cut', title: text }, text);
+
+  // An injected fault is named "scenario#faults.N (file:line): action":
+  // the badge says that a fault was injected, the words beside it which
+  // scenario and what it did, and the title the whole name.
+  function faultNote(injected, tone) {
+    const what = String(injected).split('; ').map((n) => {
+      const m = /^([^#]+)#faults\.\d+ \([^)]*\): (.*)$/.exec(n);
+      return m ? `${m[1]}: ${m[2]}` : n;
+    }).join('; ');
+    return h('span', { class: 'fault', title: injected }, h('span', { class: 'badge ' + tone }, 'fault'), ' ', h('span', { class: 'fault-what' }, breakable(what)));
+  }
   const httpBadge = (code) => h('span', { class: 'badge ' + (!code ? 'bad' : code < 300 ? 'good' : code < 500 ? 'warn' : 'bad') }, code ? String(code) : 'no answer');
 
   // Re-rendering a table must not throw away the keyboard user's place:
@@ -289,16 +310,14 @@
   function renderApps() {
     const tbody = $('#apps-table tbody');
     if (!state.apps.length) {
-      rebuild(tbody, [emptyRow(6, 'No apps yet: create one with POST /portal/apps.')]);
+      rebuild(tbody, [emptyRow(4, 'No apps yet: create one with POST /portal/apps.')]);
       return;
     }
     const apps = [...state.apps].sort((a, b) => (a.cnpj + a.name).localeCompare(b.cnpj + b.name));
     rebuild(tbody, apps.map((a) => h('tr', { dataset: { clientId: a.clientId } },
       h('td', {}, h('span', { class: 'company' }, state.companies.get(a.cnpj) || '—'), h('br'), h('span', { class: 'mono hint' }, fmtCNPJ(a.cnpj))),
-      h('td', {}, a.name),
-      h('td', {}, h('code', {}, a.clientId)),
-      h('td', {}, badge(a.environment)),
-      h('td', { class: 'url' }, a.webhookUrl ? h('code', {}, a.webhookUrl) : h('span', { class: 'hint' }, 'none')),
+      h('td', {}, a.name, h('br'), h('code', {}, a.clientId), ' ', badge(a.environment)),
+      h('td', { class: 'url' }, a.webhookUrl ? h('code', {}, breakable(a.webhookUrl)) : h('span', { class: 'hint' }, 'none')),
       h('td', {}, h('details', {},
         h('summary', {}, `${(a.scopes || []).length} scope${(a.scopes || []).length === 1 ? '' : 's'}`),
         h('ul', { class: 'scopes' }, (a.scopes || []).map((s) => h('li', {}, h('code', {}, s)))))),
@@ -515,10 +534,10 @@
         h('td', {}, timeEl(d.createdAt)),
         h('td', {}, h('code', {}, d.eventType), h('br'), h('span', { class: 'hint mono' }, short(d.eventId))),
         h('td', {}, clientOf(d.appId)),
-        h('td', { class: 'url' }, h('code', {}, d.url)),
-        h('td', {}, badge(d.status), d.injected ? h('span', { class: 'badge warn' }, 'fault: ' + d.injected) : '',
+        h('td', { class: 'url fill' }, cut(d.url)),
+        h('td', {}, badge(d.status), d.injected ? [h('br'), faultNote(d.injected, 'warn')] : '',
           d.nextAttemptAt ? h('span', { class: 'hint' }, h('br'), 'next ', timeEl(d.nextAttemptAt)) : ''),
-        h('td', {}, h('span', { class: 'attempt-count' }, String(n)), last ? [' · last ', httpBadge(last.statusCode)] : ''),
+        h('td', { class: 'attempts' }, h('span', { class: 'attempt-count' }, String(n)), last ? [' · last ', httpBadge(last.statusCode)] : ''),
         h('td', { class: 'actions' },
           toggleButton(open ? 'Hide attempts' : 'Attempts', d.id, open, () => {
             if (state.expandedDeliveries.has(d.id)) state.expandedDeliveries.delete(d.id);
@@ -530,9 +549,15 @@
             dataset: { focusKey: 'replay:' + d.id }, onclick: (ev) => replay(d.id, ev.currentTarget),
           }, 'Replay'))));
       rows.push(h('tr', { id: detailID, class: 'detail', hidden: !open },
-        h('td', { colspan: 7 }, attemptsTable(d))));
+        h('td', { colspan: 7 }, deliveryTarget(d), attemptsTable(d))));
     }
     rebuild($('#deliveries-table tbody'), rows.length ? rows : [emptyRow(7, 'No deliveries yet. POST /sandbox/events/ping sends a test event to an app’s webhook.')]);
+  }
+
+  // The URL and the fault in full, which the row cuts short.
+  function deliveryTarget(d) {
+    return h('p', { class: 'target' }, 'To ', h('code', {}, breakable(d.url)),
+      d.injected ? ['; fault injected: ', h('code', {}, breakable(d.injected))] : '', '.');
   }
 
   function attemptsTable(d) {
@@ -613,11 +638,11 @@
         h('td', {}, key),
         h('td', {}, timeEl(it.at)),
         h('td', {}, clientOf(it.appId) || h('span', { class: 'hint' }, 'none')),
-        h('td', { class: 'url' }, h('code', {}, `${it.method} ${it.path}${it.query ? '?' + it.query : ''}`)),
+        h('td', { class: 'url fill' }, h('code', {}, breakable(`${it.method} ${it.path}${it.query ? '?' + it.query : ''}`))),
         h('td', {}, httpBadge(it.status)),
         h('td', {}, `${it.durationMs.toFixed(1)} ms`),
-        h('td', {}, it.injected ? h('span', { class: 'badge bad' }, 'fault: ' + it.injected) : '',
-          it.idempotencyKey ? h('span', { class: 'hint' }, ' key ', h('code', {}, it.idempotencyKey)) : ''),
+        h('td', { class: 'notes' }, it.injected ? faultNote(it.injected, 'bad') : '',
+          it.idempotencyKey ? h('span', { class: 'hint key' }, 'key ', cut(it.idempotencyKey)) : ''),
         h('td', {}, toggleButton(open ? 'Hide' : 'Details', 'int' + key, open, () => {
           if (state.expandedInteractions.has(key)) state.expandedInteractions.delete(key);
           else state.expandedInteractions.add(key);
@@ -651,7 +676,7 @@
     const rows = catalogue.filter((s) => !kind || s.applies_to === kind || (kind === '*faults' && s.faults > 0)).map((s) => h('tr', { dataset: { id: s.id } },
       h('td', {}, h('code', {}, s.id), h('br'), s.title),
       h('td', {}, s.applies_to, s.default ? h('span', { class: 'hint' }, ' (default)') : ''),
-      h('td', { class: 'trigger' }, s.trigger),
+      h('td', { class: 'trigger' }, breakable(s.trigger || '')),
       h('td', {}, String(s.steps)),
       h('td', {}, String(s.faults)),
       h('td', { class: 'actions' }, s.faults > 0 ? h('button', {
