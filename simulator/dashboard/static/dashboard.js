@@ -89,7 +89,12 @@
     const text = await res.text();
     let data = null;
     try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-    if (res.status === 401) askToken('Sign in: with your portal account, or with the operator token the sandbox printed at start.');
+    if (res.status === 401) {
+      state.signedIn = false;
+      askToken('Sign in: with your portal account, or with the operator token the sandbox printed at start.');
+    } else if (res.ok) {
+      state.signedIn = true;
+    }
     if (!res.ok) throw new APIError(res.status, data, text);
     return data;
   }
@@ -164,6 +169,9 @@
 
   const state = {
     live: true,
+    // Whether the sandbox took the credential: until it has, there is no
+    // stream to open, nor one to lose.
+    signedIn: false,
     apps: [],
     appsByID: new Map(),
     companies: new Map(), // cnpj → name
@@ -431,8 +439,22 @@
   let lastSeq = -1;
   let retry = 1000;
   const paused = [];
+  // Only a stream that was open can be lost: a stream refused before
+  // sign-in is no news, and a red "lost" then would be a false alarm.
+  let streamWasOpen = false;
+
+  function streamState(text, kind) {
+    const c = $('#conn');
+    c.textContent = text;
+    c.className = 'conn' + (kind ? ' ' + kind : '');
+  }
 
   function connect() {
+    if (!state.signedIn) {
+      ws = null;
+      streamState('Sign in to see live events');
+      return;
+    }
     const f = $('#events-form');
     const p = new URLSearchParams();
     if (lastSeq >= 0) p.set('since', String(lastSeq));
@@ -446,8 +468,8 @@
     ws = sock;
     sock.onopen = () => {
       retry = 1000;
-      $('#conn').textContent = 'Event stream connected';
-      $('#conn').className = 'conn up';
+      streamWasOpen = true;
+      streamState('Event stream connected', 'up');
     };
     sock.onmessage = (m) => {
       let e;
@@ -462,8 +484,15 @@
       if (ws !== sock) return; // replaced on purpose
       const wait = retry;
       retry = Math.min(retry * 2, 10000);
-      $('#conn').textContent = `Event stream lost${ev.reason ? ' (' + ev.reason + ')' : ''}; reconnecting in ${wait / 1000} s`;
-      $('#conn').className = 'conn down';
+      const why = ev.reason ? ` (${ev.reason})` : '';
+      if (!state.signedIn) {
+        // Signed out meanwhile: signing in again connects.
+        ws = null;
+        streamState('Sign in to see live events');
+        return;
+      }
+      if (streamWasOpen) streamState(`Event stream lost${why}; reconnecting in ${wait / 1000} s…`, 'down');
+      else streamState(`Event stream not open yet${why}; trying again in ${wait / 1000} s…`);
       setTimeout(() => { if (ws === sock) connect(); }, wait);
     };
   }
@@ -810,6 +839,8 @@
       }
       $('#signin-password').value = '';
       $('#signin').hidden = true;
+      // Whoever signed in now has a stream of their own to open.
+      streamWasOpen = false;
       run(loadApps).then(() => {
         run(loadClock, loadResources, loadDeliveries, loadInteractions, loadScenarios, loadFaults, loadBindings);
         reconnect();
