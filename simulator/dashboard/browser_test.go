@@ -344,6 +344,9 @@ func TestDashboardSignsInWithAPortalAccount(t *testing.T) {
 		t.Errorf("the page's scripts read the session cookie: %q", cookies)
 	}
 	waitJS(t, ctx, "the company's clock", `document.querySelector('#clock-now').hasAttribute('datetime')`)
+	// Said as the company's, with no choice of another company's.
+	waitJS(t, ctx, "the clock said as the company's", `document.querySelector('#clock-which').textContent.startsWith('Your company’s clock')
+		&& document.querySelector('#clock-pick').hidden && document.querySelector('#advance-label').textContent === 'Advance your company’s clock'`)
 	// An event of the company reaches the page over the stream, which
 	// the cookie authenticates.
 	call(t, http.MethodPost, s.URL()+"/sandbox/events/ping", demoToken(t, s, ""), "")

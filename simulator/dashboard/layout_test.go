@@ -28,8 +28,10 @@ func longWebhook(s *server.Server) string {
 
 // fillWithLongValues puts long values in every table through the APIs: a
 // second company with a long name and a long webhook, the demo app's
-// webhook made long, charges of 35-character txids, a listing of charges
-// with a long query, a delivery with a fault badge, and active faults.
+// webhook made long, its company's clock 2 h ahead, charges of
+// 35-character txids, a listing of charges with a long query, a delivery
+// and a request with a fault badge, a long idempotency key, and active
+// faults.
 func fillWithLongValues(t *testing.T, s *server.Server) {
 	t.Helper()
 	must := func(want int, method, path, token, body string) string {
@@ -46,6 +48,8 @@ func fillWithLongValues(t *testing.T, s *server.Server) {
 		"webhookUrl": %q, "scopes": ["cob.read", "cob.write", "cobv.read", "cobv.write", "rec.read", "rec.write", "webhook.read", "webhook.write"]}`,
 		longWebhook(s)+"&corretora=11444777000161"))
 	pix := demoToken(t, s, "cob.write cob.read webhook.write")
+	// A company on a clock of its own: a badge by it in the apps table.
+	must(http.StatusOK, http.MethodPost, "/sandbox/clock/advance", pix, `{"by": "2h"}`)
 	must(http.StatusOK, http.MethodPut, "/sandbox/app/webhook", pix, fmt.Sprintf(`{"webhookUrl": %q}`, longWebhook(s)))
 	// 1.01 selects a scenario that pays the charge: a binding.
 	for i, valor := range []string{"1.01", "1234.56", "98765.43"} {
@@ -182,6 +186,7 @@ func TestDashboardTablesFit(t *testing.T) {
 		"the charges":              `document.querySelectorAll('#resources-table tr[data-kind="cob"]').length >= 3`,
 		"the listing of charges":   `!!document.querySelector('#interactions-table tr[data-path="/pix/v2/cob"]')`,
 		"the second company's app": `document.querySelectorAll('#apps-table tr[data-client-id]').length >= 2`,
+		"the demo company's clock": `!!document.querySelector('#apps-table .own-clock')`,
 		"the active faults":        `!!document.querySelector('#faults-table tr[data-scenario]')`,
 		"the charges' bindings":    `!!document.querySelector('#bindings-table tr[data-scenario]')`,
 	} {

@@ -195,15 +195,91 @@
   const fmtCNPJ = (c) => (/^\d{14}$/.test(c) ? c.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5') : c);
 
   // ---- clock ----
-  let clock = null;
+  // The clock shown is said in words: the operator reads the sandbox's
+  // default clock, and each company on a clock of its own runs apart from
+  // it (a company that advanced its clock 2 h is 2 h ahead until the
+  // default catches up); a company's login reads its company's clock.
+  let clock = null; // GET /sandbox/clock: the default (operator) or the company's
   let clockBusy = false;
   // A read of the clock that was sent before an advance ended must not
   // put the old time back on the page: each advance starts a generation.
   let clockGen = 0;
+  const ownClocks = new Map(); // company id → its own clock (GET /sandbox/clocks)
+  let clockCompany = ''; // the company whose clock the operator looks at; '' the default
+
+  const snapshot = (c) => ({ ms: Date.parse(c.now), mode: c.mode, factor: c.factor, jobs: c.pendingJobs, jump: c.jump,
+    own: c.own, scope: c.scope, cnpj: c.cnpj, namespace: c.namespace, at: performance.now() });
+  const nowOf = (c) => c.ms + (performance.now() - c.at) * (c.factor || 0);
+  const operatorView = () => !!clock && clock.scope === 'sandbox';
 
   function setClock(c) {
-    clock = { ms: Date.parse(c.now), mode: c.mode, factor: c.factor, jobs: c.pendingJobs, at: performance.now() };
+    clock = snapshot(c);
     renderClock();
+  }
+
+  // "2 h ahead of the default clock" (short: "2 h ahead"): a company's
+  // own clock against the default, to the second, in its two largest
+  // units.
+  function offsetOf(id, short) {
+    if (!ownClocks.has(id) || !clock) return '';
+    const ms = nowOf(ownClocks.get(id)) - nowOf(clock);
+    let left = Math.round(Math.abs(ms) / 1000);
+    if (!left) return short ? 'the default’s time' : 'on the default clock’s time';
+    const parts = [];
+    for (const [n, unit] of [[86400, 'd'], [3600, 'h'], [60, 'min'], [1, 's']]) {
+      if (left >= n) parts.push(`${Math.floor(left / n)} ${unit}`);
+      left %= n;
+    }
+    const amount = parts.slice(0, 2).join(' ');
+    if (short) return `${amount} ${ms > 0 ? 'ahead' : 'behind'}`;
+    return `${amount} ${ms > 0 ? 'ahead of' : 'behind'} the default clock`;
+  }
+
+  // The companies whose clock the operator may look at: the apps' and
+  // those on a clock of their own.
+  function clockCompanies() {
+    const out = new Map(state.apps.map((a) => [a.companyId, { id: a.companyId, cnpj: a.cnpj }]));
+    for (const [id, c] of ownClocks) out.set(id, { id, cnpj: c.cnpj, namespace: c.namespace });
+    return [...out.values()];
+  }
+  const companyName = (co) => `${state.companies.get(co.cnpj) || fmtCNPJ(co.cnpj)} (${fmtCNPJ(co.cnpj)}${co.namespace ? ', namespace ' + co.namespace : ''})`;
+
+  function whichClock(co) {
+    if (!operatorView()) {
+      return clock.own ? 'Your company’s own clock: it moved its clock, so the default clock no longer moves it.'
+        : 'Your company’s clock: the sandbox’s default clock, which it follows until it moves its own (advancing here does).';
+    }
+    if (!co) {
+      const n = ownClocks.size;
+      return `The sandbox’s default clock: every company reads it until it moves its own${n ? `; ${n} ${n === 1 ? 'company has' : 'companies have'} (beside)` : ''}.`;
+    }
+    if (!ownClocks.has(co.id)) return `${companyName(co)} follows the default clock: this is the time it reads.`;
+    return `${companyName(co)}’s own clock, ${offsetOf(co.id)}. The buttons move the default clock; a company moves its own with its app’s token or its portal login.`;
+  }
+
+  function renderClock() {
+    if (!clock) return;
+    const co = operatorView() && clockCompany ? clockCompanies().find((x) => x.id === clockCompany) : null;
+    const c = (co && ownClocks.get(co.id)) || clock;
+    const t = $('#clock-now');
+    const iso = isoSeconds(nowOf(c));
+    if (t.getAttribute('datetime') !== iso) {
+      t.setAttribute('datetime', iso);
+      t.textContent = fmtTime(iso);
+    }
+    t.dataset.clock = c === clock ? 'default' : co.id;
+    const which = whichClock(co);
+    if ($('#clock-which').textContent !== which) $('#clock-which').textContent = which;
+    const mode = c.mode === 'frozen' ? 'frozen: moves only when advanced or set'
+      : c.mode === 'accelerated' ? `accelerated, ×${c.factor}` : 'real time';
+    $('#clock-mode').textContent = mode;
+    $('#clock-jobs').textContent = String(clock.jobs);
+    $('#clock-jobs-fact').hidden = c !== clock;
+    $('#clock-pick').hidden = !operatorView();
+    $('.clock-side').hidden = !operatorView();
+    $('#advance-label').textContent = operatorView() ? 'Advance the default clock' : 'Advance your company’s clock';
+    // The operator's buttons cannot move a company's own clock.
+    for (const b of $$('[data-advance], #advance-form button, #advance-by')) b.disabled = c !== clock;
     renderJump(c.jump);
   }
 
@@ -234,24 +310,6 @@
     }
   }
 
-  function clockNow() {
-    return clock.ms + (performance.now() - clock.at) * (clock.factor || 0);
-  }
-
-  function renderClock() {
-    if (!clock) return;
-    const t = $('#clock-now');
-    const iso = isoSeconds(clockNow());
-    if (t.getAttribute('datetime') !== iso) {
-      t.setAttribute('datetime', iso);
-      t.textContent = fmtTime(iso);
-    }
-    const mode = clock.mode === 'frozen' ? 'frozen: moves only when advanced or set'
-      : clock.mode === 'accelerated' ? `accelerated, ×${clock.factor}` : 'real time';
-    $('#clock-mode').textContent = mode;
-    $('#clock-jobs').textContent = String(clock.jobs);
-  }
-
   async function loadClock() {
     const gen = clockGen;
     const c = await api('GET', '/sandbox/clock');
@@ -261,15 +319,49 @@
   }
 
   // Each company reads its own clock once it has moved it; the others
-  // follow the sandbox's.
+  // follow the default. Its offset from the default shows beside, in the
+  // choice of clock and by the company in the apps table.
   function renderClocks(clocks) {
-    const list = $('#clocks');
-    const own = clocks.filter((c) => c.own);
-    $('#clocks-none').hidden = own.length > 0;
-    list.replaceChildren(...own.map((c) => h('li', { dataset: { company: c.companyId, cnpj: c.cnpj } },
-      h('span', { class: 'mono' }, fmtCNPJ(c.cnpj)), c.namespace ? h('span', { class: 'hint' }, ` (namespace ${c.namespace})`) : '',
-      ': ', timeEl(c.now), ` — ${c.mode === 'accelerated' ? `×${c.factor}` : c.mode}`,
+    // A company's login reads its own clock and not the default: there is
+    // nothing to set it against.
+    ownClocks.clear();
+    if (operatorView()) for (const c of clocks.filter((x) => x.own)) ownClocks.set(c.companyId, snapshot(c));
+    $('#clocks-none').hidden = ownClocks.size > 0;
+    $('#clocks').replaceChildren(...clocks.filter((x) => ownClocks.has(x.companyId)).map((c) => h('li', { dataset: { company: c.companyId, cnpj: c.cnpj } },
+      h('span', { class: 'company' }, state.companies.get(c.cnpj) || fmtCNPJ(c.cnpj)), ' ',
+      h('span', { class: 'mono hint' }, fmtCNPJ(c.cnpj)), c.namespace ? h('span', { class: 'hint' }, ` (namespace ${c.namespace})`) : '',
+      h('br'), timeEl(isoSeconds(Date.parse(c.now))), ` — ${c.mode === 'accelerated' ? `×${c.factor}` : c.mode} — `, h('strong', { class: 'offset' }, offsetOf(c.companyId)),
       c.jump ? h('span', { class: 'jumping' }, ` — jumping to ${fmtTime(c.jump.target)}: ${c.jump.jobsRun} jobs run, ${c.jump.jobsRemaining} still due`) : '')));
+    fillClockSelect();
+    renderClock();
+    // The apps table shows each company's offset: drawn again when one
+    // changes, not at every read.
+    const offsets = JSON.stringify([...ownClocks.keys()].map((id) => [id, offsetOf(id)]));
+    if (state.last.offsets !== offsets) {
+      state.last.offsets = offsets;
+      if (state.apps.length) renderApps();
+    }
+  }
+
+  function fillClockSelect() {
+    const sel = $('#clock-company');
+    const cos = clockCompanies().sort((a, b) => companyName(a).localeCompare(companyName(b)));
+    const opts = [['', 'The sandbox: its default clock'],
+      ...cos.map((co) => [co.id, `${companyName(co)}: ${ownClocks.has(co.id) ? offsetOf(co.id) : 'follows the default clock'}`])];
+    const sig = JSON.stringify(opts);
+    if (sel.dataset.sig === sig) return;
+    sel.dataset.sig = sig;
+    sel.replaceChildren(...opts.map(([v, label]) => h('option', { value: v }, label)));
+    sel.value = opts.some(([v]) => v === clockCompany) ? clockCompany : '';
+  }
+
+  // The operator picks a company's clock, here or by filtering the live
+  // events by its CNPJ (the company of that CNPJ outside any namespace).
+  function showClockOf(id) {
+    clockCompany = id;
+    fillClockSelect();
+    $('#clock-company').value = id;
+    renderClock();
   }
 
   async function advance(by) {
@@ -323,7 +415,9 @@
     }
     const apps = [...state.apps].sort((a, b) => (a.cnpj + a.name).localeCompare(b.cnpj + b.name));
     rebuild(tbody, apps.map((a) => h('tr', { dataset: { clientId: a.clientId } },
-      h('td', {}, h('span', { class: 'company' }, state.companies.get(a.cnpj) || '—'), h('br'), h('span', { class: 'mono hint' }, fmtCNPJ(a.cnpj))),
+      h('td', {}, h('span', { class: 'company' }, state.companies.get(a.cnpj) || '—'), h('br'), h('span', { class: 'mono hint' }, fmtCNPJ(a.cnpj)),
+        ownClocks.has(a.companyId) ? [h('br'), h('span', { class: 'badge neutral own-clock', title: `On a clock of its own, ${offsetOf(a.companyId)}` },
+          'own clock: ' + offsetOf(a.companyId, true))] : ''),
       h('td', {}, a.name, h('br'), h('code', {}, a.clientId), ' ', badge(a.environment)),
       h('td', { class: 'url' }, a.webhookUrl ? h('code', {}, breakable(a.webhookUrl)) : h('span', { class: 'hint' }, 'none')),
       h('td', {}, h('details', {},
@@ -866,7 +960,13 @@
     $('#export-form').addEventListener('submit', (ev) => { ev.preventDefault(); exportFeature(); });
     $('#sc-kind').addEventListener('change', renderScenarios);
     $('#events-form').addEventListener('submit', (ev) => { ev.preventDefault(); reconnect(); });
-    $('#ev-company').addEventListener('change', reconnect);
+    $('#ev-company').addEventListener('change', (ev) => {
+      reconnect();
+      const cnpj = ev.currentTarget.value;
+      const co = cnpj ? clockCompanies().find((x) => x.cnpj === cnpj && !x.namespace) : null;
+      if (!cnpj || co) showClockOf(co ? co.id : '');
+    });
+    $('#clock-company').addEventListener('change', (ev) => showClockOf(ev.currentTarget.value));
 
     setInterval(renderClock, 1000);
     setInterval(tick, 3000);
