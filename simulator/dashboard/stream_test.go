@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"homologa/simulator/browsertest"
@@ -128,4 +129,23 @@ func TestDashboardEventStreamState(t *testing.T) {
 		t.Fatalf("ping: %d %s", code, body)
 	}
 	waitJS(t, ctx, "the ping in the live events", `!!document.querySelector('#event-list li[data-type="sandbox.ping"]')`)
+}
+
+// TestDashboardStreamOpensWhenTheSandboxAnswers: a page whose sandbox did
+// not answer at first (its APIs blocked in the browser) opens the stream
+// once the sandbox answers, without a reload, and says nothing was lost.
+func TestDashboardStreamOpensWhenTheSandboxAnswers(t *testing.T) {
+	t.Parallel()
+	s := startSandbox(t)
+	ctx := newBrowser(t)
+	run(t, ctx, "block the APIs", network.Enable(), network.SetBlockedURLs([]string{"*/portal/*", "*/sandbox/*"}))
+	run(t, ctx, "open the dashboard", chromedp.Navigate(s.URL()+"/#operator="+browsertest.OperatorToken))
+	waitJS(t, ctx, "the sandbox said silent", `!document.querySelector('#offline').hidden`)
+	var conn string
+	run(t, ctx, "read the stream's state", chromedp.Text(`#conn`, &conn, chromedp.ByQuery))
+	if strings.Contains(conn, "lost") {
+		t.Errorf("before any stream was open the page says %q", conn)
+	}
+	run(t, ctx, "unblock the APIs", network.SetBlockedURLs([]string{}))
+	waitJS(t, ctx, "the stream connected", `document.querySelector('#conn').classList.contains('up') && document.querySelector('#offline').hidden`)
 }

@@ -92,6 +92,7 @@
     if (res.status === 401) {
       state.signedIn = false;
       askToken('Sign in: with your portal account, or with the operator token the sandbox printed at start.');
+      if (!ws) streamState('Sign in to see live events');
     } else if (res.ok) {
       state.signedIn = true;
     }
@@ -135,12 +136,12 @@
   // An injected fault is named "scenario#faults.N (file:line): action":
   // the badge says that a fault was injected, the words beside it which
   // scenario and what it did, and the title the whole name.
-  function faultNote(injected, tone) {
+  function faultNote(injected, kind) {
     const what = String(injected).split('; ').map((n) => {
       const m = /^([^#]+)#faults\.\d+ \([^)]*\): (.*)$/.exec(n);
       return m ? `${m[1]}: ${m[2]}` : n;
     }).join('; ');
-    return h('span', { class: 'fault', title: injected }, h('span', { class: 'badge ' + tone }, 'fault'), ' ', h('span', { class: 'fault-what' }, breakable(what)));
+    return h('span', { class: 'fault', title: injected }, h('span', { class: 'badge ' + kind }, 'fault'), ' ', h('span', { class: 'fault-what' }, breakable(what)));
   }
   const httpBadge = (code) => h('span', { class: 'badge ' + (!code ? 'bad' : code < 300 ? 'good' : code < 500 ? 'warn' : 'bad') }, code ? String(code) : 'no answer');
 
@@ -591,6 +592,12 @@
     };
   }
 
+  // The stream opens once the sandbox has taken the credential: at start,
+  // or at a later tick when the sandbox was not answering at start.
+  function openStream() {
+    if (state.signedIn && !ws) connect();
+  }
+
   function reconnect() {
     const old = ws;
     ws = null;
@@ -896,7 +903,7 @@
   // the stream, so the views are also read every few seconds.
   function tick() {
     if (!state.live || document.hidden) return;
-    run(loadClock, loadResources, loadDeliveries, loadInteractions, loadFaults, loadBindings);
+    run(loadClock, loadResources, loadDeliveries, loadInteractions, loadFaults, loadBindings).then(openStream);
   }
 
   function setLive(on) {
@@ -972,10 +979,10 @@
     setInterval(tick, 3000);
     document.addEventListener('visibilitychange', tick);
     updateEventCount();
-    // Apps first: the other views name apps by client id.
+    // Apps first: the other views, and the events, name apps and companies.
     run(loadApps).then(() => {
       run(loadClock, loadResources, loadDeliveries, loadInteractions, loadScenarios, loadFaults, loadBindings);
-      connect();
+      openStream();
     });
   }
 
