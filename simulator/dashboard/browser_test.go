@@ -58,7 +58,8 @@ func waitJS(t *testing.T, ctx context.Context, what, expr string) {
 }
 
 // screenshot keeps a picture of the page in reports/screenshots (ignored
-// by git) for a person to look at after a run.
+// by git), or the folder HOMOLOGA_SCREENSHOTS names, for a person to look
+// at after a run, as the widgets' tests do.
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	var png []byte
@@ -66,7 +67,10 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 		t.Logf("screenshot %s: %v", name, err)
 		return
 	}
-	dir := filepath.Join("..", "..", "reports", "screenshots")
+	dir := os.Getenv("HOMOLOGA_SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "reports", "screenshots")
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return
@@ -340,6 +344,9 @@ func TestDashboardSignsInWithAPortalAccount(t *testing.T) {
 		t.Errorf("the page's scripts read the session cookie: %q", cookies)
 	}
 	waitJS(t, ctx, "the company's clock", `document.querySelector('#clock-now').hasAttribute('datetime')`)
+	// Said as the company's, with no choice of another company's.
+	waitJS(t, ctx, "the clock said as the company's", `document.querySelector('#clock-which').textContent.startsWith('Your company’s clock')
+		&& document.querySelector('#clock-pick').hidden && document.querySelector('#advance-label').textContent === 'Advance your company’s clock'`)
 	// An event of the company reaches the page over the stream, which
 	// the cookie authenticates.
 	call(t, http.MethodPost, s.URL()+"/sandbox/events/ping", demoToken(t, s, ""), "")

@@ -33,7 +33,8 @@
     return d.toISOString().replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
   }
   const isoSeconds = (ms) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
-  const timeEl = (iso) => (iso ? h('time', { datetime: iso }, fmtTime(iso)) : '—');
+  // A narrow column wraps a time between its date and its time of day.
+  const timeEl = (iso) => (iso ? h('time', { datetime: iso }, fmtTime(iso).replace(/ UTC$/, '\u00a0UTC')) : '—');
   const short = (id) => (id && id.length > 12 ? id.slice(0, 8) + '…' : id || '');
 
   class APIError extends Error {
@@ -88,7 +89,13 @@
     const text = await res.text();
     let data = null;
     try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-    if (res.status === 401) askToken('Sign in: with your portal account, or with the operator token the sandbox printed at start.');
+    if (res.status === 401) {
+      state.signedIn = false;
+      askToken('Sign in: with your portal account, or with the operator token the sandbox printed at start.');
+      if (!ws) streamState('Sign in to see live events');
+    } else if (res.ok) {
+      state.signedIn = true;
+    }
     if (!res.ok) throw new APIError(res.status, data, text);
     return data;
   }
@@ -116,6 +123,26 @@
     return 'neutral';
   }
   const badge = (s) => h('span', { class: 'badge ' + tone(s) }, s || '—');
+
+  // Long values (URLs, paths, ids) come from partners without spaces: left
+  // alone, a narrow column overflows its panel or, broken anywhere, is cut
+  // letter by letter. breakable offers a break after each separator, so a
+  // value wraps where a reader expects it to; cut keeps it on one line,
+  // ends it with an ellipsis where the column ends, and says it whole in
+  // its title (a screen reader and a copy get it whole anyway).
+  const breakable = (text) => String(text).split(/(?<=[/?&=#;,])/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
+  const cut = (text) => h('code', { class: 'cut', title: text }, text);
+
+  // An injected fault is named "scenario#faults.N (file:line): action":
+  // the badge says that a fault was injected, the words beside it which
+  // scenario and what it did, and the title the whole name.
+  function faultNote(injected, kind) {
+    const what = String(injected).split('; ').map((n) => {
+      const m = /^([^#]+)#faults\.\d+ \([^)]*\): (.*)$/.exec(n);
+      return m ? `${m[1]}: ${m[2]}` : n;
+    }).join('; ');
+    return h('span', { class: 'fault', title: injected }, h('span', { class: 'badge ' + kind }, 'fault'), ' ', h('span', { class: 'fault-what' }, breakable(what)));
+  }
   const httpBadge = (code) => h('span', { class: 'badge ' + (!code ? 'bad' : code < 300 ? 'good' : code < 500 ? 'warn' : 'bad') }, code ? String(code) : 'no answer');
 
   // Re-rendering a table must not throw away the keyboard user's place:
@@ -143,6 +170,9 @@
 
   const state = {
     live: true,
+    // Whether the sandbox took the credential: until it has, there is no
+    // stream to open, nor one to lose.
+    signedIn: false,
     apps: [],
     appsByID: new Map(),
     companies: new Map(), // cnpj → name
@@ -166,15 +196,91 @@
   const fmtCNPJ = (c) => (/^\d{14}$/.test(c) ? c.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5') : c);
 
   // ---- clock ----
-  let clock = null;
+  // The clock shown is said in words: the operator reads the sandbox's
+  // default clock, and each company on a clock of its own runs apart from
+  // it (a company that advanced its clock 2 h is 2 h ahead until the
+  // default catches up); a company's login reads its company's clock.
+  let clock = null; // GET /sandbox/clock: the default (operator) or the company's
   let clockBusy = false;
   // A read of the clock that was sent before an advance ended must not
   // put the old time back on the page: each advance starts a generation.
   let clockGen = 0;
+  const ownClocks = new Map(); // company id → its own clock (GET /sandbox/clocks)
+  let clockCompany = ''; // the company whose clock the operator looks at; '' the default
+
+  const snapshot = (c) => ({ ms: Date.parse(c.now), mode: c.mode, factor: c.factor, jobs: c.pendingJobs, jump: c.jump,
+    own: c.own, scope: c.scope, cnpj: c.cnpj, namespace: c.namespace, at: performance.now() });
+  const nowOf = (c) => c.ms + (performance.now() - c.at) * (c.factor || 0);
+  const operatorView = () => !!clock && clock.scope === 'sandbox';
 
   function setClock(c) {
-    clock = { ms: Date.parse(c.now), mode: c.mode, factor: c.factor, jobs: c.pendingJobs, at: performance.now() };
+    clock = snapshot(c);
     renderClock();
+  }
+
+  // "2 h ahead of the default clock" (short: "2 h ahead"): a company's
+  // own clock against the default, to the second, in its two largest
+  // units.
+  function offsetOf(id, short) {
+    if (!ownClocks.has(id) || !clock) return '';
+    const ms = nowOf(ownClocks.get(id)) - nowOf(clock);
+    let left = Math.round(Math.abs(ms) / 1000);
+    if (!left) return short ? 'the default’s time' : 'on the default clock’s time';
+    const parts = [];
+    for (const [n, unit] of [[86400, 'd'], [3600, 'h'], [60, 'min'], [1, 's']]) {
+      if (left >= n) parts.push(`${Math.floor(left / n)} ${unit}`);
+      left %= n;
+    }
+    const amount = parts.slice(0, 2).join(' ');
+    if (short) return `${amount} ${ms > 0 ? 'ahead' : 'behind'}`;
+    return `${amount} ${ms > 0 ? 'ahead of' : 'behind'} the default clock`;
+  }
+
+  // The companies whose clock the operator may look at: the apps' and
+  // those on a clock of their own.
+  function clockCompanies() {
+    const out = new Map(state.apps.map((a) => [a.companyId, { id: a.companyId, cnpj: a.cnpj }]));
+    for (const [id, c] of ownClocks) out.set(id, { id, cnpj: c.cnpj, namespace: c.namespace });
+    return [...out.values()];
+  }
+  const companyName = (co) => `${state.companies.get(co.cnpj) || fmtCNPJ(co.cnpj)} (${fmtCNPJ(co.cnpj)}${co.namespace ? ', namespace ' + co.namespace : ''})`;
+
+  function whichClock(co) {
+    if (!operatorView()) {
+      return clock.own ? 'Your company’s own clock: it moved its clock, so the default clock no longer moves it.'
+        : 'Your company’s clock: the sandbox’s default clock, which it follows until it moves its own (advancing here does).';
+    }
+    if (!co) {
+      const n = ownClocks.size;
+      return `The sandbox’s default clock: every company reads it until it moves its own${n ? `; ${n} ${n === 1 ? 'company has' : 'companies have'} (beside)` : ''}.`;
+    }
+    if (!ownClocks.has(co.id)) return `${companyName(co)} follows the default clock: this is the time it reads.`;
+    return `${companyName(co)}’s own clock, ${offsetOf(co.id)}. The buttons move the default clock; a company moves its own with its app’s token or its portal login.`;
+  }
+
+  function renderClock() {
+    if (!clock) return;
+    const co = operatorView() && clockCompany ? clockCompanies().find((x) => x.id === clockCompany) : null;
+    const c = (co && ownClocks.get(co.id)) || clock;
+    const t = $('#clock-now');
+    const iso = isoSeconds(nowOf(c));
+    if (t.getAttribute('datetime') !== iso) {
+      t.setAttribute('datetime', iso);
+      t.textContent = fmtTime(iso);
+    }
+    t.dataset.clock = c === clock ? 'default' : co.id;
+    const which = whichClock(co);
+    if ($('#clock-which').textContent !== which) $('#clock-which').textContent = which;
+    const mode = c.mode === 'frozen' ? 'frozen: moves only when advanced or set'
+      : c.mode === 'accelerated' ? `accelerated, ×${c.factor}` : 'real time';
+    $('#clock-mode').textContent = mode;
+    $('#clock-jobs').textContent = String(clock.jobs);
+    $('#clock-jobs-fact').hidden = c !== clock;
+    $('#clock-pick').hidden = !operatorView();
+    $('.clock-side').hidden = !operatorView();
+    $('#advance-label').textContent = operatorView() ? 'Advance the default clock' : 'Advance your company’s clock';
+    // The operator's buttons cannot move a company's own clock.
+    for (const b of $$('[data-advance], #advance-form button, #advance-by')) b.disabled = c !== clock;
     renderJump(c.jump);
   }
 
@@ -205,24 +311,6 @@
     }
   }
 
-  function clockNow() {
-    return clock.ms + (performance.now() - clock.at) * (clock.factor || 0);
-  }
-
-  function renderClock() {
-    if (!clock) return;
-    const t = $('#clock-now');
-    const iso = isoSeconds(clockNow());
-    if (t.getAttribute('datetime') !== iso) {
-      t.setAttribute('datetime', iso);
-      t.textContent = fmtTime(iso);
-    }
-    const mode = clock.mode === 'frozen' ? 'frozen: moves only when advanced or set'
-      : clock.mode === 'accelerated' ? `accelerated, ×${clock.factor}` : 'real time';
-    $('#clock-mode').textContent = mode;
-    $('#clock-jobs').textContent = String(clock.jobs);
-  }
-
   async function loadClock() {
     const gen = clockGen;
     const c = await api('GET', '/sandbox/clock');
@@ -232,15 +320,49 @@
   }
 
   // Each company reads its own clock once it has moved it; the others
-  // follow the sandbox's.
+  // follow the default. Its offset from the default shows beside, in the
+  // choice of clock and by the company in the apps table.
   function renderClocks(clocks) {
-    const list = $('#clocks');
-    const own = clocks.filter((c) => c.own);
-    $('#clocks-none').hidden = own.length > 0;
-    list.replaceChildren(...own.map((c) => h('li', { dataset: { company: c.companyId, cnpj: c.cnpj } },
-      h('span', { class: 'mono' }, fmtCNPJ(c.cnpj)), c.namespace ? h('span', { class: 'hint' }, ` (namespace ${c.namespace})`) : '',
-      ': ', timeEl(c.now), ` — ${c.mode === 'accelerated' ? `×${c.factor}` : c.mode}`,
+    // A company's login reads its own clock and not the default: there is
+    // nothing to set it against.
+    ownClocks.clear();
+    if (operatorView()) for (const c of clocks.filter((x) => x.own)) ownClocks.set(c.companyId, snapshot(c));
+    $('#clocks-none').hidden = ownClocks.size > 0;
+    $('#clocks').replaceChildren(...clocks.filter((x) => ownClocks.has(x.companyId)).map((c) => h('li', { dataset: { company: c.companyId, cnpj: c.cnpj } },
+      h('span', { class: 'company' }, state.companies.get(c.cnpj) || fmtCNPJ(c.cnpj)), ' ',
+      h('span', { class: 'mono hint' }, fmtCNPJ(c.cnpj)), c.namespace ? h('span', { class: 'hint' }, ` (namespace ${c.namespace})`) : '',
+      h('br'), timeEl(isoSeconds(Date.parse(c.now))), ` — ${c.mode === 'accelerated' ? `×${c.factor}` : c.mode} — `, h('strong', { class: 'offset' }, offsetOf(c.companyId)),
       c.jump ? h('span', { class: 'jumping' }, ` — jumping to ${fmtTime(c.jump.target)}: ${c.jump.jobsRun} jobs run, ${c.jump.jobsRemaining} still due`) : '')));
+    fillClockSelect();
+    renderClock();
+    // The apps table shows each company's offset: drawn again when one
+    // changes, not at every read.
+    const offsets = JSON.stringify([...ownClocks.keys()].map((id) => [id, offsetOf(id)]));
+    if (state.last.offsets !== offsets) {
+      state.last.offsets = offsets;
+      if (state.apps.length) renderApps();
+    }
+  }
+
+  function fillClockSelect() {
+    const sel = $('#clock-company');
+    const cos = clockCompanies().sort((a, b) => companyName(a).localeCompare(companyName(b)));
+    const opts = [['', 'The sandbox: its default clock'],
+      ...cos.map((co) => [co.id, `${companyName(co)}: ${ownClocks.has(co.id) ? offsetOf(co.id) : 'follows the default clock'}`])];
+    const sig = JSON.stringify(opts);
+    if (sel.dataset.sig === sig) return;
+    sel.dataset.sig = sig;
+    sel.replaceChildren(...opts.map(([v, label]) => h('option', { value: v }, label)));
+    sel.value = opts.some(([v]) => v === clockCompany) ? clockCompany : '';
+  }
+
+  // The operator picks a company's clock, here or by filtering the live
+  // events by its CNPJ (the company of that CNPJ outside any namespace).
+  function showClockOf(id) {
+    clockCompany = id;
+    fillClockSelect();
+    $('#clock-company').value = id;
+    renderClock();
   }
 
   async function advance(by) {
@@ -289,16 +411,16 @@
   function renderApps() {
     const tbody = $('#apps-table tbody');
     if (!state.apps.length) {
-      rebuild(tbody, [emptyRow(6, 'No apps yet: create one with POST /portal/apps.')]);
+      rebuild(tbody, [emptyRow(4, 'No apps yet: create one with POST /portal/apps.')]);
       return;
     }
     const apps = [...state.apps].sort((a, b) => (a.cnpj + a.name).localeCompare(b.cnpj + b.name));
     rebuild(tbody, apps.map((a) => h('tr', { dataset: { clientId: a.clientId } },
-      h('td', {}, h('span', { class: 'company' }, state.companies.get(a.cnpj) || '—'), h('br'), h('span', { class: 'mono hint' }, fmtCNPJ(a.cnpj))),
-      h('td', {}, a.name),
-      h('td', {}, h('code', {}, a.clientId)),
-      h('td', {}, badge(a.environment)),
-      h('td', { class: 'url' }, a.webhookUrl ? h('code', {}, a.webhookUrl) : h('span', { class: 'hint' }, 'none')),
+      h('td', {}, h('span', { class: 'company' }, state.companies.get(a.cnpj) || '—'), h('br'), h('span', { class: 'mono hint' }, fmtCNPJ(a.cnpj)),
+        ownClocks.has(a.companyId) ? [h('br'), h('span', { class: 'badge neutral own-clock', title: `On a clock of its own, ${offsetOf(a.companyId)}` },
+          'own clock: ' + offsetOf(a.companyId, true))] : ''),
+      h('td', {}, a.name, h('br'), h('code', {}, a.clientId), ' ', badge(a.environment)),
+      h('td', { class: 'url' }, a.webhookUrl ? h('code', {}, breakable(a.webhookUrl)) : h('span', { class: 'hint' }, 'none')),
       h('td', {}, h('details', {},
         h('summary', {}, `${(a.scopes || []).length} scope${(a.scopes || []).length === 1 ? '' : 's'}`),
         h('ul', { class: 'scopes' }, (a.scopes || []).map((s) => h('li', {}, h('code', {}, s)))))),
@@ -412,8 +534,22 @@
   let lastSeq = -1;
   let retry = 1000;
   const paused = [];
+  // Only a stream that was open can be lost: a stream refused before
+  // sign-in is no news, and a red "lost" then would be a false alarm.
+  let streamWasOpen = false;
+
+  function streamState(text, kind) {
+    const c = $('#conn');
+    c.textContent = text;
+    c.className = 'conn' + (kind ? ' ' + kind : '');
+  }
 
   function connect() {
+    if (!state.signedIn) {
+      ws = null;
+      streamState('Sign in to see live events');
+      return;
+    }
     const f = $('#events-form');
     const p = new URLSearchParams();
     if (lastSeq >= 0) p.set('since', String(lastSeq));
@@ -427,8 +563,8 @@
     ws = sock;
     sock.onopen = () => {
       retry = 1000;
-      $('#conn').textContent = 'Event stream connected';
-      $('#conn').className = 'conn up';
+      streamWasOpen = true;
+      streamState('Event stream connected', 'up');
     };
     sock.onmessage = (m) => {
       let e;
@@ -443,10 +579,23 @@
       if (ws !== sock) return; // replaced on purpose
       const wait = retry;
       retry = Math.min(retry * 2, 10000);
-      $('#conn').textContent = `Event stream lost${ev.reason ? ' (' + ev.reason + ')' : ''}; reconnecting in ${wait / 1000} s`;
-      $('#conn').className = 'conn down';
+      const why = ev.reason ? ` (${ev.reason})` : '';
+      if (!state.signedIn) {
+        // Signed out meanwhile: signing in again connects.
+        ws = null;
+        streamState('Sign in to see live events');
+        return;
+      }
+      if (streamWasOpen) streamState(`Event stream lost${why}; reconnecting in ${wait / 1000} s…`, 'down');
+      else streamState(`Event stream not open yet${why}; trying again in ${wait / 1000} s…`);
       setTimeout(() => { if (ws === sock) connect(); }, wait);
     };
+  }
+
+  // The stream opens once the sandbox has taken the credential: at start,
+  // or at a later tick when the sandbox was not answering at start.
+  function openStream() {
+    if (state.signedIn && !ws) connect();
   }
 
   function reconnect() {
@@ -515,10 +664,10 @@
         h('td', {}, timeEl(d.createdAt)),
         h('td', {}, h('code', {}, d.eventType), h('br'), h('span', { class: 'hint mono' }, short(d.eventId))),
         h('td', {}, clientOf(d.appId)),
-        h('td', { class: 'url' }, h('code', {}, d.url)),
-        h('td', {}, badge(d.status), d.injected ? h('span', { class: 'badge warn' }, 'fault: ' + d.injected) : '',
+        h('td', { class: 'url fill' }, cut(d.url)),
+        h('td', {}, badge(d.status), d.injected ? [h('br'), faultNote(d.injected, 'warn')] : '',
           d.nextAttemptAt ? h('span', { class: 'hint' }, h('br'), 'next ', timeEl(d.nextAttemptAt)) : ''),
-        h('td', {}, h('span', { class: 'attempt-count' }, String(n)), last ? [' · last ', httpBadge(last.statusCode)] : ''),
+        h('td', { class: 'attempts' }, h('span', { class: 'attempt-count' }, String(n)), last ? [' · last ', httpBadge(last.statusCode)] : ''),
         h('td', { class: 'actions' },
           toggleButton(open ? 'Hide attempts' : 'Attempts', d.id, open, () => {
             if (state.expandedDeliveries.has(d.id)) state.expandedDeliveries.delete(d.id);
@@ -530,9 +679,15 @@
             dataset: { focusKey: 'replay:' + d.id }, onclick: (ev) => replay(d.id, ev.currentTarget),
           }, 'Replay'))));
       rows.push(h('tr', { id: detailID, class: 'detail', hidden: !open },
-        h('td', { colspan: 7 }, attemptsTable(d))));
+        h('td', { colspan: 7 }, deliveryTarget(d), attemptsTable(d))));
     }
     rebuild($('#deliveries-table tbody'), rows.length ? rows : [emptyRow(7, 'No deliveries yet. POST /sandbox/events/ping sends a test event to an app’s webhook.')]);
+  }
+
+  // The URL and the fault in full, which the row cuts short.
+  function deliveryTarget(d) {
+    return h('p', { class: 'target' }, 'To ', h('code', {}, breakable(d.url)),
+      d.injected ? ['; fault injected: ', h('code', {}, breakable(d.injected))] : '', '.');
   }
 
   function attemptsTable(d) {
@@ -613,11 +768,11 @@
         h('td', {}, key),
         h('td', {}, timeEl(it.at)),
         h('td', {}, clientOf(it.appId) || h('span', { class: 'hint' }, 'none')),
-        h('td', { class: 'url' }, h('code', {}, `${it.method} ${it.path}${it.query ? '?' + it.query : ''}`)),
+        h('td', { class: 'url fill' }, h('code', {}, breakable(`${it.method} ${it.path}${it.query ? '?' + it.query : ''}`))),
         h('td', {}, httpBadge(it.status)),
         h('td', {}, `${it.durationMs.toFixed(1)} ms`),
-        h('td', {}, it.injected ? h('span', { class: 'badge bad' }, 'fault: ' + it.injected) : '',
-          it.idempotencyKey ? h('span', { class: 'hint' }, ' key ', h('code', {}, it.idempotencyKey)) : ''),
+        h('td', { class: 'notes' }, it.injected ? faultNote(it.injected, 'bad') : '',
+          it.idempotencyKey ? h('span', { class: 'hint key' }, 'key ', cut(it.idempotencyKey)) : ''),
         h('td', {}, toggleButton(open ? 'Hide' : 'Details', 'int' + key, open, () => {
           if (state.expandedInteractions.has(key)) state.expandedInteractions.delete(key);
           else state.expandedInteractions.add(key);
@@ -651,7 +806,7 @@
     const rows = catalogue.filter((s) => !kind || s.applies_to === kind || (kind === '*faults' && s.faults > 0)).map((s) => h('tr', { dataset: { id: s.id } },
       h('td', {}, h('code', {}, s.id), h('br'), s.title),
       h('td', {}, s.applies_to, s.default ? h('span', { class: 'hint' }, ' (default)') : ''),
-      h('td', { class: 'trigger' }, s.trigger),
+      h('td', { class: 'trigger' }, breakable(s.trigger || '')),
       h('td', {}, String(s.steps)),
       h('td', {}, String(s.faults)),
       h('td', { class: 'actions' }, s.faults > 0 ? h('button', {
@@ -748,7 +903,7 @@
   // the stream, so the views are also read every few seconds.
   function tick() {
     if (!state.live || document.hidden) return;
-    run(loadClock, loadResources, loadDeliveries, loadInteractions, loadFaults, loadBindings);
+    run(loadClock, loadResources, loadDeliveries, loadInteractions, loadFaults, loadBindings).then(openStream);
   }
 
   function setLive(on) {
@@ -785,6 +940,8 @@
       }
       $('#signin-password').value = '';
       $('#signin').hidden = true;
+      // Whoever signed in now has a stream of their own to open.
+      streamWasOpen = false;
       run(loadApps).then(() => {
         run(loadClock, loadResources, loadDeliveries, loadInteractions, loadScenarios, loadFaults, loadBindings);
         reconnect();
@@ -810,16 +967,22 @@
     $('#export-form').addEventListener('submit', (ev) => { ev.preventDefault(); exportFeature(); });
     $('#sc-kind').addEventListener('change', renderScenarios);
     $('#events-form').addEventListener('submit', (ev) => { ev.preventDefault(); reconnect(); });
-    $('#ev-company').addEventListener('change', reconnect);
+    $('#ev-company').addEventListener('change', (ev) => {
+      reconnect();
+      const cnpj = ev.currentTarget.value;
+      const co = cnpj ? clockCompanies().find((x) => x.cnpj === cnpj && !x.namespace) : null;
+      if (!cnpj || co) showClockOf(co ? co.id : '');
+    });
+    $('#clock-company').addEventListener('change', (ev) => showClockOf(ev.currentTarget.value));
 
     setInterval(renderClock, 1000);
     setInterval(tick, 3000);
     document.addEventListener('visibilitychange', tick);
     updateEventCount();
-    // Apps first: the other views name apps by client id.
+    // Apps first: the other views, and the events, name apps and companies.
     run(loadApps).then(() => {
       run(loadClock, loadResources, loadDeliveries, loadInteractions, loadScenarios, loadFaults, loadBindings);
-      connect();
+      openStream();
     });
   }
 
