@@ -145,7 +145,9 @@ func (s *Server) Mount(rt httpx.Route) error {
 	if rt.API != "" && FullPath(rt) == rt.Path {
 		return fmt.Errorf("route %s %s: no API named %q", rt.Method, rt.Path, rt.API)
 	}
-	h := rt.Handler
+	// The request's Info names its route: decoding validates the body
+	// with the schema the route declares (Route.Request), and no other.
+	h := httpx.Routed(rt, rt.Handler)
 	if rt.Idempotent {
 		h = s.Keys.Wrap(h)
 	}
@@ -365,7 +367,7 @@ func credentialOf(rt httpx.Route) string {
 
 // RouteReference writes the route table as Markdown: one table per API,
 // each route with the credential it takes, its scopes, whether it replays
-// an Idempotency-Key, and the schema of its answer.
+// an Idempotency-Key, and the schemas of its body and of its answer.
 func RouteReference() string {
 	byAPI := map[string][]httpx.Route{}
 	for _, rt := range RouteTable() {
@@ -376,7 +378,7 @@ func RouteReference() string {
 		if len(rs) == 0 {
 			return
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n| method | path | credential | scopes | idempotent | answer schema | what it does |\n|---|---|---|---|---|---|---|\n", title)
+		fmt.Fprintf(&b, "\n## %s\n\n| method | path | credential | scopes | idempotent | request schema | answer schema | what it does |\n|---|---|---|---|---|---|---|---|\n", title)
 		for _, rt := range rs {
 			path := FullPath(rt)
 			if rt.Prefix {
@@ -386,28 +388,38 @@ func RouteReference() string {
 			if rt.Idempotent {
 				idem = "yes"
 			}
-			answer := ""
-			if rt.Answer != "" {
-				answer = "`" + rt.Answer + "`"
-			}
 			scopes := ""
 			if len(rt.Scopes) > 0 {
 				scopes = "`" + strings.Join(rt.Scopes, "` or `") + "`"
 			}
-			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s | %s |\n", rt.Method, strings.ReplaceAll(path, "|", `\|`),
-				credentialOf(rt), scopes, idem, answer, rt.Doc)
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s | %s | %s |\n", rt.Method, strings.ReplaceAll(path, "|", `\|`),
+				credentialOf(rt), scopes, idem, code(rt.Request), code(rt.Answer), rt.Doc)
 		}
 	}
 	section("Root", byAPI[""])
 	for _, a := range APIs {
-		title := a.Title + " (`" + a.Prefix + "`"
-		for _, al := range a.Aliases {
-			title += ", `" + al.Prefix + "`"
-		}
-		section(title+")", byAPI[a.Name])
+		section(sectionTitle(a), byAPI[a.Name])
 		undeclared(&b, a, byAPI[a.Name])
 	}
 	return b.String()
+}
+
+// sectionTitle is the title of an API's section in the references: its
+// title and every base path it is served under.
+func sectionTitle(a httpx.API) string {
+	title := a.Title + " (`" + a.Prefix + "`"
+	for _, al := range a.Aliases {
+		title += ", `" + al.Prefix + "`"
+	}
+	return title + ")"
+}
+
+// code is s as Markdown code, "" for none.
+func code(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "`" + s + "`"
 }
 
 // undeclared writes the answers of an API's routes that its
