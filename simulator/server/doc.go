@@ -4,7 +4,7 @@
 // route under its API's base path wrapped in the rule of its credential
 // kind (and held to the schema of its body, httpx.Routed), and runs the
 // HTTP server. Main is the homologa command's serve; tests start the same
-// Server on 127.0.0.1:0. RouteTable and RouteReference read the table
-// without a running sandbox, for the route reference (ROUTES.md) and the
-// harness.
+// Server on 127.0.0.1:0. RouteTable, RouteReference and RouteFor read the
+// table without a running sandbox, for the route reference (ROUTES.md),
+// the request reference (docs/reference/requests.md) and the harness.
 package server

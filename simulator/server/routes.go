@@ -3,10 +3,13 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gorilla/mux"
 
@@ -343,6 +346,55 @@ func RouteTable() []httpx.Route {
 	s := &Server{Auth: &auth.Service{}, Pix: &pix.Service{}, Sale: &sale.Service{}, Customer: &customer.Service{}, Benefit: &benefit.Service{}, Scenarios: &scenario.Engine{}, Bus: &events.Bus{}}
 	return s.Routes()
 }
+
+// RouteFor is the route of the table that serves method on target (a
+// path, its query ignored), as the sandbox's router chooses it: a path
+// under an alias or in another case is mapped first, as Outer maps it.
+// A document that names requests (a feature's steps) is matched to the
+// route table with it.
+func RouteFor(method, target string) (httpx.Route, bool) {
+	t := tableRouter()
+	path, _, _ := strings.Cut(target, "?")
+	if canon, _, _, ok := httpx.Canonical(t.apis, path); ok {
+		path = canon
+	}
+	var m mux.RouteMatch
+	if !t.router.Match(&http.Request{Method: method, URL: &url.URL{Path: path}}, &m) || m.Route == nil {
+		return httpx.Route{}, false
+	}
+	i, err := strconv.Atoi(m.Route.GetName())
+	if err != nil {
+		return httpx.Route{}, false
+	}
+	return t.routes[i], true
+}
+
+// routedTable is the route table in a router of its own, each route
+// named by its index, for RouteFor.
+type routedTable struct {
+	routes []httpx.Route
+	apis   []httpx.API
+	router *mux.Router
+}
+
+// tableRouter is the routedTable, made at its first use: flat, in the
+// table's order, which the sandbox's tree of branches keeps
+// (TestRouteTreeRoutesAsTheTableReads).
+var tableRouter = sync.OnceValue(func() routedTable {
+	t := routedTable{routes: RouteTable(), router: mux.NewRouter()}
+	t.apis = withSegments(APIs, t.routes)
+	for i, rt := range t.routes {
+		// A handler of its own, which mux needs to clear the method
+		// mismatch of an earlier route of the same path.
+		route := t.router.NewRoute().Name(strconv.Itoa(i)).Methods(rt.Method).Handler(http.NotFoundHandler())
+		if rt.Prefix {
+			route.PathPrefix(FullPath(rt))
+		} else {
+			route.Path(FullPath(rt))
+		}
+	}
+	return t
+})
 
 // credentialNames says in words what each kind of credential is.
 var credentialNames = map[httpx.Auth]string{
