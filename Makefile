@@ -56,10 +56,11 @@ SOAK_TIME ?= 10m
 soak: build
 	$(GO) run ./simulator/cmd/pixbench -soak $(SOAK_TIME) -homologa $(BIN) $(if $(SOAK_MEMORY),-soak-memory)
 
-## steps: regenerate the step reference in harness/README.md and the scenario catalogue
+## steps: regenerate the step reference in harness/README.md, the scenario catalogue, ROUTES.md and the event and request references
 steps:
 	$(GO) test ./harness -run TestStepReference -update
 	$(GO) test ./simulator/server -run "TestCatalogueTable|TestRouteReference" -update
+	$(GO) test ./simulator/server -run TestRequestReference -update
 	$(GO) test ./cli -run TestEventReference -update
 
 ## dist: static Linux amd64 and arm64 archives in dist/, with SHA256SUMS (VERSION=x.y.z to name them)

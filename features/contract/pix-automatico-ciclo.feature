@@ -203,6 +203,25 @@ Feature: Pix Automático: recurrences authorised by each journey, recurring char
       """
     Then the response status is 200
     And the receiver gets a callback on "/rec" whose "recs.0.encerramento.cancelamento.solicitante" is "USUARIO_PAGADOR" within 5 seconds
+    # The receiver withdraws a confirmation request the payer has not answered.
+    When I send "POST" to "/pix/v2/rec" with JSON:
+      """
+      {"vinculo": {"contrato": "CTR-S", "devedor": {"cpf": "11144477735", "nome": "Maria"}},
+       "calendario": {"dataInicial": "2026-02-01", "periodicidade": "MENSAL"}, "politicaRetentativa": "NAO_PERMITE"}
+      """
+    And I remember the response field "idRec" as "sol"
+    And I send "POST" to "/pix/v2/solicrec" with JSON:
+      """
+      {"idRec": "${sol}", "calendario": {"dataExpiracaoSolicitacao": "2026-01-10T12:00:00Z"},
+       "destinatario": {"conta": "1", "ispbParticipante": "99999009", "cpf": "11144477735"}}
+      """
+    And I remember the response field "idSolicRec" as "solic"
+    And I send "PATCH" to "/pix/v2/solicrec/${solic}" with JSON:
+      """
+      {"status": "CANCELADA"}
+      """
+    Then the response status is 201
+    And the response field "status" is "CANCELADA"
 
   Scenario: A rejected attempt, then a retry under PERMITE_3R_7D; retries refused under NAO_PERMITE; cancellation refused on the attempt date
     When I send "POST" to "/pix/v2/rec" with JSON:

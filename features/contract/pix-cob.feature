@@ -401,7 +401,8 @@ Feature: Pix immediate charges (cob), locations, received Pix, refunds and webho
       """
       {"status": "NAO_REALIZADO", "motivo": "Conta do pagador encerrada"}
       """
-    Then the response field "status" is "NAO_REALIZADO"
+    Then the response status is 200
+    And the response field "status" is "NAO_REALIZADO"
     And the receiver gets 3 Pix callbacks within 5 seconds
     And the event field "pix.0.devolucoes.1.motivo" is "Conta do pagador encerrada"
     When I send "PUT" to "/pix/v2/pix/${e2e}/devolucao/D3" with JSON:

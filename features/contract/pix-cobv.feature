@@ -42,6 +42,14 @@ Feature: Pix due-date charges (cobv): what is owed early, on time, late and afte
       """
     Then the response status is 400
     And the response field "violacoes.0.propriedade" is "cob.txid"
+    When I send "PATCH" to "/pix/v2/cobv/7978c0c97ea847e78e8849634473c1f1" with JSON:
+      """
+      {"calendario": {"dataDeVencimento": "2026-01-22", "validadeAposVencimento": 30},
+       "solicitacaoPagador": "Mensalidade de janeiro"}
+      """
+    Then the response status is 200
+    And the response field "calendario.dataDeVencimento" is "2026-01-22"
+    And the response field "solicitacaoPagador" is "Mensalidade de janeiro"
 
   Scenario Outline: The amount depends on the payment date
     When I send "PUT" to "/pix/v2/cobv/7978c0c97ea847e78e8849634473c1f1" with JSON:

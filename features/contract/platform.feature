@@ -376,6 +376,19 @@ Feature: Platform: onboarding, tokens, errors, idempotency, clock, events
     Given the sandbox clock is at "2026-03-01T09:30:00Z"
     When I send "GET" to "/sandbox/clock"
     Then the response field "now" is "2026-03-01T09:30:00Z"
+    When I send "POST" to "/sandbox/clock/advance" with JSON:
+      """
+      {"by": "1h30m"}
+      """
+    Then the response status is 200
+    And the response field "now" is "2026-03-01T11:00:00Z"
+    When I send "POST" to "/sandbox/clock/set" with JSON:
+      """
+      {"at": "2026-04-01T08:00:00Z", "mode": "frozen"}
+      """
+    Then the response status is 200
+    And the response field "now" is "2026-04-01T08:00:00Z"
+    And the response field "mode" is "frozen"
 
   Scenario Outline: A bad clock request names the field
     When I send "POST" to "<path>" with JSON:

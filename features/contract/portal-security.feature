@@ -39,6 +39,32 @@ Feature: The portal and the control API belong to their owners
     Then the response status is 404
     When I send "POST" to "/portal/apps/homologa-demo/secret"
     Then the response status is 404
+    # Her own app takes her pages' origins and a client certificate, and
+    # she makes herself a token for CI.
+    When I send "PUT" to "/portal/apps/${anaApp}/widget-origins" with JSON:
+      """
+      {"origins": ["https://corretora-sul.example"]}
+      """
+    Then the response status is 200
+    And the response field "widgetOrigins.0" is "https://corretora-sul.example"
+    When I send "POST" to "/portal/apps/${anaApp}/certificates" with JSON:
+      """
+      {"format": "pem"}
+      """
+    Then the response status is 201
+    And the response body contains "BEGIN CERTIFICATE"
+    When I send "POST" to "/portal/tokens" with JSON:
+      """
+      {"name": "ci"}
+      """
+    Then the response status is 201
+    And the response field "name" is "ci"
+    When I send "POST" to "/portal/login" with JSON:
+      """
+      {"email": "ana@corretora.com.br", "password": "uma-senha-bem-longa"}
+      """
+    Then the response status is 200
+    And the response field "account.email" is "ana@corretora.com.br"
 
   Scenario: A cross-site form cannot rotate an app's secret
     When I log out of the portal

@@ -155,14 +155,14 @@ func (h *Handlers) Routes() []httpx.Route {
 	return []httpx.Route{
 		route(http.MethodGet, "/clock", "platform/clock", h.clock, "the company's clock (the operator: the default clock)"),
 		route(http.MethodGet, "/clocks", "", h.clocks, "the companies' own clocks (the company: its own)"),
-		route(http.MethodPost, "/clock/advance", "platform/clock", h.advance, "advance the clock, running what falls due"),
-		route(http.MethodPost, "/clock/set", "platform/clock", h.set, "set, freeze, run or accelerate the clock"),
+		route(http.MethodPost, "/clock/advance", "platform/clock", h.advance, "advance the clock, running what falls due").WithRequest("platform/clock.advance"),
+		route(http.MethodPost, "/clock/set", "platform/clock", h.set, "set, freeze, run or accelerate the clock").WithRequest("platform/clock.set"),
 		route(http.MethodGet, "/interactions", "", h.interactions, "the interaction log"),
 		route(http.MethodGet, "/deliveries", "", h.deliveries, "webhook deliveries"),
 		route(http.MethodGet, "/deliveries/{id}", "", h.delivery, "one delivery and its attempts"),
 		route(http.MethodPost, "/deliveries/{id}/replay", "", h.replay, "deliver an event again"),
 		route(http.MethodGet, "/events", "", h.events, "emitted events"),
-		{API: "sandbox", Method: http.MethodPost, Path: "/events/ping", Auth: httpx.Tenant, Idempotent: true, Handler: httpx.HandlerFunc(h.ping),
+		{API: "sandbox", Method: http.MethodPost, Path: "/events/ping", Auth: httpx.Tenant, Idempotent: true, Request: "platform/ping", Handler: httpx.HandlerFunc(h.ping),
 			Doc: "send a test event to the app's webhook"},
 		// The inbox takes the sandbox's own deliveries at its name (served
 		// in the process, never from the network), and anyone's at its
@@ -181,7 +181,7 @@ func (h *Handlers) Routes() []httpx.Route {
 		route(http.MethodPost, "/reset", "", h.reset, "empty the company's sandbox (the operator: every company's)"),
 		route(http.MethodPost, "/tokens/expire", "", h.expireTokens, "end every access token of the company now (they live on the wall clock; this tests renewal)"),
 		route(http.MethodGet, "/app", "platform/app", h.app, "the app of the token: its company, CNPJ and webhook (no secret)"),
-		route(http.MethodPut, "/app/webhook", "platform/app", h.appWebhook, "set the webhook of the app of the token, as the portal does"),
+		route(http.MethodPut, "/app/webhook", "platform/app", h.appWebhook, "set the webhook of the app of the token, as the portal does").WithRequest("platform/app.webhook"),
 	}
 }
 
@@ -516,17 +516,8 @@ func (h *Handlers) ping(r *http.Request) (*httpx.Reply, error) {
 		ClientID string `json:"clientId"`
 		Message  string `json:"message"`
 	}
-	body, err := httpx.ReadBody(r, 0)
-	if err != nil {
+	if err := httpx.DecodeOptionalJSON(r, h.Schemas, "platform/ping", &in); err != nil {
 		return nil, err
-	}
-	if len(body) > 0 {
-		if err := httpx.CheckJSONContentType(r); err != nil {
-			return nil, err
-		}
-		if err := httpx.DecodeJSONBytes(body, h.Schemas, "platform/ping", &in); err != nil {
-			return nil, err
-		}
 	}
 	key := in.ClientID
 	if p, ok := auth.PrincipalOf(r.Context()); ok && key == "" {

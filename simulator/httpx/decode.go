@@ -107,6 +107,20 @@ func DecodeJSON(r *http.Request, schemas *schema.Registry, name string, v any) e
 	return DecodeJSONIn(r.Context(), body, schemas, name, v)
 }
 
+// DecodeOptionalJSON is DecodeJSON for a body that may be left out: an
+// empty body (or white space alone) leaves v as it was, and only a body
+// sent must be JSON.
+func DecodeOptionalJSON(r *http.Request, schemas *schema.Registry, name string, v any) error {
+	body, err := ReadBody(r, 0)
+	if err != nil || len(bytes.TrimSpace(body)) == 0 {
+		return err
+	}
+	if err := CheckJSONContentType(r); err != nil {
+		return err
+	}
+	return DecodeJSONIn(r.Context(), body, schemas, name, v)
+}
+
 // DecodeJSONBytes is DecodeJSON for a body already read, as strict as the
 // schema (no request's leniency applies).
 func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) error {
@@ -114,8 +128,14 @@ func DecodeJSONBytes(body []byte, schemas *schema.Registry, name string, v any) 
 }
 
 // DecodeJSONIn is DecodeJSON for a body already read, with the leniency
-// of the request ctx belongs to.
+// of the request ctx belongs to. A routed request's body is validated
+// with its route's declared schema (Route.Request): name may be "" for
+// it, and naming another is an internal error (routeSchema).
 func DecodeJSONIn(ctx context.Context, body []byte, schemas *schema.Registry, name string, v any) error {
+	name, err := routeSchema(ctx, schemas, name)
+	if err != nil {
+		return err
+	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return errs.Errorf(errs.Invalid, "o corpo da requisição está vazio; envie um documento JSON")
 	}
@@ -152,6 +172,36 @@ func DecodeJSONIn(ctx context.Context, body []byte, schemas *schema.Registry, na
 		return errs.Errorf(errs.Invalid, "JSON malformado: %v", err)
 	}
 	return nil
+}
+
+// routeSchema is the schema the body of ctx's request is validated
+// with: its route's declared Request. A handler that validates with
+// another schema, or with one its route does not declare, or that has
+// no registry to validate the declared one with, is a bug of the
+// sandbox: a 500, which every test that sends the route a body finds,
+// so the route table (and the request reference written from it) says
+// what the handler does. Outside a routed request (a unit test of a
+// handler, a document that is no request's body) name is kept.
+func routeSchema(ctx context.Context, schemas *schema.Registry, name string) (string, error) {
+	info, ok := ctx.Value(infoKey{}).(*Info)
+	if !ok || info.Route == nil {
+		return name, nil
+	}
+	rt := info.Route
+	switch {
+	case name != "" && name != rt.Request:
+		return "", routeError(rt, fmt.Errorf("the handler validates the body with schema %q, the route declares %q (Route.Request)", name, rt.Request))
+	case rt.Request != "" && schemas == nil:
+		return "", routeError(rt, fmt.Errorf("the route declares request schema %q, the handler has no registry to validate with", rt.Request))
+	}
+	return rt.Request, nil
+}
+
+// routeError is the 500 of a route whose handler and declaration
+// disagree.
+func routeError(rt *Route, err error) error {
+	return &errs.Error{Code: errs.Internal, Message: "erro interno: a rota " + rt.Method + " " + rt.Path + " valida o corpo com outro schema que o declarado",
+		Err: fmt.Errorf("route %s %s (API %q): %w", rt.Method, rt.Path, rt.API, err)}
 }
 
 // schemaError turns a validation's outcome into the answer: 400 naming

@@ -41,6 +41,9 @@ type Info struct {
 	// accepted so (Tolerate), which the interaction log records.
 	Lenient  bool
 	Findings []Finding
+	// Route is the route the router matched (Routed), nil for a request
+	// no route serves: its Request is the schema a body is decoded with.
+	Route *Route
 	// Finally runs once the request is done and recorded (an injected
 	// reset closes the connection there, so the client cannot see the
 	// reset before the log shows it).

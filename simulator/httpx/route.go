@@ -68,6 +68,13 @@ type Route struct {
 	// partner's YAML, a webhook delivery as sent): form content types are
 	// not refused there.
 	RawBody bool
+	// Request is the schema of the route's JSON body, "" when it takes
+	// none (or one no schema describes: server's list of them says why).
+	// The router puts the route in the request's Info, and DecodeJSON
+	// validates the body with this schema and no other: a handler that
+	// names another is an internal error, so the declaration (which the
+	// request reference is written from) cannot drift from the handler.
+	Request string
 	// Answer is the schema of the 2xx body, "" when the route's answer has
 	// none.
 	Answer  string
@@ -78,6 +85,29 @@ type Route struct {
 	// API's specification does not declare, and why; the route
 	// reference lists it.
 	Undeclared string
+}
+
+// WithRequest is rt taking a JSON body of the named schema: a route
+// helper's result, declared with its body (Route.Request).
+func (rt Route) WithRequest(schema string) Route {
+	rt.Request = schema
+	return rt
+}
+
+// Routed serves rt's requests with next, naming rt in the request's
+// Info, so that decoding validates the body with the route's declared
+// schema (Route.Request). A request that reaches it without an Info (a
+// handler mounted alone, in a test) gets one.
+func Routed(rt Route, next http.Handler) http.Handler {
+	route := &rt
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info, ok := r.Context().Value(infoKey{}).(*Info); ok {
+			info.Route = route
+		} else {
+			r = r.WithContext(WithInfo(r.Context(), &Info{Route: route}))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Scopes is a convenience for Route.Scopes.

@@ -2,7 +2,6 @@ package pix
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -59,13 +58,6 @@ func codigoOf(r *http.Request) (string, error) {
 	var in struct {
 		Codigo string `json:"codigo"`
 	}
-	body, err := httpx.ReadBody(r, 0)
-	if err != nil {
-		return "", err
-	}
-	if len(strings.TrimSpace(string(body))) == 0 {
-		return "", nil
-	}
-	err = httpx.DecodeJSONBytes(body, nil, "", &in)
+	err := httpx.DecodeOptionalJSON(r, nil, "", &in)
 	return in.Codigo, err
 }

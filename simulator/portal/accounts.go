@@ -1,7 +1,6 @@
 package portal
 
 import (
-	"bytes"
 	"net/http"
 	"strings"
 
@@ -127,7 +126,7 @@ func (h *Handlers) account(r *http.Request) (*httpx.Reply, error) {
 // Basic), so a program or a CI job can log in, or a logged-in session.
 func (h *Handlers) newToken(r *http.Request) (*httpx.Reply, error) {
 	var in struct{ Name string }
-	if err := decodeOptional(r, h, "platform/credential.create", &in); err != nil {
+	if err := httpx.DecodeOptionalJSON(r, h.Schemas, "platform/credential.create", &in); err != nil {
 		return nil, err
 	}
 	a, err := h.tokenAccount(r)
@@ -181,16 +180,4 @@ func (h *Handlers) revoke(r *http.Request) (*httpx.Reply, error) {
 		return nil, err
 	}
 	return httpx.NoContent(), nil
-}
-
-// decodeOptional is DecodeJSON for a body that may be left out.
-func decodeOptional(r *http.Request, h *Handlers, name string, v any) error {
-	body, err := httpx.ReadBody(r, 0)
-	if err != nil || len(bytes.TrimSpace(body)) == 0 {
-		return err
-	}
-	if err := httpx.CheckJSONContentType(r); err != nil {
-		return err
-	}
-	return httpx.DecodeJSONBytes(body, h.Schemas, name, v)
 }

@@ -1,7 +1,6 @@
 package portal
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"unicode/utf8"
@@ -21,7 +20,7 @@ func (h *Handlers) certificateRoutes() []httpx.Route {
 	}
 	return []httpx.Route{
 		route(http.MethodPost, "/apps/{id}/certificates", httpx.Account, "", h.issueCertificate,
-			"issue an app a client certificate for mutual TLS: the download (PEM bundle or PKCS#12) holds its key, shown once"),
+			"issue an app a client certificate for mutual TLS: the download (PEM bundle or PKCS#12) holds its key, shown once").WithRequest("platform/certificate.create"),
 		route(http.MethodGet, "/apps/{id}/certificates", httpx.Account, "platform/certificate.list", h.certificates, "an app's client certificates"),
 		route(http.MethodDelete, "/apps/{id}/certificates/{cert}", httpx.Account, "platform/certificate", h.revokeCertificate,
 			"revoke a client certificate: no more tokens with it, and its tokens stop working"),
@@ -43,21 +42,12 @@ var downloads = map[string][2]string{
 // PKCS#12 file under the password. The sandbox keeps the certificate,
 // never the key.
 func (h *Handlers) issueCertificate(r *http.Request) (*httpx.Reply, error) {
-	if err := httpx.CheckJSONContentType(r); err != nil {
-		return nil, err
-	}
-	body, err := httpx.ReadBody(r, 0)
-	if err != nil {
-		return nil, err
-	}
 	var in struct {
 		Format   string
 		Password *string
 	}
-	if len(bytes.TrimSpace(body)) > 0 {
-		if err := httpx.DecodeJSONBytes(body, h.Schemas, "platform/certificate.create", &in); err != nil {
-			return nil, err
-		}
+	if err := httpx.DecodeOptionalJSON(r, h.Schemas, "platform/certificate.create", &in); err != nil {
+		return nil, err
 	}
 	if in.Format == "" {
 		in.Format = "pem"

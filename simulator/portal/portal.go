@@ -24,23 +24,23 @@ func (h *Handlers) Routes() []httpx.Route {
 	}
 	creating := func(rt httpx.Route) httpx.Route { rt.Idempotent = true; return rt }
 	return append([]httpx.Route{
-		creating(route(http.MethodPost, "/accounts", httpx.Public, "platform/account", h.register, "register: an account (email, password) and its company; logs in")),
-		route(http.MethodPost, "/login", httpx.Public, "platform/account", h.login, "log in: a session cookie for the browser"),
+		creating(route(http.MethodPost, "/accounts", httpx.Public, "platform/account", h.register, "register: an account (email, password) and its company; logs in").WithRequest("platform/registration.create")),
+		route(http.MethodPost, "/login", httpx.Public, "platform/account", h.login, "log in: a session cookie for the browser").WithRequest("platform/login"),
 		route(http.MethodPost, "/logout", httpx.Account, "", h.logout, "end the session"),
 		route(http.MethodGet, "/account", httpx.Account, "platform/account", h.account, "the account and its companies"),
-		route(http.MethodPost, "/tokens", httpx.Public, "platform/credential", h.newToken, "a personal API token for the portal (HTTP Basic email:password, or logged in), shown once"),
+		route(http.MethodPost, "/tokens", httpx.Public, "platform/credential", h.newToken, "a personal API token for the portal (HTTP Basic email:password, or logged in), shown once").WithRequest("platform/credential.create"),
 		route(http.MethodGet, "/tokens", httpx.Account, "", h.tokens, "the account's API tokens and sessions"),
 		route(http.MethodDelete, "/tokens/{id}", httpx.Account, "", h.revoke, "revoke an API token or a session"),
-		creating(route(http.MethodPost, "/companies", httpx.Account, "platform/company", h.createCompany, "register another company of the account")),
+		creating(route(http.MethodPost, "/companies", httpx.Account, "platform/company", h.createCompany, "register another company of the account").WithRequest("platform/company.create")),
 		route(http.MethodGet, "/companies", httpx.Account, "", h.companies, "the account's companies"),
 		route(http.MethodGet, "/companies/{id}", httpx.Account, "", h.company, "a company"),
-		creating(route(http.MethodPost, "/apps", httpx.Account, "platform/app", h.createApp, "create an App/Client")),
+		creating(route(http.MethodPost, "/apps", httpx.Account, "platform/app", h.createApp, "create an App/Client").WithRequest("platform/app.create")),
 		route(http.MethodGet, "/apps", httpx.Account, "", h.apps, "the account's apps"),
 		route(http.MethodGet, "/apps/{id}", httpx.Account, "platform/app", h.app, "an app"),
 		creating(route(http.MethodPost, "/apps/{id}/secret", httpx.Account, "", h.rotateSecret, "rotate an app's client secret (shown once)")),
 		creating(route(http.MethodPost, "/apps/{id}/webhook-secret", httpx.Account, "", h.rotateWebhookSecret, "rotate an app's webhook signing secret (shown once)")),
-		route(http.MethodPut, "/apps/{id}/webhook", httpx.Account, "", h.setWebhook, "set an app's webhook URL"),
-		route(http.MethodPut, "/apps/{id}/widget-origins", httpx.Account, "platform/app", h.setWidgetOrigins, "set the origins an app's pages embed the widgets from"),
+		route(http.MethodPut, "/apps/{id}/webhook", httpx.Account, "", h.setWebhook, "set an app's webhook URL").WithRequest("platform/app.webhook"),
+		route(http.MethodPut, "/apps/{id}/widget-origins", httpx.Account, "platform/app", h.setWidgetOrigins, "set the origins an app's pages embed the widgets from").WithRequest("platform/app.widget-origins"),
 	}, h.certificateRoutes()...)
 }
 

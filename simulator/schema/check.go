@@ -98,8 +98,7 @@ var annotations = map[string]bool{"$schema": true, "$comment": true, "title": tr
 // children so that a schema referring to itself ends.
 type checkCompiler struct {
 	mu    sync.Mutex
-	fsys  fs.FS
-	docs  map[string]any
+	files schemaFolder
 	nodes map[string]*check
 	done  map[string]checked
 }
@@ -108,7 +107,7 @@ type checkCompiler struct {
 // its schemas, so a file many refer to (common.json) is read and
 // compiled once, as gojsonschema's loader pool does.
 func newCheckCompiler(fsys fs.FS) *checkCompiler {
-	return &checkCompiler{fsys: fsys, docs: map[string]any{}, nodes: map[string]*check{}, done: map[string]checked{}}
+	return &checkCompiler{files: schemaFolder{fsys: fsys, docs: map[string]any{}}, nodes: map[string]*check{}, done: map[string]checked{}}
 }
 
 // checked is a compilation's outcome.
@@ -140,28 +139,55 @@ func compileCheck(fsys fs.FS, name string) (*check, error) {
 // ref compiles what an absolute reference names: a file and a JSON
 // pointer in it.
 func (c *checkCompiler) ref(base, ref string) (*check, error) {
-	b, err := url.Parse(base)
+	file, pointer, err := resolveRef(base, ref)
 	if err != nil {
 		return nil, err
 	}
-	r, err := url.Parse(ref)
-	if err != nil {
-		return nil, err
-	}
-	abs := b.ResolveReference(r)
-	pointer := abs.Fragment
-	abs.Fragment = ""
-	file := abs.String()
 	key := file + "#" + pointer
 	if n, ok := c.nodes[key]; ok {
 		return n, nil
 	}
-	doc, ok := c.docs[file]
+	node, err := c.files.node(file, pointer)
+	if err != nil {
+		return nil, err
+	}
+	n := &check{}
+	c.nodes[key] = n
+	return n, c.fill(n, file, node)
+}
+
+// resolveRef is the absolute file and the JSON pointer that ref names,
+// read from the file base.
+func resolveRef(base, ref string) (file, pointer string, err error) {
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", "", err
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", "", err
+	}
+	abs := b.ResolveReference(r)
+	pointer = abs.Fragment
+	abs.Fragment = ""
+	if abs.Scheme != "file" || !strings.HasPrefix(abs.Path, "/schemas/") {
+		return "", "", fmt.Errorf("reference %s is not a schema of the folder", abs)
+	}
+	return abs.String(), pointer, nil
+}
+
+// schemaFolder reads the schema files of a folder, each once, and finds
+// the schema a reference names in them.
+type schemaFolder struct {
+	fsys fs.FS
+	docs map[string]any
+}
+
+// node is the schema at the JSON pointer in file (file:///schemas/…).
+func (f *schemaFolder) node(file, pointer string) (any, error) {
+	doc, ok := f.docs[file]
 	if !ok {
-		if abs.Scheme != "file" || !strings.HasPrefix(abs.Path, "/schemas/") {
-			return nil, fmt.Errorf("reference %s is not a schema of the folder", file)
-		}
-		raw, err := fs.ReadFile(c.fsys, strings.TrimPrefix(abs.Path, "/schemas/"))
+		raw, err := fs.ReadFile(f.fsys, strings.TrimPrefix(file, "file:///schemas/"))
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +198,7 @@ func (c *checkCompiler) ref(base, ref string) (*check, error) {
 		if err := dec.Decode(&doc); err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
-		c.docs[file] = doc
+		f.docs[file] = doc
 	}
 	node := doc
 	if pointer != "" {
@@ -187,9 +213,7 @@ func (c *checkCompiler) ref(base, ref string) (*check, error) {
 			}
 		}
 	}
-	n := &check{}
-	c.nodes[key] = n
-	return n, c.fill(n, file, node)
+	return node, nil
 }
 
 // fill compiles the schema s, found in file, into n.

@@ -3,10 +3,13 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gorilla/mux"
 
@@ -145,7 +148,9 @@ func (s *Server) Mount(rt httpx.Route) error {
 	if rt.API != "" && FullPath(rt) == rt.Path {
 		return fmt.Errorf("route %s %s: no API named %q", rt.Method, rt.Path, rt.API)
 	}
-	h := rt.Handler
+	// The request's Info names its route: decoding validates the body
+	// with the schema the route declares (Route.Request), and no other.
+	h := httpx.Routed(rt, rt.Handler)
 	if rt.Idempotent {
 		h = s.Keys.Wrap(h)
 	}
@@ -342,6 +347,55 @@ func RouteTable() []httpx.Route {
 	return s.Routes()
 }
 
+// RouteFor is the route of the table that serves method on target (a
+// path, its query ignored), as the sandbox's router chooses it: a path
+// under an alias or in another case is mapped first, as Outer maps it.
+// A document that names requests (a feature's steps) is matched to the
+// route table with it.
+func RouteFor(method, target string) (httpx.Route, bool) {
+	t := tableRouter()
+	path, _, _ := strings.Cut(target, "?")
+	if canon, _, _, ok := httpx.Canonical(t.apis, path); ok {
+		path = canon
+	}
+	var m mux.RouteMatch
+	if !t.router.Match(&http.Request{Method: method, URL: &url.URL{Path: path}}, &m) || m.Route == nil {
+		return httpx.Route{}, false
+	}
+	i, err := strconv.Atoi(m.Route.GetName())
+	if err != nil {
+		return httpx.Route{}, false
+	}
+	return t.routes[i], true
+}
+
+// routedTable is the route table in a router of its own, each route
+// named by its index, for RouteFor.
+type routedTable struct {
+	routes []httpx.Route
+	apis   []httpx.API
+	router *mux.Router
+}
+
+// tableRouter is the routedTable, made at its first use: flat, in the
+// table's order, which the sandbox's tree of branches keeps
+// (TestRouteTreeRoutesAsTheTableReads).
+var tableRouter = sync.OnceValue(func() routedTable {
+	t := routedTable{routes: RouteTable(), router: mux.NewRouter()}
+	t.apis = withSegments(APIs, t.routes)
+	for i, rt := range t.routes {
+		// A handler of its own, which mux needs to clear the method
+		// mismatch of an earlier route of the same path.
+		route := t.router.NewRoute().Name(strconv.Itoa(i)).Methods(rt.Method).Handler(http.NotFoundHandler())
+		if rt.Prefix {
+			route.PathPrefix(FullPath(rt))
+		} else {
+			route.Path(FullPath(rt))
+		}
+	}
+	return t
+})
+
 // credentialNames says in words what each kind of credential is.
 var credentialNames = map[httpx.Auth]string{
 	httpx.Public:      "none",
@@ -365,7 +419,7 @@ func credentialOf(rt httpx.Route) string {
 
 // RouteReference writes the route table as Markdown: one table per API,
 // each route with the credential it takes, its scopes, whether it replays
-// an Idempotency-Key, and the schema of its answer.
+// an Idempotency-Key, and the schemas of its body and of its answer.
 func RouteReference() string {
 	byAPI := map[string][]httpx.Route{}
 	for _, rt := range RouteTable() {
@@ -376,7 +430,7 @@ func RouteReference() string {
 		if len(rs) == 0 {
 			return
 		}
-		fmt.Fprintf(&b, "\n## %s\n\n| method | path | credential | scopes | idempotent | answer schema | what it does |\n|---|---|---|---|---|---|---|\n", title)
+		fmt.Fprintf(&b, "\n## %s\n\n| method | path | credential | scopes | idempotent | request schema | answer schema | what it does |\n|---|---|---|---|---|---|---|---|\n", title)
 		for _, rt := range rs {
 			path := FullPath(rt)
 			if rt.Prefix {
@@ -386,28 +440,38 @@ func RouteReference() string {
 			if rt.Idempotent {
 				idem = "yes"
 			}
-			answer := ""
-			if rt.Answer != "" {
-				answer = "`" + rt.Answer + "`"
-			}
 			scopes := ""
 			if len(rt.Scopes) > 0 {
 				scopes = "`" + strings.Join(rt.Scopes, "` or `") + "`"
 			}
-			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s | %s |\n", rt.Method, strings.ReplaceAll(path, "|", `\|`),
-				credentialOf(rt), scopes, idem, answer, rt.Doc)
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s | %s | %s | %s |\n", rt.Method, strings.ReplaceAll(path, "|", `\|`),
+				credentialOf(rt), scopes, idem, code(rt.Request), code(rt.Answer), rt.Doc)
 		}
 	}
 	section("Root", byAPI[""])
 	for _, a := range APIs {
-		title := a.Title + " (`" + a.Prefix + "`"
-		for _, al := range a.Aliases {
-			title += ", `" + al.Prefix + "`"
-		}
-		section(title+")", byAPI[a.Name])
+		section(sectionTitle(a), byAPI[a.Name])
 		undeclared(&b, a, byAPI[a.Name])
 	}
 	return b.String()
+}
+
+// sectionTitle is the title of an API's section in the references: its
+// title and every base path it is served under.
+func sectionTitle(a httpx.API) string {
+	title := a.Title + " (`" + a.Prefix + "`"
+	for _, al := range a.Aliases {
+		title += ", `" + al.Prefix + "`"
+	}
+	return title + ")"
+}
+
+// code is s as Markdown code, "" for none.
+func code(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "`" + s + "`"
 }
 
 // undeclared writes the answers of an API's routes that its
