@@ -50,12 +50,13 @@ type writer struct {
 	consts   constants
 	buf      bytes.Buffer
 	receiver bool
-	// per scenario: the variables of ids the sandbox made, by value, and
-	// the item (index) that first showed each.
-	vars     map[string]string
-	sources  map[string]source
-	firstUse map[string]int
+	// per scenario: its ids (followIDs), and the Background's variables,
+	// which every scenario has.
+	ids    follow
+	bgVars map[string]variable
+	// per item: the ids it asserted, and its resource (for a plain id).
 	asserted map[string]bool
+	res      string
 	prevAt   time.Time
 	lastKind string
 }
@@ -64,6 +65,7 @@ type writer struct {
 type source struct {
 	item  int
 	path  string
+	kind  string
 	event bool
 }
 
@@ -133,10 +135,11 @@ func (w *writer) background(bg []item, flows []*flow) {
 	if len(r.events) > 0 {
 		w.step("Given", "I subscribe to the event stream")
 	}
-	w.begin(bg)
+	w.begin(bg, 0)
 	for i, it := range bg {
 		w.item(i, it)
 	}
+	w.bgVars = w.ids.vars
 }
 
 func trimFloat(f float64) string {
@@ -151,7 +154,7 @@ func (w *writer) scenario(n int, items []item, bg []item) {
 	fmt.Fprintf(&w.buf, "\n  Scenario: %d. %s\n", n, title(items))
 	w.lastKind = ""
 	all := append(append([]item{}, bg...), items...)
-	w.begin(all)
+	w.begin(all, len(bg))
 	for i, it := range items {
 		w.item(len(bg)+i, it)
 	}

@@ -121,33 +121,30 @@ func idLike(field string, v any) bool {
 	return true
 }
 
-// keys are the identifiers an item is about, less the company's own.
-func (it item) keys(consts constants) []string {
-	var out []string
-	add := func(field string, v any) {
-		if idLike(field, v) {
-			if _, own := consts[scalar(v)]; !own {
-				out = append(out, scalar(v))
+// keys are the identifiers an item is about, less the company's own:
+// each distinctive one, and a small number a request named after the
+// sandbox showed it (an enrollment's, a benefit's). A catalogue's small
+// ids, which every answer repeats and no request names, tie nothing.
+func (it item) keys(f follow, consts constants) []string {
+	var refs []ref
+	switch {
+	case it.call != nil:
+		refs = sentIDs(it, consts)
+		for _, l := range shownIDs(it, consts) {
+			refs = append(refs, l.ref)
+		}
+	case it.event != nil:
+		for _, l := range shownIDs(it, consts) {
+			if strings.HasPrefix(l.path, "subject.") {
+				refs = append(refs, l.ref)
 			}
 		}
 	}
-	switch {
-	case it.call != nil:
-		c := it.call
-		for _, seg := range strings.Split(c.Path, "/") {
-			add("", seg)
-		}
-		q, _ := url.ParseQuery(c.Query)
-		for k, vs := range q {
-			for _, v := range vs {
-				add(k, v)
-			}
-		}
-		walk(c.req, "", add)
-		walk(c.resp, "", add)
-	case it.event != nil:
-		for k, v := range it.event.Subject {
-			add(k, v)
+	var out []string
+	for _, r := range refs {
+		k := f.space.key(r)
+		if _, followed := f.vars[k]; followed || distinctive(r.value) {
+			out = append(out, k)
 		}
 	}
 	return out
@@ -166,11 +163,12 @@ func splitFlows(items []item, consts constants) ([]item, []*flow) {
 	var flows []*flow
 	var bg, pending []item
 	var current *flow
+	ids := followIDs(items, consts, func(int, string) bool { return true })
 	for _, it := range items {
 		if it.advance != 0 || !it.setAt.IsZero() {
 			continue
 		}
-		ks := it.keys(consts)
+		ks := it.keys(ids, consts)
 		var f *flow
 		for _, k := range ks {
 			if owner[k] != nil {

@@ -6,45 +6,25 @@ import (
 	"fmt"
 	"math"
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 )
 
 // A scenario's ids: those the partner made (a txid) are written as they
-// are; those the sandbox made (an endToEndId, a proposal's number) are
-// remembered where they first appear and written ${name} where the
-// partner used them; the company's own values are the scenario's
-// company's.
+// are; those the sandbox made (an endToEndId, a proposal's number, an
+// enrollment's) are remembered where they first appear and written
+// ${name} where the partner used them (ids.go: by kind and value); the
+// company's own values are the scenario's company's.
 
-// begin reads a scenario's items before it is written: which ids the
-// sandbox made, where each first appeared, and which the partner used
-// later.
-func (w *writer) begin(items []item) {
-	w.vars, w.sources = map[string]string{}, map[string]source{}
-	w.firstUse = map[string]int{}
-	produced := map[string]source{}
-	taken := map[string]bool{}
-	for i, it := range items {
-		for _, v := range w.uses(it) {
-			if src, ok := produced[v]; ok && w.vars[v] == "" {
-				w.vars[v], w.sources[v] = uniqueName(lastField(src.path), taken), src
-			}
-			if _, ok := produced[v]; !ok {
-				if _, seen := w.firstUse[v]; !seen {
-					w.firstUse[v] = i
-				}
-			}
-		}
-		for path, v := range w.produces(it) {
-			if _, used := w.firstUse[v]; !used {
-				if _, ok := produced[v]; !ok {
-					produced[v] = source{item: i, path: path, event: it.event != nil}
-				}
-			}
-		}
-	}
+// begin reads a scenario's items before it is written (followIDs). The
+// first bg of them are the Background's, whose answers are where an id
+// is remembered only when the Background remembered it.
+func (w *writer) begin(items []item, bg int) {
+	w.ids = followIDs(items, w.consts, func(i int, key string) bool {
+		_, kept := w.bgVars[key]
+		return i >= bg || kept
+	})
 	w.prevAt = time.Time{}
 }
 
@@ -67,92 +47,60 @@ func uniqueName(field string, taken map[string]bool) string {
 	return name
 }
 
-// uses are the ids an item's request names (its path, query and body).
-func (w *writer) uses(it item) []string {
-	var out []string
-	add := func(field string, v any) {
-		if idLike(field, v) {
-			if _, own := w.consts[scalar(v)]; !own {
-				out = append(out, scalar(v))
-			}
-		}
-	}
-	var p, q string
-	var body any
-	switch {
-	case it.call != nil:
-		p, q, body = it.call.Path, it.call.Query, it.call.req
-	case it.control != nil:
-		p, body = it.control.path, it.control.body
-	default:
-		return nil
-	}
-	for _, seg := range strings.Split(p, "/") {
-		seg, _ = url.PathUnescape(seg)
-		add("", seg)
-	}
-	vals, _ := url.ParseQuery(q)
-	for k, vs := range vals {
-		for _, v := range vs {
-			add(k, v)
-		}
-	}
-	walk(body, "", add)
-	return out
-}
-
-// produces are the ids an item shows, by path: a request's answer, an
-// event's subject and data.
-func (w *writer) produces(it item) map[string]string {
-	out := map[string]string{}
-	add := func(path string, v any) {
-		if idLike(path, v) {
-			if _, own := w.consts[scalar(v)]; !own {
-				if _, dup := out[path]; !dup {
-					out[path] = scalar(v)
-				}
-			}
-		}
-	}
-	switch {
-	case it.call != nil:
-		walk(it.call.resp, "", add)
-	case it.event != nil:
-		walk(it.event.Subject, "subject", add)
-		walk(it.event.Data, "data", add)
-	}
-	return out
-}
-
-// expr is how item i writes a value: the company's own as the
-// scenario's, an id the sandbox made earlier by its variable.
-func (w *writer) expr(v string, i int) (string, bool) {
-	if e, ok := w.consts[v]; ok {
+// expr is how item i writes a value (r the id it is, when isID): the
+// company's own as the scenario's, an id the sandbox made earlier by its
+// variable.
+func (w *writer) expr(s string, r ref, isID bool, i int) (string, bool) {
+	if e, ok := w.consts[s]; ok {
 		return e, true
 	}
-	if name, ok := w.vars[v]; ok && w.sources[v].item < i {
-		return "${" + name + "}", true
+	if !isID {
+		return "", false
+	}
+	if v, ok := w.ids.vars[w.ids.space.key(r)]; ok && v.src.item < i {
+		return "${" + v.name + "}", true
 	}
 	return "", false
+}
+
+// exprAt is expr for a field of the item's document.
+func (w *writer) exprAt(path string, v any, i int) (string, bool) {
+	r, isID := fieldID(path, w.res, v)
+	return w.expr(scalar(v), r, isID, i)
 }
 
 // unstable says whether item i cannot assert a value as recorded: an id
 // the sandbox made, not remembered before i.
 func (w *writer) unstable(path string, v any, i int) bool {
-	s := scalar(v)
-	if !idLike(path, v) {
+	r, isID := fieldID(path, w.res, v)
+	if !isID {
 		return false
 	}
-	if _, ok := w.expr(s, i); ok {
+	if _, ok := w.expr(scalar(v), r, true, i); ok {
 		return false
 	}
-	first, used := w.firstUse[s]
+	first, used := w.ids.firstUse[w.ids.space.key(r)]
 	return !used || first >= i
+}
+
+// itemResource is what an item is about, for the plain ids of its
+// documents: its route's resource, or its event's.
+func itemResource(it item) string {
+	var res string
+	switch {
+	case it.call != nil:
+		_, res = pathIDs(it.call.Path)
+	case it.control != nil:
+		_, res = pathIDs(it.control.path)
+	case it.event != nil:
+		res = eventResource(it.event)
+	}
+	return res
 }
 
 // item writes one item of scenario position i.
 func (w *writer) item(i int, it item) {
-	w.asserted = map[string]bool{}
+	w.asserted, w.res = map[string]bool{}, itemResource(it)
 	switch {
 	case it.activate != "":
 		w.step("When", fmt.Sprintf("I send \"POST\" to \"/sandbox/scenarios/%s/activate\" with JSON:", it.activate))
@@ -202,7 +150,7 @@ func (w *writer) control(i int, c *control) {
 	} else {
 		raw, _ := json.Marshal(c.body)
 		w.step("When", fmt.Sprintf("I send %q to %q with JSON:", c.method, p))
-		w.docString(w.body(string(raw), decodeJSON(string(raw)), i))
+		w.docString(w.body(string(raw), i))
 	}
 	w.step("Then", fmt.Sprintf("the response status is %d", c.status))
 }
@@ -223,13 +171,13 @@ func (w *writer) call(i int, c *call) {
 	switch {
 	case c.Status == 0:
 		w.step("When", fmt.Sprintf("I send %q to %q with JSON and get no answer:", c.Method, p))
-		w.docString(w.body(orText(c.RequestBody, "{}"), c.req, i))
+		w.docString(w.body(orText(c.RequestBody, "{}"), i))
 		return
 	case strings.TrimSpace(c.RequestBody) == "":
 		w.step("When", fmt.Sprintf("I send %q to %q", c.Method, p))
 	case c.req != nil:
 		w.step("When", fmt.Sprintf("I send %q to %q with JSON:", c.Method, p))
-		w.docString(w.body(c.RequestBody, c.req, i))
+		w.docString(w.body(c.RequestBody, i))
 	default:
 		ct := c.RequestHeaders["Content-Type"]
 		w.step("When", fmt.Sprintf("I send %q to %q with a body of type %q:", c.Method, p, orText(ct, "text/plain")))
@@ -298,13 +246,14 @@ func (w *writer) assert(what, path string, v any, i int) bool {
 	}
 	// An id is asserted once an item: the same txid in three places says
 	// nothing more.
-	if idLike(path, v) {
-		if w.asserted[s] {
+	if r, isID := fieldID(path, w.res, v); isID {
+		k := w.ids.space.key(r)
+		if w.asserted[k] {
 			return false
 		}
-		w.asserted[s] = true
+		w.asserted[k] = true
 	}
-	if e, ok := w.expr(s, i); ok {
+	if e, ok := w.exprAt(path, v, i); ok {
 		s = e
 	}
 	w.step("Then", fmt.Sprintf("the %s field %q is %q", what, path, s))
@@ -318,19 +267,30 @@ func isTime(s string) bool {
 
 // remember writes the variables whose value item i showed first.
 func (w *writer) remember(i int, what string) {
-	for _, v := range sortedKeys(w.vars) {
-		if src := w.sources[v]; src.item == i {
-			w.step("Then", fmt.Sprintf("I remember the %s field %q as %q", what, src.path, w.vars[v]))
+	var here []variable
+	for _, v := range w.ids.vars {
+		if v.src.item == i {
+			here = append(here, v)
 		}
+	}
+	sort.Slice(here, func(a, b int) bool { return here[a].name < here[b].name })
+	for _, v := range here {
+		w.step("Then", fmt.Sprintf("I remember the %s field %q as %q", what, v.src.path, v.name))
 	}
 }
 
 // path writes a request's path and query with the scenario's values.
 func (w *writer) path(p, query string, i int) string {
 	segs := strings.Split(p, "/")
+	ids, res := pathIDs(p)
+	at := map[int]ref{}
+	for _, s := range ids {
+		at[s.seg] = s.ref
+	}
 	for k, seg := range segs {
 		raw, _ := url.PathUnescape(seg)
-		if e, ok := w.expr(raw, i); ok {
+		r, isID := at[k]
+		if e, ok := w.expr(raw, r, isID, i); ok {
 			segs[k] = e
 		}
 	}
@@ -342,7 +302,9 @@ func (w *writer) path(p, query string, i int) string {
 	for k, part := range parts {
 		key, val, _ := strings.Cut(part, "=")
 		raw, _ := url.QueryUnescape(val)
-		if e, ok := w.expr(raw, i); ok {
+		name, _ := url.QueryUnescape(key)
+		r, isID := fieldID(name, res, raw)
+		if e, ok := w.expr(raw, r, isID, i); ok {
 			parts[k] = key + "=" + e
 		}
 	}
@@ -351,34 +313,25 @@ func (w *writer) path(p, query string, i int) string {
 
 // body writes a JSON body as recorded (its members' order kept),
 // indented, with the scenario's values and webhook URLs at its
-// receiver.
-func (w *writer) body(raw string, doc any, i int) string {
+// receiver: each value replaced where it is, so that the number 1 of an
+// inscricaoId is its variable and the 1 of a PARTICIPACAO stays.
+func (w *writer) body(raw string, i int) string {
 	var out bytes.Buffer
 	if json.Indent(&out, []byte(raw), "", "  ") != nil {
 		return raw
 	}
-	text := out.String()
-	walk(doc, "", func(path string, v any) {
+	return rewriteJSON(out.String(), func(path string, v any) string {
 		s := scalar(v)
-		e, ok := w.expr(s, i)
+		e, ok := w.exprAt(path, v, i)
 		if isWebhookField(path, v) {
 			e, ok = receiverURL(s), true
 		}
 		if !ok || s == "" {
-			return
+			return ""
 		}
 		if _, isNum := v.(json.Number); isNum {
-			text = numberToken(s).ReplaceAllString(text, "${1}"+strings.ReplaceAll(e, "$", "$$")+"${2}")
-			return
+			return e
 		}
-		quoted, _ := json.Marshal(s)
-		text = strings.ReplaceAll(text, string(quoted), `"`+e+`"`)
+		return `"` + e + `"`
 	})
-	return text
-}
-
-// numberToken matches a number as a JSON value (after a colon, a
-// bracket or a comma).
-func numberToken(n string) *regexp.Regexp {
-	return regexp.MustCompile(`([:\[,]\s*)` + regexp.QuoteMeta(n) + `(\s*[,\]}\n]|$)`)
 }
