@@ -432,6 +432,29 @@ func (w *World) distinctCharges(n int) error {
 // retriedSame checks that after an injected fault the partner repeated
 // the operation with the same txid (same path) or the same Idempotency-Key.
 func (w *World) retriedSame(op, what string) error {
+	return w.afterFault(op, "retry 5xx, timeouts and lost answers with backoff", func(i int, it, next interaction) error {
+		switch what {
+		case "txid", "refund id":
+			if next.Path != it.Path {
+				return fmt.Errorf("the partner retried with another %s (%s, then %s) after the injected fault (%s): a retry must reuse it, or it creates a second one", what, it.Path, next.Path, faultSeen(it))
+			}
+		case "Idempotency-Key":
+			switch {
+			case it.IdempotencyKey == "":
+				return fmt.Errorf("the partner sent %s without an Idempotency-Key, so its retry after the injected fault (%s) cannot be told from a new one: send a key on every creating POST and repeat it on retries", op, faultSeen(it))
+			case next.IdempotencyKey != it.IdempotencyKey:
+				return fmt.Errorf("the partner retried without the same Idempotency-Key: the key changed between attempts %d and %d of %s (%q, then %q) after the injected fault (%s): repeat the first attempt's key on every retry", i+1, i+2, op, it.IdempotencyKey, next.IdempotencyKey, faultSeen(it))
+			}
+		}
+		return nil
+	})
+}
+
+// afterFault runs check on the first call of op that met an injected
+// fault and the partner's next call of op (its retry), the i-th of the
+// list, until it passes or the wait ends; a fault with no call after it
+// is the partner's not retrying, which advice says how to fix.
+func (w *World) afterFault(op, advice string, check func(i int, failed, next interaction) error) error {
 	method, path, err := opRE(op)
 	if err != nil {
 		return err
@@ -446,23 +469,9 @@ func (w *World) retriedSame(op, what string) error {
 				continue
 			}
 			if i+1 >= len(list) {
-				return fmt.Errorf("the partner did not retry %s after the injected fault (%s): retry 5xx, timeouts and lost answers with backoff", op, it.Injected)
+				return fmt.Errorf("the partner did not retry %s after the injected fault (%s): %s", op, faultSeen(it), advice)
 			}
-			next := list[i+1]
-			switch what {
-			case "txid", "refund id":
-				if next.Path != it.Path {
-					return fmt.Errorf("the partner retried with another %s (%s, then %s) after the injected fault (%s): a retry must reuse it, or it creates a second one", what, it.Path, next.Path, faultSeen(it))
-				}
-			case "Idempotency-Key":
-				switch {
-				case it.IdempotencyKey == "":
-					return fmt.Errorf("the partner sent %s without an Idempotency-Key, so its retry after the injected fault (%s) cannot be told from a new one: send a key on every creating POST and repeat it on retries", op, faultSeen(it))
-				case next.IdempotencyKey != it.IdempotencyKey:
-					return fmt.Errorf("the partner retried without the same Idempotency-Key: the key changed between attempts %d and %d of %s (%q, then %q) after the injected fault (%s): repeat the first attempt's key on every retry", i+1, i+2, op, it.IdempotencyKey, next.IdempotencyKey, faultSeen(it))
-				}
-			}
-			return nil
+			return check(i, it, list[i+1])
 		}
 		return fmt.Errorf("no call to %s met an injected fault", op)
 	})
@@ -939,30 +948,13 @@ func (w *World) sentValid(op, name string) error {
 // end of the failed answer to the start of the retry, at least ms (what
 // the fault's Retry-After asks, or a backoff).
 func (w *World) waitedBeforeRetry(ms int, op string) error {
-	method, path, err := opRE(op)
-	if err != nil {
-		return err
-	}
-	return eventually(6, func() error {
-		list, err := w.interactions(method, path)
-		if err != nil {
-			return err
+	return w.afterFault(op, "retry 5xx, 429, timeouts and lost answers with backoff, never sooner than Retry-After asks", func(_ int, it, next interaction) error {
+		// Wall-clock times: the sandbox clock may be frozen.
+		end := it.WallAt.Add(time.Duration(it.DurationMS * float64(time.Millisecond)))
+		if gap := next.WallAt.Sub(end); gap < time.Duration(ms)*time.Millisecond {
+			return fmt.Errorf("the partner retried %s %d ms after %s, want at least %d ms: back off between attempts, never sooner than Retry-After asks", op, gap.Milliseconds(), faultSeen(it), ms)
 		}
-		for i, it := range list {
-			if it.Injected == "" {
-				continue
-			}
-			if i+1 >= len(list) {
-				return fmt.Errorf("the partner did not retry %s after the injected fault (%s): retry 5xx, 429, timeouts and lost answers with backoff, never sooner than Retry-After asks", op, faultSeen(it))
-			}
-			// Wall-clock times: the sandbox clock may be frozen.
-			end := it.WallAt.Add(time.Duration(it.DurationMS * float64(time.Millisecond)))
-			if gap := list[i+1].WallAt.Sub(end); gap < time.Duration(ms)*time.Millisecond {
-				return fmt.Errorf("the partner retried %s %d ms after %s, want at least %d ms: back off between attempts, never sooner than Retry-After asks", op, gap.Milliseconds(), faultSeen(it), ms)
-			}
-			return nil
-		}
-		return fmt.Errorf("no call to %s met an injected fault", op)
+		return nil
 	})
 }
 

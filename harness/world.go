@@ -1,7 +1,3 @@
-// Package harness is the Gherkin (godog) step library of Homologa and its
-// runners. In contract mode a feature acts as the partner: it calls the
-// sandbox's APIs, receives its webhooks on a real receiver or its websocket,
-// and checks every answer against schemas/.
 package harness
 
 import (

@@ -49,10 +49,9 @@ func (p *Partner) onboard(ctx context.Context, a *app, body []byte) (any, error)
 	return map[string]any{"webhookUrl": hook, "configured": true}, nil
 }
 
-// configureWebhook is PUT /pix/v2/webhook/{chave} (idempotent: retried as is).
-func (p *Partner) configureWebhook(ctx context.Context, a *app, chave string) error {
-	body, _ := json.Marshal(map[string]string{"webhookUrl": p.webhookURL(a)})
-	path := "/pix/v2/webhook/" + url.PathEscape(chave)
+// put is a PUT the PSP treats as idempotent, so retried as is, that
+// must answer 2xx.
+func (p *Partner) put(ctx context.Context, a *app, path string, body []byte) error {
 	ans, _, err := p.retry(ctx, a.id, "PUT "+path, func(int) (answer, error) {
 		return p.send(ctx, a, http.MethodPut, path, body, nil)
 	})
@@ -61,6 +60,15 @@ func (p *Partner) configureWebhook(ctx context.Context, a *app, chave string) er
 	}
 	if ans.status/100 != 2 {
 		return fmt.Errorf("PUT %s answered %d: %s", path, ans.status, excerpt(ans.body))
+	}
+	return nil
+}
+
+// configureWebhook is PUT /pix/v2/webhook/{chave} (idempotent: retried as is).
+func (p *Partner) configureWebhook(ctx context.Context, a *app, chave string) error {
+	body, _ := json.Marshal(map[string]string{"webhookUrl": p.webhookURL(a)})
+	if err := p.put(ctx, a, "/pix/v2/webhook/"+url.PathEscape(chave), body); err != nil {
+		return err
 	}
 	a.mu.Lock()
 	a.webhookSet[chave] = true
@@ -87,32 +95,44 @@ func (a *app) useTxid(txid string) {
 	a.mu.Unlock()
 }
 
+// cobInput is what the driver asks of a charge: its amount, the key it
+// is paid to (the app's own when empty), and its payer.
+type cobInput struct {
+	Valor   string          `json:"valor"`
+	Chave   string          `json:"chave"`
+	Devedor json.RawMessage `json:"devedor"`
+}
+
+// cobRequest reads the driver's charge and writes the body of the Pix
+// request that creates it, to the key it resolved.
+func (p *Partner) cobRequest(a *app, body []byte) (in cobInput, chave string, req []byte, err error) {
+	if err := decodeInput(body, &in); err != nil {
+		return in, "", nil, err
+	}
+	if in.Valor == "" {
+		return in, "", nil, badRequest("valor is required")
+	}
+	if chave, err = chaveOf(a, in.Chave); err != nil {
+		return in, "", nil, err
+	}
+	cob := map[string]any{"valor": map[string]string{"original": in.Valor}, "chave": chave}
+	if d := bytes.TrimSpace(in.Devedor); len(d) > 0 && string(d) != "null" {
+		cob["devedor"] = p.payer(in.Devedor)
+	}
+	req, err = json.Marshal(cob)
+	return in, chave, req, err
+}
+
 // createCob is PUT /pix/v2/cob/{txid} with a txid of the partner's, retried
 // with the same txid: a PUT of one txid is idempotent.
 func (p *Partner) createCob(ctx context.Context, a *app, body []byte) (any, error) {
 	if p.byPOST || p.defect == NoIdempotencyKey {
 		return p.createCobAuto(ctx, a, body)
 	}
-	var in struct {
-		Valor   string          `json:"valor"`
-		Chave   string          `json:"chave"`
-		Devedor json.RawMessage `json:"devedor"`
-	}
-	if err := decodeInput(body, &in); err != nil {
-		return nil, err
-	}
-	if in.Valor == "" {
-		return nil, badRequest("valor is required")
-	}
-	chave, err := chaveOf(a, in.Chave)
+	in, chave, req, err := p.cobRequest(a, body)
 	if err != nil {
 		return nil, err
 	}
-	cob := map[string]any{"valor": map[string]string{"original": in.Valor}, "chave": chave}
-	if len(bytes.TrimSpace(in.Devedor)) > 0 && string(bytes.TrimSpace(in.Devedor)) != "null" {
-		cob["devedor"] = p.payer(in.Devedor)
-	}
-	req, _ := json.Marshal(cob)
 
 	var txid string
 	if p.defect == ReuseTxid {
@@ -167,26 +187,10 @@ func (p *Partner) createCob(ctx context.Context, a *app, body []byte) (any, erro
 // createCobAuto is POST /pix/v2/cob (the PSP chooses the txid) with an
 // Idempotency-Key, retried with the same key.
 func (p *Partner) createCobAuto(ctx context.Context, a *app, body []byte) (any, error) {
-	var in struct {
-		Valor   string          `json:"valor"`
-		Chave   string          `json:"chave"`
-		Devedor json.RawMessage `json:"devedor"`
-	}
-	if err := decodeInput(body, &in); err != nil {
-		return nil, err
-	}
-	if in.Valor == "" {
-		return nil, badRequest("valor is required")
-	}
-	chave, err := chaveOf(a, in.Chave)
+	in, _, req, err := p.cobRequest(a, body)
 	if err != nil {
 		return nil, err
 	}
-	cob := map[string]any{"valor": map[string]string{"original": in.Valor}, "chave": chave}
-	if len(bytes.TrimSpace(in.Devedor)) > 0 && string(bytes.TrimSpace(in.Devedor)) != "null" {
-		cob["devedor"] = p.payer(in.Devedor)
-	}
-	req, _ := json.Marshal(cob)
 	key := newUUID()
 	var extra http.Header
 	if p.defect != NoIdempotencyKey {

@@ -32,14 +32,8 @@ func (p *Partner) now(ctx context.Context, a *app) time.Time {
 func (p *Partner) configureRecWebhooks(ctx context.Context, a *app) error {
 	body, _ := json.Marshal(map[string]string{"webhookUrl": p.webhookURL(a)})
 	for _, path := range []string{"/pix/v2/webhookrec", "/pix/v2/webhookcobr"} {
-		ans, _, err := p.retry(ctx, a.id, "PUT "+path, func(int) (answer, error) {
-			return p.send(ctx, a, http.MethodPut, path, body, nil)
-		})
-		if err != nil {
+		if err := p.put(ctx, a, path, body); err != nil {
 			return err
-		}
-		if ans.status/100 != 2 {
-			return fmt.Errorf("PUT %s answered %d: %s", path, ans.status, excerpt(ans.body))
 		}
 	}
 	a.mu.Lock()

@@ -9,8 +9,8 @@ import (
 )
 
 // docTrees are the trees whose packages keep their documentation in a
-// doc.go (the harness, the lead's, is not yet one of them).
-var docTrees = []string{"simulator", "schemas", "scenarios", "features"}
+// doc.go.
+var docTrees = []string{"simulator", "schemas", "scenarios", "features", "harness"}
 
 // TestEveryPackageHasItsDoc: each package's documentation is in its
 // doc.go, begins "Package <name>" (or "Command <name>" for a command),
