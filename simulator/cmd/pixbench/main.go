@@ -237,15 +237,16 @@ func table(sandbox, bare target, dur time.Duration) []cell {
 	return cells
 }
 
-// printTargets prints the issue's targets the run can judge.
+// printTargets prints the targets of issue 35 the run judges; they hold
+// on the median of three pinned runs, not on one (record 19).
 func printTargets(cells []cell, hs idle) {
 	get32, create32 := cells[1], cells[3]
-	fmt.Println("targets (issue 19)")
-	fmt.Printf("  GET c=32 ≥ 25%% of bare, p99 < 5 ms:                    %5.1f%%, p99 %s  %s\n", 100*get32.sandbox.perSec/get32.b.perSec, ms(get32.sandbox.p99),
-		check(get32.sandbox.perSec >= 0.25*get32.b.perSec && get32.sandbox.p99 < 5*time.Millisecond && get32.sandbox.errors == 0))
-	fmt.Printf("  creations c=32 ≥ 6000/s, p99 < 10 ms, max < 50 ms:     %.0f/s, p99 %s, max %s  %s\n", create32.sandbox.perSec, ms(create32.sandbox.p99), ms(create32.sandbox.maxd),
-		check(create32.sandbox.perSec >= 6000 && create32.sandbox.p99 < 10*time.Millisecond && create32.sandbox.maxd < 50*time.Millisecond && create32.sandbox.errors == 0))
-	fmt.Printf("  start < 100 ms, idle RSS < 30 MiB:                     %s, %.1f MiB  %s\n", ms(hs.start), hs.rss, check(hs.start < 100*time.Millisecond && hs.rss < 30))
+	fmt.Println("targets (issue 35; judged on the median of three runs)")
+	fmt.Printf("  GET c=32 ≥ 30%% of bare:                                %5.1f%%  %s\n", 100*get32.sandbox.perSec/get32.b.perSec,
+		check(get32.sandbox.perSec >= 0.30*get32.b.perSec && get32.sandbox.errors == 0))
+	fmt.Printf("  creations c=32 ≥ 6000/s, p99 < 15 ms:                  %.0f/s, p99 %s  %s\n", create32.sandbox.perSec, ms(create32.sandbox.p99),
+		check(create32.sandbox.perSec >= 6000 && create32.sandbox.p99 < 15*time.Millisecond && create32.sandbox.errors == 0))
+	fmt.Printf("  start < 100 ms:                                        %s  %s\n", ms(hs.start), check(hs.start < 100*time.Millisecond))
 }
 
 // startSandbox starts `homologa serve` on the servers' core, its output
@@ -255,8 +256,14 @@ func startSandbox(homologa string) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	return startServer(serverCmd(nil, homologa, "serve", "--addr", addr), addr, "/")
+	return startServer(serverCmd(nil, homologa, append([]string{"serve", "--addr", addr}, benchQuotas...)...), addr, "/")
 }
+
+// benchQuotas lift a company's resource, event and delivery quotas far
+// past what the table creates (tens of thousands of charges a second,
+// where the default lets a company hold 50,000): the table measures the
+// request path, quota check included, not the quota's refusals.
+var benchQuotas = []string{"--quota-resources", "1000000000", "--quota-events", "1000000000", "--quota-deliveries", "1000000000"}
 
 // startBare starts the baseline on the servers' core.
 func startBare(bare, dir string) (*proc, error) {

@@ -37,7 +37,7 @@ func serverMain(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	server.TuneGC(ctx, os.Getenv) // as cmd/homologa
-	if code := server.Main(ctx, []string{"serve", "--addr", *addr}, os.Getenv, io.Discard, os.Stderr); code != 0 {
+	if code := server.Main(ctx, append([]string{"serve", "--addr", *addr}, benchQuotas...), os.Getenv, io.Discard, os.Stderr); code != 0 {
 		return fmt.Errorf("the sandbox ended with %d", code)
 	}
 	return nil
