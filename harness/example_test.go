@@ -3,11 +3,14 @@ package harness_test
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"homologa/harness"
 	"homologa/simulator/server"
@@ -101,6 +104,19 @@ func TestPythonExamplePartner(t *testing.T) {
 		if p.App.Mode != harness.Fixed || p.App.ClientID != server.DemoClientID {
 			t.Fatalf("partner-fixed.yaml: app %+v, want the fixed demo app from the environment", p.App)
 		}
+		// Its developer tried the app by hand first, as docs/partner.md
+		// shows: a token asked without scope before the run is not the
+		// integration's, and fails no least-privilege check.
+		form := url.Values{"grant_type": {"client_credentials"}}
+		req, _ := http.NewRequest(http.MethodPost, s.URL()+"/oauth/token", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth(server.DemoClientID, server.DemoClientSecret)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("a token by hand: %v %v", resp, err)
+		}
+		resp.Body.Close()
+		time.Sleep(1100 * time.Millisecond) // the run begins a second later, as a person's would
 		rep, err := harness.RunHomologation(context.Background(), harness.HomologationOptions{
 			Partner: p, SandboxURL: s.URL(), Output: io.Discard, ReportDir: t.TempDir(),
 		})

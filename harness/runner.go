@@ -162,6 +162,7 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 		return nil, err
 	}
 	defer stop()
+	run := &runMemory{began: sandboxNow(ctx, base)}
 	partnerBase, stopPartner, err := startRunPartner(ctx, opts.Partner, base)
 	if err != nil {
 		return nil, err
@@ -173,7 +174,7 @@ func RunHomologation(ctx context.Context, opts HomologationOptions) (*Report, er
 	}
 	report := &Report{Partner: opts.Partner.Name, Started: time.Now().UTC(), SandboxURL: base, Partial: opts.partial(),
 		NoPartner: opts.Partner.URL == "" && len(opts.Partner.Actions) == 0, Products: opts.Partner.Products}
-	status := homologationSuite(opts, base, partnerBase, reg, report).Run()
+	status := homologationSuite(opts, base, partnerBase, reg, report, run).Run()
 	if len(report.Checks) == 0 {
 		// Nothing ran: a parse error or a tag expression matching nothing
 		// must not read as "0 failed".
@@ -265,9 +266,8 @@ func sandboxFor(ctx context.Context, url string) (base string, stop func(), err 
 
 // homologationSuite is the godog suite of a run: each scenario's check is
 // added to report as it ends.
-func homologationSuite(opts HomologationOptions, base, partnerBase string, reg *schema.Registry, report *Report) godog.TestSuite {
+func homologationSuite(opts HomologationOptions, base, partnerBase string, reg *schema.Registry, report *Report, run *runMemory) godog.TestSuite {
 	var mu sync.Mutex
-	run := &runMemory{}
 	formats := []string{opts.Format}
 	if opts.Format == "pretty" {
 		formats[0] = "homologa-pretty" // harness/pretty.go: no Go locations
@@ -523,10 +523,36 @@ func (r *Report) forProducts() string {
 	return " (" + strings.Join(r.Products, ", ") + ")"
 }
 
+// sandboxNow is the sandbox's wall clock as its answers' Date header
+// gives it, to the second below: the log's times are the sandbox's, and a
+// remote sandbox's clock need not agree with ours. The zero time when it
+// cannot tell (then every request of the app counts, as before runs
+// were told apart).
+func sandboxNow(ctx context.Context, base string) time.Time {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/", nil)
+	if err != nil {
+		return time.Time{}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return time.Time{}
+	}
+	resp.Body.Close()
+	at, err := http.ParseTime(resp.Header.Get("Date"))
+	if err != nil {
+		return time.Time{}
+	}
+	return at
+}
+
 // runMemory is what the scenarios of a run share: the partner's token
 // requests that a reset between scenarios (the fixed mode) emptied from
 // the sandbox's log.
 type runMemory struct {
+	// began is when the run began, on the sandbox's clock (sandboxNow):
+	// a fixed app's requests before it (a token its developer asked for
+	// by hand, an earlier run's) are not this run's to judge.
+	began  time.Time
 	mu     sync.Mutex
 	tokens []interaction
 }
@@ -537,7 +563,11 @@ func (r *runMemory) rememberTokens(list []interaction) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.tokens = append(r.tokens, list...)
+	for _, it := range list {
+		if !it.WallAt.Before(r.began) {
+			r.tokens = append(r.tokens, it)
+		}
+	}
 }
 
 func (r *runMemory) tokenRequests() []interaction {
