@@ -27,10 +27,13 @@ func partnerFile(t *testing.T, url string) *harness.Partner {
 	path := filepath.Join(t.TempDir(), "partner.yaml")
 	src := `name: Parceiro de referência
 url: ` + url + `
+flows: [cob, cobv, devolucao, rec, solicrec, cobr, venda, pendencia-proposta, beneficio, pendencia-beneficio]
+widgets: [cartao]
 actions:
   onboard: {method: POST, path: /actions/onboard, body: {chave: "${chave}"}}
   create-cob: {method: POST, path: /actions/create-cob, body: {valor: "${valor}", chave: "${chave}", devedor: "${devedor}"}}
   create-cob-auto: {method: POST, path: /actions/create-cob-auto, body: {valor: "${valor}", chave: "${chave}"}}
+  create-cobv: {method: POST, path: /actions/create-cobv, body: {valor: "${valor}", chave: "${chave}", vencimento: "${vencimento}", devedor: "${devedor}"}}
   refund: {method: POST, path: /actions/refund, body: {e2eid: "${e2eid}", valor: "${valor}"}}
   request-signature: {method: POST, path: /actions/request-signature, body: {cpf: "${cpf}"}}
   sell: {method: POST, path: /actions/sell, body: {cpf: "${cpf}", codigo: "${codigo}", offer: "${offer}"}}
@@ -47,6 +50,10 @@ actions:
 	}
 	return p
 }
+
+// refScopes are the scopes of the flows partnerFile declares, due-date
+// charges among them.
+const refScopes = partner.Scopes + " " + partner.DueDateScopes
 
 // runningSandbox is a long-running sandbox (real clock, demo app), as a
 // partner's homologa test --sandbox URL meets it.
@@ -65,7 +72,7 @@ func runningSandbox(t *testing.T) *server.Server {
 
 func startPartner(t *testing.T, defect string) *partner.Partner {
 	t.Helper()
-	p := partner.New(partner.Config{Defect: defect, Log: io.Discard})
+	p := partner.New(partner.Config{Defect: defect, Log: io.Discard, Scopes: refScopes})
 	if err := p.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +115,7 @@ func TestHomologationPassesTheReferencePartner(t *testing.T) {
 // file that says it does only Pix runs the Pix checks alone.
 func TestHomologationAcceptsChargesByPOST(t *testing.T) {
 	t.Parallel()
-	p := partner.New(partner.Config{CreateByPOST: true, Log: io.Discard})
+	p := partner.New(partner.Config{CreateByPOST: true, Log: io.Discard, Scopes: refScopes})
 	if err := p.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +260,8 @@ func TestPublishIsGatedBySandboxRuns(t *testing.T) {
 		p := startPartner(t, defect)
 		file := filepath.Join(t.TempDir(), "partner.yaml")
 		pf := partnerFile(t, p.URL())
-		src := "name: Parceiro de referência\nclientId: " + server.DemoClientID + "\nurl: " + p.URL() + "\nactions:\n"
+		src := "name: Parceiro de referência\nclientId: " + server.DemoClientID + "\nurl: " + p.URL() +
+			"\nflows: [" + strings.Join(pf.Flows, ", ") + "]\nwidgets: [" + strings.Join(pf.Widgets, ", ") + "]\nactions:\n"
 		for name, a := range pf.Actions {
 			b, _ := json.Marshal(a.Body)
 			src += "  " + name + ": {method: " + a.Method + ", path: " + a.Path + ", body: " + string(b) + "}\n"

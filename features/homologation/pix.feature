@@ -90,6 +90,45 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     And the partner answered 200
     And the partner called "POST /oauth/token" at most 1 time within 1 second
 
+  # A due-date charge (cobv) moves money as an immediate one does, and the
+  # API Pix creates it only by PUT /cobv/{txid}: the txid is what makes a
+  # retry safe. These run for a partner whose file declares the cobv flow.
+  @regra:retentativas @detects:no-retry @detects:no-backoff @flow:cobv
+  Scenario: After a 503 on a due-date charge the partner waits as asked and retries it
+    When I send "POST" to "/sandbox/scenarios/pix-cobv-indisponivel-uma-vez/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cobv" with:
+      """
+      {"valor": "10.00", "chave": "${chave}", "vencimento": "2030-12-31", "devedor": {"cpf": "12345678909", "nome": "Fulano de Tal"}}
+      """
+    # The fault answered 503 with Retry-After: 2 (scenarios/pix-cobv-indisponivel-uma-vez.yaml).
+    Then the partner retried "PUT /pix/v2/cobv/*" after the injected fault with the same txid
+    And the partner waited at least 1900 ms before retrying "PUT /pix/v2/cobv/*"
+    And the partner answered 200
+
+  @regra:retentativas @regra:idempotencia @regra:rastreabilidade-txid @detects:new-txid-on-retry @flow:cobv
+  Scenario: After a lost answer on a due-date charge the partner retries with the same txid
+    When I send "POST" to "/sandbox/scenarios/pix-cobv-resposta-perdida/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-cobv" with:
+      """
+      {"valor": "10.00", "chave": "${chave}", "vencimento": "2030-12-31", "devedor": {"cpf": "12345678909", "nome": "Fulano de Tal"}}
+      """
+    Then the partner retried "PUT /pix/v2/cobv/*" after the injected fault with the same txid
+    And the partner answered 200
+
   @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature @detects:accept-stale @flow:cob
   Scenario: The partner refuses notifications it cannot trust
     When the partner is asked to "onboard" with:

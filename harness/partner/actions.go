@@ -96,16 +96,20 @@ func (a *app) useTxid(txid string) {
 }
 
 // cobInput is what the driver asks of a charge: its amount, the key it
-// is paid to (the app's own when empty), and its payer.
+// is paid to (the app's own when empty), its payer, and a due-date
+// charge's due date.
 type cobInput struct {
-	Valor   string          `json:"valor"`
-	Chave   string          `json:"chave"`
-	Devedor json.RawMessage `json:"devedor"`
+	Valor      string          `json:"valor"`
+	Chave      string          `json:"chave"`
+	Devedor    json.RawMessage `json:"devedor"`
+	Vencimento string          `json:"vencimento"`
 }
 
 // cobRequest reads the driver's charge and writes the body of the Pix
-// request that creates it, to the key it resolved.
-func (p *Partner) cobRequest(a *app, body []byte) (in cobInput, chave string, req []byte, err error) {
+// request that creates it, to the key it resolved: an immediate charge,
+// or with dueDate a due-date charge (cobv), which the API Pix asks to
+// name its due date and its payer.
+func (p *Partner) cobRequest(a *app, body []byte, dueDate bool) (in cobInput, chave string, req []byte, err error) {
 	if err := decodeInput(body, &in); err != nil {
 		return in, "", nil, err
 	}
@@ -116,8 +120,15 @@ func (p *Partner) cobRequest(a *app, body []byte) (in cobInput, chave string, re
 		return in, "", nil, err
 	}
 	cob := map[string]any{"valor": map[string]string{"original": in.Valor}, "chave": chave}
-	if d := bytes.TrimSpace(in.Devedor); len(d) > 0 && string(d) != "null" {
+	devedor := bytes.TrimSpace(in.Devedor)
+	if len(devedor) > 0 && string(devedor) != "null" {
 		cob["devedor"] = p.payer(in.Devedor)
+	}
+	if dueDate {
+		if in.Vencimento == "" || cob["devedor"] == nil {
+			return in, "", nil, badRequest("a due-date charge needs vencimento and devedor")
+		}
+		cob["calendario"] = map[string]any{"dataDeVencimento": in.Vencimento}
 	}
 	req, err = json.Marshal(cob)
 	return in, chave, req, err
@@ -129,11 +140,23 @@ func (p *Partner) createCob(ctx context.Context, a *app, body []byte) (any, erro
 	if p.byPOST || p.defect == NoIdempotencyKey {
 		return p.createCobAuto(ctx, a, body)
 	}
-	in, chave, req, err := p.cobRequest(a, body)
+	return p.putCharge(ctx, a, "cob", body)
+}
+
+// createCobv is PUT /pix/v2/cobv/{txid}: a due-date charge, made and
+// retried as createCob makes an immediate one (the API Pix has no POST
+// for it, so a txid of the partner's is the only way).
+func (p *Partner) createCobv(ctx context.Context, a *app, body []byte) (any, error) {
+	return p.putCharge(ctx, a, "cobv", body)
+}
+
+// putCharge is PUT /pix/v2/{kind}/{txid} (cob or cobv) with a txid of the
+// partner's, retried with the same txid.
+func (p *Partner) putCharge(ctx context.Context, a *app, kind string, body []byte) (any, error) {
+	in, chave, req, err := p.cobRequest(a, body, kind == "cobv")
 	if err != nil {
 		return nil, err
 	}
-
 	var txid string
 	if p.defect == ReuseTxid {
 		a.mu.Lock()
@@ -147,18 +170,19 @@ func (p *Partner) createCob(ctx context.Context, a *app, body []byte) (any, erro
 	}
 	a.useTxid(txid)
 
-	ans, attempts, err := p.retry(ctx, a.id, "PUT /pix/v2/cob", func(n int) (answer, error) {
+	base := "/pix/v2/" + kind + "/"
+	ans, attempts, err := p.retry(ctx, a.id, "PUT "+strings.TrimSuffix(base, "/"), func(n int) (answer, error) {
 		if n > 1 && p.defect == NewTxidOnRetry {
 			txid = p.newTxid()
 			a.useTxid(txid)
 		}
-		return p.send(ctx, a, http.MethodPut, "/pix/v2/cob/"+txid, req, nil)
+		return p.send(ctx, a, http.MethodPut, base+txid, req, nil)
 	})
 	if err != nil {
 		return nil, err
 	}
 	if ans.status != http.StatusCreated && ans.status != http.StatusOK {
-		return nil, fmt.Errorf("PUT /pix/v2/cob/%s answered %d: %s", txid, ans.status, excerpt(ans.body))
+		return nil, fmt.Errorf("PUT %s%s answered %d: %s", base, txid, ans.status, excerpt(ans.body))
 	}
 	var out struct {
 		TxID          string `json:"txid"`
@@ -169,25 +193,33 @@ func (p *Partner) createCob(ctx context.Context, a *app, body []byte) (any, erro
 	if out.TxID == "" {
 		out.TxID = txid
 	}
-	p.charged(ctx, a, out.TxID, in.Valor)
-	if p.defect == LateWebhook {
-		a.mu.Lock()
-		set := a.webhookSet[chave]
-		a.mu.Unlock()
-		if !set {
-			if err := p.configureWebhook(ctx, a, chave); err != nil {
-				return nil, err
-			}
-		}
+	p.charged(ctx, a, base+out.TxID, out.TxID, in.Valor)
+	if err := p.lateWebhook(ctx, a, chave); err != nil {
+		return nil, err
 	}
 	return map[string]any{"txid": out.TxID, "location": out.Location, "pixCopiaECola": out.PixCopiaECola,
 		"status": ans.status, "attempts": attempts}, nil
 }
 
+// lateWebhook is the late-webhook defect's configuration of the key's
+// webhook after its first charge, not at onboarding.
+func (p *Partner) lateWebhook(ctx context.Context, a *app, chave string) error {
+	if p.defect != LateWebhook {
+		return nil
+	}
+	a.mu.Lock()
+	set := a.webhookSet[chave]
+	a.mu.Unlock()
+	if set {
+		return nil
+	}
+	return p.configureWebhook(ctx, a, chave)
+}
+
 // createCobAuto is POST /pix/v2/cob (the PSP chooses the txid) with an
 // Idempotency-Key, retried with the same key.
 func (p *Partner) createCobAuto(ctx context.Context, a *app, body []byte) (any, error) {
-	in, _, req, err := p.cobRequest(a, body)
+	in, _, req, err := p.cobRequest(a, body, false)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +249,7 @@ func (p *Partner) createCobAuto(ctx context.Context, a *app, body []byte) (any, 
 		return nil, fmt.Errorf("POST /pix/v2/cob answered %d without a txid", ans.status)
 	}
 	a.useTxid(out.TxID)
-	p.charged(ctx, a, out.TxID, in.Valor)
+	p.charged(ctx, a, "/pix/v2/cob/"+out.TxID, out.TxID, in.Valor)
 	return map[string]any{"txid": out.TxID, "location": out.Location, "pixCopiaECola": out.PixCopiaECola,
 		"idempotencyKey": key, "attempts": attempts}, nil
 }
@@ -225,12 +257,12 @@ func (p *Partner) createCobAuto(ctx context.Context, a *app, body []byte) (any, 
 // charged remembers what a charge asks, to book only a payment of that
 // amount; with the polls defect it then reads the charge again and
 // again, as an integration that does not trust its webhook does.
-func (p *Partner) charged(ctx context.Context, a *app, txid, valor string) {
+func (p *Partner) charged(ctx context.Context, a *app, path, txid, valor string) {
 	a.mu.Lock()
 	a.charged[txid] = valor
 	a.mu.Unlock()
 	if p.defect == Polls {
-		p.poll(a, "/pix/v2/cob/"+txid, `"CONCLUIDA"`)
+		p.poll(a, path, `"CONCLUIDA"`)
 	}
 }
 

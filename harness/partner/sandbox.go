@@ -16,10 +16,15 @@ import (
 	"homologa/simulator/auth"
 )
 
-// Scopes is what the partner asks the token endpoint for: only what it uses.
+// Scopes is what the partner asks the token endpoint for: only what it
+// uses of the flows a partner file declares by default. One that declares
+// due-date charges (the cobv flow) adds DueDateScopes.
 const Scopes = "cob.read cob.write pix.read pix.write webhook.read webhook.write " +
 	"rec.write solicrec.write cobr.read cobr.write webhookrec.write webhookcobr.write " +
 	"apiseguradora apicontroleacesso apibeneficio"
+
+// DueDateScopes are what create-cobv needs besides Scopes.
+const DueDateScopes = "cobv.write"
 
 // permanentError is a failure that no retry of the same request can fix
 // (the token endpoint refused the credentials, a request cannot be built).

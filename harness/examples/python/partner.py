@@ -8,7 +8,9 @@ in Python 3's standard library only. It serves:
     GET  /health                        readiness probe
     POST /internal/pix/setup            {"pixKey"}: token + Pix webhook, and the
                                         Pix Automático webhooks rec and cobr (onboarding)
-    POST /internal/charges              {"amount", "pixKey"?, "customer"?, "description"?}
+    POST /internal/charges              {"amount", "pixKey"?, "customer"?, "description"?,
+                                        "dueDate"? (YYYY-MM-DD: a due-date charge, cobv;
+                                        needs customer and PIX_DUE_DATES)}
                                         -> {"charge": {"id" (the txid), ...}}
     POST /internal/refunds              {"paymentId" (endToEndId), "amount", "reason"?}
                                         -> {"refund": {"id", "status", ...}}
@@ -40,6 +42,8 @@ Configuration (environment):
                          required for subscriptions)
     PIX_ACCOUNT_BRANCH   its branch (agencia), if the PSP uses one
     PIX_ACCOUNT_TYPE     CORRENTE (default), POUPANCA or PAGAMENTO
+    PIX_DUE_DATES        "true": charges may have a due date (cobv), and the
+                         token asks for cobv.write (default: immediate charges only)
 
 State is kept in memory: a real integration keeps it in its database.
 """
@@ -71,12 +75,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # read the refunds, configure the Pix webhook; for Pix Automático, create,
 # read and cancel recurrences, ask the payer to confirm them (read back
 # through the recurrence), create and read recurring charges, configure the
-# rec and cobr webhooks. No due-date charges, no locations, no insurance.
-# An app whose contract has no Pix Automático (its scopes refused) still
-# runs the Pix charges.
+# rec and cobr webhooks; due-date charges only when configured
+# (PIX_DUE_DATES). No locations, no insurance. An app whose contract has
+# no Pix Automático (its scopes refused) still runs the Pix charges.
 PIX_SCOPES = "cob.read cob.write pix.read pix.write webhook.write"
+DUE_DATE_SCOPES = "cobv.write"
 AUTO_SCOPES = "rec.read rec.write solicrec.write cobr.read cobr.write webhookrec.write webhookcobr.write"
-SCOPES = PIX_SCOPES + " " + AUTO_SCOPES
 
 SIGNATURE_HEADER = "Homologa-Signature"
 SIGNATURE_TOLERANCE = 300  # seconds either side of our clock
@@ -149,6 +153,7 @@ class Config:
         self.account_number = env.get("PIX_ACCOUNT_NUMBER", "").strip()
         self.account_branch = env.get("PIX_ACCOUNT_BRANCH", "").strip()
         self.account_type = env.get("PIX_ACCOUNT_TYPE", "CORRENTE").strip().upper()
+        self.due_dates = env.get("PIX_DUE_DATES", "").strip().lower() in ("1", "true", "yes")
         if self.account_type not in ACCOUNT_TYPES:
             raise SystemExit("partner.py: PIX_ACCOUNT_TYPE is one of %s" % ", ".join(ACCOUNT_TYPES))
         if len(self.account_number) > 20 or len(self.account_branch) > 4:
@@ -380,7 +385,9 @@ class PixApi:
         self._tok_lock = threading.Lock()
         self._token = None
         self._refresh_at = 0.0
-        self.scopes = SCOPES  # what we ask for; PIX_SCOPES once Pix Automático is refused
+        # What we ask for; the Pix scopes alone once Pix Automático is refused.
+        self.pix_scopes = PIX_SCOPES + (" " + DUE_DATE_SCOPES if cfg.due_dates else "")
+        self.scopes = self.pix_scopes + " " + AUTO_SCOPES
         self.auto_enabled = True  # the token carries the Pix Automático scopes
 
     def _once(self, method, url, body, headers):
@@ -434,11 +441,11 @@ class PixApi:
                 status, _, body, _ = self._with_retries(
                     "POST /oauth/token", lambda: self._once("POST", self.cfg.api_url + "/oauth/token", form, headers))
                 err = problem_of(body) if status == 400 else None
-                if isinstance(err, dict) and err.get("error") == "invalid_scope" and self.scopes != PIX_SCOPES:
+                if isinstance(err, dict) and err.get("error") == "invalid_scope" and self.scopes != self.pix_scopes:
                     # Not a wrong secret: the app's contract lacks Pix
                     # Automático. Ask once more for the Pix scopes alone.
                     log("Pix Automático scopes refused (%s): Pix charges only", err.get("error_description"))
-                    self.scopes, self.auto_enabled = PIX_SCOPES, False
+                    self.scopes, self.auto_enabled = self.pix_scopes, False
                     continue
                 break
             if status != 200:
@@ -850,7 +857,19 @@ class App:
         if not key:
             raise BadInput("pixKey is required (or set PIX_KEY)")
         devedor = customer_of(req.get("customer"))
-        cob = {"calendario": {"expiracao": self.cfg.expiry}, "valor": {"original": amount}, "chave": key}
+        kind, calendario = "cob", {"expiracao": self.cfg.expiry}
+        if req.get("dueDate") not in (None, ""):
+            # A due-date charge (cobv): the API Pix asks its due date and its
+            # payer, and creates it only by PUT /cobv/{txid}.
+            due = parse_date(req.get("dueDate"))
+            if not self.cfg.due_dates:
+                raise BadInput("dueDate: this integration makes immediate charges only (set PIX_DUE_DATES=true)")
+            if due is None:
+                raise BadInput("dueDate must be a date, YYYY-MM-DD")
+            if not devedor:
+                raise BadInput("a charge with a dueDate needs its customer {taxId, name}")
+            kind, calendario = "cobv", {"dataDeVencimento": due.isoformat()}
+        cob = {"calendario": calendario, "valor": {"original": amount}, "chave": key}
         if devedor:
             cob["devedor"] = devedor
         desc = str(req.get("description") or "").strip()
@@ -861,14 +880,14 @@ class App:
         txid = new_id()
         self.ledger.new_charge(txid, amount, key, devedor)
         try:
-            ans = self.psp.call("PUT", "/pix/v2/cob/" + txid, cob)
+            ans = self.psp.call("PUT", "/pix/v2/%s/%s" % (kind, txid), cob)
         except PspError:
             # Unknown outcome: the charge may exist; the txid lets us ask later.
             self.ledger.update_charge(txid, status="UNKNOWN")
             raise
         if ans.status not in (200, 201):
             self.ledger.update_charge(txid, status="REFUSED")
-            raise PspError("PUT /pix/v2/cob/{txid}", ans.status, ans.raw)
+            raise PspError("PUT /pix/v2/%s/{txid}" % kind, ans.status, ans.raw)
         doc = ans.doc or {}
         c = self.ledger.update_charge(txid, status=doc.get("status", "ATIVA"), brCode=doc.get("pixCopiaECola"),
                                       location=doc.get("location"), revision=doc.get("revisao"))
