@@ -107,7 +107,7 @@ func (l *listener) run(ctx context.Context) error {
 	}
 	fmt.Fprintf(l.out, "Listening to the events of company %s (app %s) at %s\n", app.CNPJ, app.ClientID, l.c.Base)
 	fmt.Fprintf(l.out, "Forwarding to %s\n", l.forwardTo)
-	fmt.Fprintf(l.out, "Your webhook signing secret is %s (Homologa-Signature, as the sandbox signs: events.Verify)\n", l.secret)
+	fmt.Fprintf(l.out, "Your webhook signing secret is %s (Homologa-Signature, as webhooks are signed: docs/reference/platform.md)\n", l.secret)
 	pause := 200 * time.Millisecond
 	for first := true; ; first = false {
 		got, err := l.session(ctx, first)

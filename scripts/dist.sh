@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make dist: static Linux binaries of homologa for amd64 and arm64, each
-# in a tar.gz with the licence and README, and SHA256SUMS beside them.
+# in a tar.gz with the README, and SHA256SUMS beside them.
 # SQLite is cgo: each architecture is linked statically by its own C
 # cross compiler (gcc for amd64, aarch64-linux-gnu-gcc for arm64, Debian's
 # gcc-aarch64-linux-gnu and libc6-dev-arm64-cross).
