@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"homologa/simulator/browsertest"
 	"io"
 	"net"
 	"net/http"
@@ -289,6 +290,7 @@ func TestMain(m *testing.M) {
 		return nil, fmt.Errorf("cli tests: DNS to %s refused", address)
 	}}
 	code := m.Run()
+	browsertest.Close() // the export test's Chromium, with its renderers
 	if dns.Load() > 0 {
 		code = 1
 	}
