@@ -45,6 +45,29 @@ Feature: Homologation of a Pix Automático integration: webhooks, recurring char
     And the partner booked the payment of "${cobr.txid}" once within 5 seconds
     And the partner acknowledged at least 3 notifications, each within 1000 ms
 
+  # A recurring charge moves money: the partner creates it from the /rec
+  # callback, and a fault there is retried after the wait with the same
+  # txid (PUT /cobr/{txid}), or the cycle is charged twice.
+  @regra:retentativas @detects:no-retry @detects:no-backoff @flow:rec @flow:solicrec @flow:cobr
+  Scenario: After a 503 on a recurring charge the partner waits as asked and retries it with the same txid
+    When I send "POST" to "/sandbox/scenarios/pix-cobr-indisponivel-uma-vez/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-rec" with:
+      """
+      {"cpf": "52998224725", "valor": "35.00"}
+      """
+    Then the partner answered 200
+    When I send "POST" to "/sandbox/pix/rec/${partner.idRec}/aprovar"
+    Then the response status is 200
+    And the partner retried "PUT /pix/v2/cobr/*" after the injected fault with the same txid
+    And the partner waited at least 1900 ms before retrying "PUT /pix/v2/cobr/*"
+
   # The rules that hold across the service, on the Pix Automático flows.
 
   @onboarding:4 @regra:escopos @detects:broad-scopes @detects:every-scope @flow:rec @flow:solicrec
