@@ -27,13 +27,14 @@ func partnerFile(t *testing.T, url string) *harness.Partner {
 	path := filepath.Join(t.TempDir(), "partner.yaml")
 	src := `name: Parceiro de referência
 url: ` + url + `
-flows: [cob, cobv, devolucao, rec, solicrec, cobr, venda, pendencia-proposta, beneficio, pendencia-beneficio]
+flows: [cob, cobv, lotecobv, devolucao, rec, solicrec, cobr, venda, pendencia-proposta, beneficio, pendencia-beneficio]
 widgets: [cartao]
 actions:
   onboard: {method: POST, path: /actions/onboard, body: {chave: "${chave}"}}
   create-cob: {method: POST, path: /actions/create-cob, body: {valor: "${valor}", chave: "${chave}", devedor: "${devedor}"}}
   create-cob-auto: {method: POST, path: /actions/create-cob-auto, body: {valor: "${valor}", chave: "${chave}"}}
   create-cobv: {method: POST, path: /actions/create-cobv, body: {valor: "${valor}", chave: "${chave}", vencimento: "${vencimento}", devedor: "${devedor}"}}
+  create-lotecobv: {method: POST, path: /actions/create-lotecobv, body: {chave: "${chave}", vencimento: "${vencimento}", cobrancas: "${cobrancas}"}}
   refund: {method: POST, path: /actions/refund, body: {e2eid: "${e2eid}", valor: "${valor}"}}
   request-signature: {method: POST, path: /actions/request-signature, body: {cpf: "${cpf}"}}
   sell: {method: POST, path: /actions/sell, body: {cpf: "${cpf}", codigo: "${codigo}", offer: "${offer}"}}

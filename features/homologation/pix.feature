@@ -129,6 +129,49 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     Then the partner retried "PUT /pix/v2/cobv/*" after the injected fault with the same txid
     And the partner answered 200
 
+  # A batch of due-date charges is sent with an id of the partner's (PUT
+  # /lotecobv/{id}); sent again with the same id and txids it is the same
+  # batch. These run for a partner whose file declares the lotecobv flow.
+  @regra:retentativas @detects:no-retry @detects:no-backoff @flow:lotecobv
+  Scenario: After a 503 on a batch of due-date charges the partner waits as asked and sends it again
+    When I send "POST" to "/sandbox/scenarios/pix-lotecobv-indisponivel-uma-vez/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-lotecobv" with:
+      """
+      {"chave": "${chave}", "vencimento": "2030-12-31", "cobrancas": [
+        {"valor": "10.00", "devedor": {"cpf": "12345678909", "nome": "Fulano de Tal"}},
+        {"valor": "20.00", "devedor": {"cpf": "52998224725", "nome": "Beltrana de Tal"}}]}
+      """
+    # The fault answered 503 with Retry-After: 2 (scenarios/pix-lotecobv-indisponivel-uma-vez.yaml).
+    Then the partner retried "PUT /pix/v2/lotecobv/*" after the injected fault with the same txid
+    And the partner waited at least 1900 ms before retrying "PUT /pix/v2/lotecobv/*"
+    And the partner answered 200
+
+  @regra:retentativas @regra:idempotencia @detects:new-txid-on-retry @flow:lotecobv
+  Scenario: After a lost answer on a batch of due-date charges the partner sends the same batch again
+    When I send "POST" to "/sandbox/scenarios/pix-lotecobv-resposta-perdida/activate" with JSON:
+      """
+      {"clientId": "${clientId}"}
+      """
+    And the partner is asked to "onboard" with:
+      """
+      {"chave": "${chave}"}
+      """
+    And the partner is asked to "create-lotecobv" with:
+      """
+      {"chave": "${chave}", "vencimento": "2030-12-31", "cobrancas": [
+        {"valor": "10.00", "devedor": {"cpf": "12345678909", "nome": "Fulano de Tal"}},
+        {"valor": "20.00", "devedor": {"cpf": "52998224725", "nome": "Beltrana de Tal"}}]}
+      """
+    Then the partner retried "PUT /pix/v2/lotecobv/*" after the injected fault with the same txid
+    And the partner answered 200
+
   @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature @detects:accept-stale @flow:cob
   Scenario: The partner refuses notifications it cannot trust
     When the partner is asked to "onboard" with:

@@ -2,6 +2,7 @@ package partner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -107,31 +108,41 @@ type cobInput struct {
 
 // cobRequest reads the driver's charge and writes the body of the Pix
 // request that creates it, to the key it resolved: an immediate charge,
-// or with dueDate a due-date charge (cobv), which the API Pix asks to
-// name its due date and its payer.
+// or with dueDate a due-date charge (cobv).
 func (p *Partner) cobRequest(a *app, body []byte, dueDate bool) (in cobInput, chave string, req []byte, err error) {
 	if err := decodeInput(body, &in); err != nil {
 		return in, "", nil, err
 	}
-	if in.Valor == "" {
-		return in, "", nil, badRequest("valor is required")
-	}
-	if chave, err = chaveOf(a, in.Chave); err != nil {
+	chave, cob, err := p.cobDoc(a, in, dueDate)
+	if err != nil {
 		return in, "", nil, err
 	}
-	cob := map[string]any{"valor": map[string]string{"original": in.Valor}, "chave": chave}
+	req, err = json.Marshal(cob)
+	return in, chave, req, err
+}
+
+// cobDoc is the Pix document of a charge the driver asked for, to the key
+// it resolved; a due-date charge names its due date and its payer, as the
+// API Pix asks of a cobv.
+func (p *Partner) cobDoc(a *app, in cobInput, dueDate bool) (chave string, cob map[string]any, err error) {
+	if in.Valor == "" {
+		return "", nil, badRequest("valor is required")
+	}
+	if chave, err = chaveOf(a, in.Chave); err != nil {
+		return "", nil, err
+	}
+	cob = map[string]any{"valor": map[string]string{"original": in.Valor}, "chave": chave}
 	devedor := bytes.TrimSpace(in.Devedor)
 	if len(devedor) > 0 && string(devedor) != "null" {
 		cob["devedor"] = p.payer(in.Devedor)
 	}
 	if dueDate {
 		if in.Vencimento == "" || cob["devedor"] == nil {
-			return in, "", nil, badRequest("a due-date charge needs vencimento and devedor")
+			return "", nil, badRequest("a due-date charge needs vencimento and devedor")
 		}
 		cob["calendario"] = map[string]any{"dataDeVencimento": in.Vencimento}
 	}
-	req, err = json.Marshal(cob)
-	return in, chave, req, err
+	return chave, cob, nil
 }
 
 // createCob is PUT /pix/v2/cob/{txid} with a txid of the partner's, retried
@@ -148,6 +159,60 @@ func (p *Partner) createCob(ctx context.Context, a *app, body []byte) (any, erro
 // for it, so a txid of the partner's is the only way).
 func (p *Partner) createCobv(ctx context.Context, a *app, body []byte) (any, error) {
 	return p.putCharge(ctx, a, "cobv", body)
+}
+
+// createLoteCobv is PUT /pix/v2/lotecobv/{id}: a batch of due-date
+// charges, its id and each charge's txid chosen once and sent again as
+// they were on a retry (the PSP takes the same batch twice as one; a new
+// id would be every charge of it twice).
+func (p *Partner) createLoteCobv(ctx context.Context, a *app, body []byte) (any, error) {
+	var in struct {
+		Chave      string     `json:"chave"`
+		Vencimento string     `json:"vencimento"`
+		Cobrancas  []cobInput `json:"cobrancas"`
+	}
+	if err := decodeInput(body, &in); err != nil {
+		return nil, err
+	}
+	if len(in.Cobrancas) == 0 {
+		return nil, badRequest("cobrancas: a batch needs at least one charge")
+	}
+	docs := make([]map[string]any, len(in.Cobrancas))
+	for i, c := range in.Cobrancas {
+		c.Chave, c.Vencimento = cmp.Or(c.Chave, in.Chave), cmp.Or(c.Vencimento, in.Vencimento)
+		_, doc, err := p.cobDoc(a, c, true)
+		if err != nil {
+			return nil, err
+		}
+		docs[i] = doc
+	}
+	batch := func() (string, []string, []byte) {
+		txids := make([]string, len(docs))
+		for i, doc := range docs {
+			txids[i] = p.newTxid()
+			doc["txid"] = txids[i]
+			a.useTxid(txids[i])
+		}
+		req, _ := json.Marshal(map[string]any{"descricao": "Cobranças do parceiro de referência", "cobsv": docs})
+		return strconv.FormatInt(p.newLoteID(), 10), txids, req
+	}
+	id, txids, req := batch()
+	ans, attempts, err := p.retry(ctx, a.id, "PUT /pix/v2/lotecobv", func(n int) (answer, error) {
+		if n > 1 && p.defect == NewTxidOnRetry {
+			id, txids, req = batch()
+		}
+		return p.send(ctx, a, http.MethodPut, "/pix/v2/lotecobv/"+id, req, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ans.status != http.StatusAccepted {
+		return nil, fmt.Errorf("PUT /pix/v2/lotecobv/%s answered %d: %s", id, ans.status, excerpt(ans.body))
+	}
+	for i, txid := range txids {
+		p.charged(ctx, a, "/pix/v2/cobv/"+txid, txid, in.Cobrancas[i].Valor)
+	}
+	return map[string]any{"id": id, "txids": txids, "status": ans.status, "attempts": attempts}, nil
 }
 
 // putCharge is PUT /pix/v2/{kind}/{txid} (cob or cobv) with a txid of the

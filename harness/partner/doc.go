@@ -12,6 +12,7 @@
 //	POST /actions/create-cob       {"valor", "chave"?, "devedor"?} → {"txid", "location", "pixCopiaECola"}
 //	POST /actions/create-cob-auto  {"valor", "chave"?}            → {"txid"}
 //	POST /actions/create-cobv      {"valor", "vencimento", "devedor", "chave"?} → {"txid", "pixCopiaECola"}
+//	POST /actions/create-lotecobv  {"vencimento", "cobrancas": [{"valor", "devedor"}], "chave"?} → {"id", "txids"}
 //	POST /actions/refund           {"e2eid", "valor"}             → {"id"}
 //	GET  /state                    (HeaderClientID)               → State
 //	POST /webhooks/{clientId}/pix  the Pix callback {"pix": […]}

@@ -2,6 +2,7 @@ package partner
 
 import (
 	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -95,4 +96,12 @@ func retryable(status int, h http.Header, err error) bool {
 	}
 	return status >= 500 || status == http.StatusTooManyRequests ||
 		(status == http.StatusConflict && h.Get("Retry-After") != "")
+}
+
+// newLoteID is a batch's id, a positive number of the partner's (the API
+// Pix's lotecobv id is an integer the receiver chooses).
+func (p *Partner) newLoteID() int64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return int64(binary.BigEndian.Uint64(b[:])>>12) + 1
 }

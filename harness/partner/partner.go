@@ -332,6 +332,7 @@ func (p *Partner) routes() http.Handler {
 	m.HandleFunc("POST /actions/create-cob", p.action(p.createCob))
 	m.HandleFunc("POST /actions/create-cob-auto", p.action(p.createCobAuto))
 	m.HandleFunc("POST /actions/create-cobv", p.action(p.createCobv))
+	m.HandleFunc("POST /actions/create-lotecobv", p.action(p.createLoteCobv))
 	m.HandleFunc("POST /actions/refund", p.action(p.refund))
 	m.HandleFunc("POST /actions/request-signature", p.action(p.requestSignature))
 	m.HandleFunc("POST /actions/sell", p.action(p.sell))

@@ -18,13 +18,14 @@ import (
 
 // Scopes is what the partner asks the token endpoint for: only what it
 // uses of the flows a partner file declares by default. One that declares
-// due-date charges (the cobv flow) adds DueDateScopes.
+// due-date charges (the cobv and lotecobv flows) adds DueDateScopes.
 const Scopes = "cob.read cob.write pix.read pix.write webhook.read webhook.write " +
 	"rec.write solicrec.write cobr.read cobr.write webhookrec.write webhookcobr.write " +
 	"apiseguradora apicontroleacesso apibeneficio"
 
-// DueDateScopes are what create-cobv needs besides Scopes.
-const DueDateScopes = "cobv.write"
+// DueDateScopes are what create-cobv and create-lotecobv need besides
+// Scopes.
+const DueDateScopes = "cobv.write lotecobv.write"
 
 // permanentError is a failure that no retry of the same request can fix
 // (the token endpoint refused the credentials, a request cannot be built).

@@ -15,7 +15,7 @@ func main() {
 	defect := flag.String("defect", "", "the defect to switch on (empty: the correct partner)")
 	quiet := flag.Bool("quiet", false, "do not log sandbox calls and notifications")
 	byPOST := flag.Bool("create-by-post", false, "create charges with POST /cob and an Idempotency-Key instead of PUT /cob/{txid}")
-	dueDates := flag.Bool("due-dates", false, "ask for the scopes of due-date charges too ("+partner.DueDateScopes+"): for a partner file that declares the cobv flow")
+	dueDates := flag.Bool("due-dates", false, "ask for the scopes of due-date charges too ("+partner.DueDateScopes+"): for a partner file that declares the cobv and lotecobv flows")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: refpartner [--addr host:port] [--defect name] [--quiet]\n\nflags:\n")
 		flag.PrintDefaults()

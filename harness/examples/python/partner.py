@@ -12,6 +12,9 @@ in Python 3's standard library only. It serves:
                                         "dueDate"? (YYYY-MM-DD: a due-date charge, cobv;
                                         needs customer and PIX_DUE_DATES)}
                                         -> {"charge": {"id" (the txid), ...}}
+    POST /internal/charges/batch        {"dueDate", "pixKey"?, "charges": [{"amount", "customer"}]}
+                                        due-date charges sent as one batch (lotecobv; needs
+                                        PIX_DUE_DATES) -> {"batch": {"id", "charges": [...]}}
     POST /internal/refunds              {"paymentId" (endToEndId), "amount", "reason"?}
                                         -> {"refund": {"id", "status", ...}}
     POST /internal/subscriptions        {"customer": {"taxId", "name", "account"}, "amount",
@@ -42,8 +45,9 @@ Configuration (environment):
                          required for subscriptions)
     PIX_ACCOUNT_BRANCH   its branch (agencia), if the PSP uses one
     PIX_ACCOUNT_TYPE     CORRENTE (default), POUPANCA or PAGAMENTO
-    PIX_DUE_DATES        "true": charges may have a due date (cobv), and the
-                         token asks for cobv.write (default: immediate charges only)
+    PIX_DUE_DATES        "true": charges may have a due date (cobv), one by one or
+                         in batches (lotecobv), and the token asks for cobv.write
+                         and lotecobv.write (default: immediate charges only)
 
 State is kept in memory: a real integration keeps it in its database.
 """
@@ -79,7 +83,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # (PIX_DUE_DATES). No locations, no insurance. An app whose contract has
 # no Pix Automático (its scopes refused) still runs the Pix charges.
 PIX_SCOPES = "cob.read cob.write pix.read pix.write webhook.write"
-DUE_DATE_SCOPES = "cobv.write"
+DUE_DATE_SCOPES = "cobv.write lotecobv.write"
 AUTO_SCOPES = "rec.read rec.write solicrec.write cobr.read cobr.write webhookrec.write webhookcobr.write"
 
 SIGNATURE_HEADER = "Homologa-Signature"
@@ -894,6 +898,54 @@ class App:
         log("charge %s of %s created (%s)", txid, amount, c["status"])
         return {"charge": c}
 
+    def create_batch(self, req):
+        """Due-date charges sent as one batch (PUT /lotecobv/{id}). The
+        batch's id and every txid are ours, chosen once: a retry sends the
+        same batch again, which the PSP takes as the same, never a second
+        set of charges."""
+        if not self.cfg.due_dates:
+            raise BadInput("this integration makes immediate charges only (set PIX_DUE_DATES=true)")
+        due = parse_date(req.get("dueDate"))
+        if due is None:
+            raise BadInput("dueDate must be a date, YYYY-MM-DD")
+        key = normalise_key(req.get("pixKey") or self.cfg.pix_key)
+        if not key:
+            raise BadInput("pixKey is required (or set PIX_KEY)")
+        items = req.get("charges")
+        if not isinstance(items, list) or not items or len(items) > 1000:
+            raise BadInput("charges must be a list of 1 to 1000 {amount, customer}")
+        cobs, txids = [], []
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise BadInput("charges[%d] must be an object {amount, customer}" % i)
+            amount = parse_amount(item.get("amount", item.get("valor")))
+            devedor = customer_of(item.get("customer") or item.get("devedor"))
+            if not devedor:
+                raise BadInput("charges[%d] needs its customer {taxId, name}" % i)
+            txid = new_id()
+            txids.append(txid)
+            cobs.append({"txid": txid, "calendario": {"dataDeVencimento": due.isoformat()},
+                         "valor": {"original": amount}, "chave": key, "devedor": devedor})
+        batch_id = str(secrets.randbelow(2 ** 53) + 1)
+        for cob in cobs:
+            self.ledger.new_charge(cob["txid"], cob["valor"]["original"], key, cob["devedor"])
+        try:
+            ans = self.psp.call("PUT", "/pix/v2/lotecobv/" + batch_id,
+                                {"descricao": "Corretora Exemplo, vencimento %s" % due.isoformat(), "cobsv": cobs})
+        except PspError:
+            for txid in txids:
+                self.ledger.update_charge(txid, status="UNKNOWN")
+            raise
+        if ans.status != 202:
+            for txid in txids:
+                self.ledger.update_charge(txid, status="REFUSED")
+            raise PspError("PUT /pix/v2/lotecobv/{id}", ans.status, ans.raw)
+        # Taken: each charge is made in the background (EM_PROCESSAMENTO,
+        # then CRIADA or NEGADA, read with GET /lotecobv/{id}).
+        charges = [self.ledger.update_charge(txid, status="SENT", batch=batch_id) for txid in txids]
+        log("batch %s of %d due-date charges sent", batch_id, len(charges))
+        return {"batch": {"id": batch_id, "charges": charges}}
+
     def create_refund(self, req):
         e2e = str(req.get("paymentId") or "").strip()
         if not E2E_RE.match(e2e):
@@ -1485,6 +1537,8 @@ class Handler(BaseHTTPRequestHandler):
             self._action(self.app.setup)
         elif path == "/internal/charges":
             self._action(self.app.create_charge)
+        elif path == "/internal/charges/batch":
+            self._action(self.app.create_batch)
         elif path == "/internal/refunds":
             self._action(self.app.create_refund)
         elif path == "/internal/subscriptions":
