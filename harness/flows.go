@@ -40,6 +40,8 @@ var FlowCatalogue = []Flow{
 		[]string{"/pix/v2/cobv", "GET /pix/v2/pix", "/pix/v2/webhook", "/pix/v2/loc"}},
 	{"lotecobv", "pix", "batches of due-date charges",
 		[]string{"/pix/v2/lotecobv", "GET /pix/v2/cobv", "GET /pix/v2/pix", "/pix/v2/webhook"}},
+	{"conciliacao", "pix", "reconciling the Pix received in a period from the listing (GET /pix, every page)",
+		[]string{"GET /pix/v2/pix"}},
 	{"devolucao", "pix", "refunds of received Pix",
 		[]string{"/pix/v2/pix"}},
 	{"rec", "pix-automatico", "recurrences (Pix Automático) and their webhook",

@@ -27,7 +27,7 @@ func partnerFile(t *testing.T, url string) *harness.Partner {
 	path := filepath.Join(t.TempDir(), "partner.yaml")
 	src := `name: Parceiro de referência
 url: ` + url + `
-flows: [cob, cobv, lotecobv, devolucao, rec, solicrec, cobr, venda, pendencia-proposta, beneficio, pendencia-beneficio]
+flows: [cob, cobv, lotecobv, conciliacao, devolucao, rec, solicrec, cobr, venda, pendencia-proposta, beneficio, pendencia-beneficio]
 widgets: [cartao]
 actions:
   onboard: {method: POST, path: /actions/onboard, body: {chave: "${chave}"}}
@@ -40,6 +40,7 @@ actions:
   sell: {method: POST, path: /actions/sell, body: {cpf: "${cpf}", codigo: "${codigo}", offer: "${offer}"}}
   create-rec: {method: POST, path: /actions/create-rec, body: {cpf: "${cpf}", valor: "${valor}"}}
   notify-benefit: {method: POST, path: /actions/notify-benefit, body: {numeroProposta: "${numeroProposta}", cpf: "${cpf}"}}
+  reconcile: {method: POST, path: /actions/reconcile, body: {inicio: "${inicio}", fim: "${fim}"}}
   state: {method: GET, path: /state}
 `
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -160,6 +161,7 @@ var causes = map[string]string{
 	partner.StatusRegression:     "an event delivered late carries an older status",
 	partner.EveryScope:           "which neither its flows",
 	partner.NoTokenRenewal:       "asked for no new token",
+	partner.FirstPageOnly:        "read every page",
 }
 
 // Each defect of the reference partner is caught by the scenario that

@@ -307,3 +307,14 @@ func holds(secs int, check func(last bool) error) error {
 		time.Sleep(250 * time.Millisecond)
 	}
 }
+
+// bookedAny says whether the ledger booked the Pix e2eid, for whichever
+// charge.
+func (l ledger) bookedAny(e2eid string) bool {
+	for _, byE2E := range l.bookedE2E {
+		if byE2E[e2eid] > 0 {
+			return true
+		}
+	}
+	return false
+}

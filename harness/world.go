@@ -58,6 +58,9 @@ type World struct {
 	portal string
 
 	partnerAnswer []byte
+	// sentPix are the endToEndIds of the Pix the payer sent to the
+	// partner's key in this scenario (payerSendsPix).
+	sentPix       []string
 	partnerStatus int
 	// na is why the scenario does not apply here ("" when it does).
 	na string

@@ -172,6 +172,20 @@ Feature: Homologation of a Pix integration: charges, retries, webhooks, reconcil
     Then the partner retried "PUT /pix/v2/lotecobv/*" after the injected fault with the same txid
     And the partner answered 200
 
+  # A partner that reconciles a period from the listing (the conciliacao
+  # flow) meets more Pix than one page holds: GET /pix answers 100 a page
+  # unless asked for more. No webhook is configured here, so only the
+  # listing tells the partner of them.
+  @regra:conciliacao @detects:first-page-only @flow:conciliacao
+  Scenario: A reconciliation from the listing reads every page
+    When the payer sends 101 Pix of "1.00" to the partner's key
+    And the partner is asked to "reconcile" with:
+      """
+      {"inicio": "${pix.inicio}", "fim": "${pix.fim}"}
+      """
+    Then the partner answered 200
+    And the partner knows every Pix the payer sent
+
   @onboarding:6 @regra:assinatura-webhook @detects:ignore-signature @detects:accept-stale @flow:cob
   Scenario: The partner refuses notifications it cannot trust
     When the partner is asked to "onboard" with:

@@ -54,6 +54,7 @@ const (
 	RejectUnknown      = "reject-unknown"
 	NewRefundIDOnRetry = "new-refund-id-on-retry"
 	CPFAsNumber        = "cpf-as-number"
+	FirstPageOnly      = "first-page-only"
 )
 
 // Defects is every supported defect ("" is the correct partner).
@@ -86,6 +87,7 @@ var Defects = []string{
 	RejectUnknown,        // answers 404 to a genuine Pix callback of a charge it never created, so the PSP retries it for hours
 	NewRefundIDOnRetry,   // retries a refund with a new id each attempt
 	CPFAsNumber,          // keeps the payer's CPF as a number: a leading zero is lost
+	FirstPageOnly,        // reconciles a period from the first page of GET /pix alone
 }
 
 // DefectDoc describes each defect in one line.
@@ -118,6 +120,7 @@ var DefectDoc = map[string]string{
 	RejectUnknown:        "answers 404 to a genuine Pix callback of a charge it never created, so the PSP retries it for hours",
 	NewRefundIDOnRetry:   "retries a refund with a new id each attempt",
 	CPFAsNumber:          "keeps the payer's CPF as a number: a leading zero is lost",
+	FirstPageOnly:        "reconciles a period from the first page of GET /pix alone",
 }
 
 // SlowAckDelay is how long the slow-ack defect waits before answering.
@@ -333,6 +336,7 @@ func (p *Partner) routes() http.Handler {
 	m.HandleFunc("POST /actions/create-cob-auto", p.action(p.createCobAuto))
 	m.HandleFunc("POST /actions/create-cobv", p.action(p.createCobv))
 	m.HandleFunc("POST /actions/create-lotecobv", p.action(p.createLoteCobv))
+	m.HandleFunc("POST /actions/reconcile", p.action(p.reconcilePeriod))
 	m.HandleFunc("POST /actions/refund", p.action(p.refund))
 	m.HandleFunc("POST /actions/request-signature", p.action(p.requestSignature))
 	m.HandleFunc("POST /actions/sell", p.action(p.sell))

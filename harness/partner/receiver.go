@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -113,11 +112,7 @@ func (p *Partner) process(ctx context.Context, a *app, body []byte) {
 		if want < 0 {
 			// A charge it never made (someone else's on its key): set
 			// aside for a person, never booked as one of its own.
-			a.mu.Lock()
-			if !slices.Contains(a.unknown, px.EndToEndID) {
-				a.unknown = append(a.unknown, px.EndToEndID)
-			}
-			a.mu.Unlock()
+			a.setAside(px.EndToEndID)
 			p.logf("client=%s pix %s pays txid %s, which it never charged: set aside", a.id, px.EndToEndID, px.TxID)
 			continue
 		}

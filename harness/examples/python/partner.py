@@ -15,6 +15,10 @@ in Python 3's standard library only. It serves:
     POST /internal/charges/batch        {"dueDate", "pixKey"?, "charges": [{"amount", "customer"}]}
                                         due-date charges sent as one batch (lotecobv; needs
                                         PIX_DUE_DATES) -> {"batch": {"id", "charges": [...]}}
+    POST /internal/pix/reconcile        {"from", "to"} (RFC 3339): the Pix received in the
+                                        period, read from the PSP's listing page by page;
+                                        those of no charge of ours set aside
+                                        -> {"received": n, "unmatched": n}
     POST /internal/refunds              {"paymentId" (endToEndId), "amount", "reason"?}
                                         -> {"refund": {"id", "status", ...}}
     POST /internal/subscriptions        {"customer": {"taxId", "name", "account"}, "amount",
@@ -68,6 +72,7 @@ import string
 import sys
 import threading
 import time
+import traceback
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -603,7 +608,7 @@ class Ledger:
     def note_unmatched(self, e2e, txid, reason):
         with self.lock:
             self.in_flight.discard(e2e)
-            if not any(u["e2eId"] == e2e for u in self.unmatched):
+            if not any(u.get("e2eId") == e2e for u in self.unmatched):
                 self.unmatched.append({"e2eId": e2e, "txid": txid, "reason": reason, "at": now_iso()})
 
     def new_refund(self, rid, e2e, amount):
@@ -945,6 +950,36 @@ class App:
         charges = [self.ledger.update_charge(txid, status="SENT", batch=batch_id) for txid in txids]
         log("batch %s of %d due-date charges sent", batch_id, len(charges))
         return {"batch": {"id": batch_id, "charges": charges}}
+
+    def reconcile_period(self, req):
+        """The day's reconciliation: every Pix the PSP received for us in
+        [from, to], read from GET /pix page by page (50 a page, until
+        parametros.paginacao.quantidadeDePaginas), each of no charge of
+        ours set aside for a person."""
+        start, end = str(req.get("from") or "").strip(), str(req.get("to") or "").strip()
+        for name, v in (("from", start), ("to", end)):
+            try:
+                datetime.fromisoformat(v.replace("Z", "+00:00"))
+            except ValueError:
+                raise BadInput("%s must be a date and time, RFC 3339" % name)
+        received = unmatched = 0
+        page, pages = 0, 1
+        while page < pages and page < 1000:
+            query = urllib.parse.urlencode({"inicio": start, "fim": end, "paginacao.paginaAtual": page,
+                                            "paginacao.itensPorPagina": 50})
+            ans = self.psp.call("GET", "/pix/v2/pix?" + query)
+            if ans.status != 200 or not isinstance(ans.doc, dict):
+                raise PspError("GET /pix/v2/pix", ans.status, ans.raw)
+            pages = int(((ans.doc.get("parametros") or {}).get("paginacao") or {}).get("quantidadeDePaginas") or 0)
+            for px in ans.doc.get("pix") or []:
+                received += 1
+                txid, e2e = px.get("txid") or "", px.get("endToEndId") or ""
+                if e2e and not (txid and self.ledger.charge(txid)):
+                    self.ledger.note_unmatched(e2e, txid, "received with no charge of ours (reconciliation)")
+                    unmatched += 1
+            page += 1
+        log("reconciled %s to %s: %d Pix received, %d set aside", start, end, received, unmatched)
+        return {"received": received, "unmatched": unmatched}
 
     def create_refund(self, req):
         e2e = str(req.get("paymentId") or "").strip()
@@ -1520,6 +1555,9 @@ class Handler(BaseHTTPRequestHandler):
             if getattr(e, "subscription", None):
                 doc["subscription"] = e.subscription  # how far it got: send again to resume
             self._send(code, doc)
+        except Exception as e:  # a bug of ours: say so, never drop the connection
+            log("action %s failed: %s", self.path, "".join(traceback.format_exception(e)).strip())
+            self._send(500, {"error": {"code": "internal", "message": "%s: %s" % (type(e).__name__, e)}})
 
     def do_GET(self):
         path = urllib.parse.urlsplit(self.path).path
@@ -1539,6 +1577,8 @@ class Handler(BaseHTTPRequestHandler):
             self._action(self.app.create_charge)
         elif path == "/internal/charges/batch":
             self._action(self.app.create_batch)
+        elif path == "/internal/pix/reconcile":
+            self._action(self.app.reconcile_period)
         elif path == "/internal/refunds":
             self._action(self.app.create_refund)
         elif path == "/internal/subscriptions":
