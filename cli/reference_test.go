@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ var updateReference = flag.Bool("update", false, "rewrite docs/reference/events.
 // documentation cannot drift from the code.
 func TestEventReference(t *testing.T) {
 	s := startSandbox(t, server.Config{})
-	examples := map[string]json.RawMessage{}
+	examples := map[string][]json.RawMessage{}
 	for _, tr := range cli.Triggers() {
 		var stderr strings.Builder
 		code := cli.MainEnv(context.Background(), []string{"trigger", tr.Type, "--sandbox", s.URL()}, func(string) string { return "" }, io.Discard, &stderr)
@@ -41,9 +42,7 @@ func TestEventReference(t *testing.T) {
 			Type string `json:"type"`
 		}
 		json.Unmarshal(e, &head)
-		if _, seen := examples[head.Type]; !seen {
-			examples[head.Type] = e
-		}
+		examples[head.Type] = append(examples[head.Type], e)
 	}
 	// The examples name the sandbox as the reader's does.
 	doc := strings.ReplaceAll(renderEventReference(t, examples), strings.TrimPrefix(s.URL(), "http://"), "127.0.0.1:8080")
@@ -112,8 +111,10 @@ func allCompanyEvents(t *testing.T, base string) []json.RawMessage {
 }
 
 // renderEventReference writes the reference: the envelope's fields, then
-// each event type by cycle, with its fields and its example.
-func renderEventReference(t *testing.T, examples map[string]json.RawMessage) string {
+// each event type by cycle, with the fields of every event of the type
+// the test saw (a field null in one and a string in another is "string
+// or null") and the first as its example.
+func renderEventReference(t *testing.T, examples map[string][]json.RawMessage) string {
 	var b strings.Builder
 	b.WriteString(`# Events
 
@@ -137,14 +138,14 @@ it is, Pix notifications the official callbacks (` + "`{webhookUrl}/pix`" + `,
 	for _, c := range cycles {
 		fmt.Fprintf(&b, "\n## %s\n", c)
 		for _, tr := range byCycle[c] {
-			ex, ok := examples[tr.Type]
+			all, ok := examples[tr.Type]
 			if !ok {
 				t.Fatalf("no %s event was emitted", tr.Type)
 			}
 			var doc map[string]any
-			json.Unmarshal(ex, &doc)
+			json.Unmarshal(all[0], &doc)
 			fmt.Fprintf(&b, "\n### `%s` — %s\n\nFired by: %s.\n\n| field | type |\n|---|---|\n", tr.Type, tr.Name, orNone(tr.Needs))
-			for _, f := range fieldPaths(map[string]any{"subject": doc["subject"], "data": doc["data"]}, "") {
+			for _, f := range mergedPaths(all) {
 				fmt.Fprintf(&b, "| `%s` | %s |\n", f.path, f.kind)
 			}
 			pretty, _ := json.MarshalIndent(doc, "", "  ")
@@ -162,6 +163,34 @@ func orNone(s string) string {
 }
 
 type fieldPath struct{ path, kind string }
+
+// mergedPaths are the paths of every event given, in the order the
+// first shows them (paths only later events have after), each with the
+// kinds it had ("string or null").
+func mergedPaths(events []json.RawMessage) []fieldPath {
+	var order []string
+	kinds := map[string][]string{}
+	for _, e := range events {
+		var doc map[string]any
+		json.Unmarshal(e, &doc)
+		for _, f := range fieldPaths(map[string]any{"subject": doc["subject"], "data": doc["data"]}, "") {
+			if _, seen := kinds[f.path]; !seen {
+				order = append(order, f.path)
+			}
+			if !slices.Contains(kinds[f.path], f.kind) {
+				kinds[f.path] = append(kinds[f.path], f.kind)
+			}
+		}
+	}
+	out := make([]fieldPath, 0, len(order))
+	for _, p := range order {
+		ks := kinds[p]
+		// "null" last: a field is a string or null, not null or a string.
+		sort.SliceStable(ks, func(i, j int) bool { return ks[i] != "null" && ks[j] == "null" })
+		out = append(out, fieldPath{p, strings.Join(ks, " or ")})
+	}
+	return out
+}
 
 // fieldPaths lists every path of v with its JSON type, sorted.
 func fieldPaths(v any, prefix string) []fieldPath {

@@ -41,7 +41,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // file's ${env.NAME}) through getenv: tests run it side by side.
 func MainEnv(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: homologa test --partner FILE [flags] | homologa steps")
+		fmt.Fprintln(stderr, "usage: homologa test (--partner FILE | --features PATH) [flags] | homologa steps")
 		return ExitUsage
 	}
 	switch args[0] {
@@ -79,7 +79,7 @@ func parseTestFlags(args []string, stderr io.Writer) (testFlags, error) {
 	fs.IntVar(&f.concurrency, "concurrency", 4, "scenarios run at once")
 	fs.BoolVar(&f.record, "record", false, "ask the --sandbox to run the suite itself for the partner file's clientId (the run that opens the publish gate); needs HOMOLOGA_TOKEN, a portal token of the app's account")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: homologa test --partner FILE [--sandbox URL] [--features DIR] [flags]\n\nexit codes: 0 every check that applied passed, 1 a check failed, 2 a usage or configuration error, 3 the sandbox or the partner cannot be reached\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: homologa test --partner FILE [--sandbox URL] [--features PATH] [flags]\n       homologa test --features PATH [--sandbox URL] [flags]   (features that need no partner)\n\nexit codes: 0 every check that applied passed, 1 a check failed, 2 a usage or configuration error, 3 the sandbox or the partner cannot be reached\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

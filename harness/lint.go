@@ -91,6 +91,8 @@ func checkFeature(file, src string) []string {
 			msg := fmt.Sprintf("%s:%d: no step matches %q", file, line, st.Text)
 			if near := nearestSteps(st.Text, 3); len(near) > 0 {
 				msg += "\n  did you mean:\n    " + strings.Join(near, "\n    ")
+			} else if hint := waitHint(st.Text); hint != "" {
+				msg += "\n  " + hint
 			}
 			out = append(out, msg+"\n  (homologa steps prints every step, with an example)")
 		}
@@ -156,6 +158,19 @@ func exampleText(s Step) string {
 		}
 	}
 	return line
+}
+
+// waitHint answers a step that would pause the scenario: no step waits
+// for a time, since a wall-clock pause makes a feature slow and still
+// flaky; say what does the job instead.
+func waitHint(text string) string {
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		switch w {
+		case "wait", "waits", "sleep", "sleeps", "pause", "pauses":
+			return `no step waits for a time: a step that expects something waits for it itself ("… within 5 seconds", as "Then the receiver gets a "pix.recebido" event within 5 seconds"), and the sandbox's clock moves on when told ("When I advance the clock by "10s"")`
+		}
+	}
+	return ""
 }
 
 // nearestSteps are the documented steps closest to text (by the words

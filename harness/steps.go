@@ -343,6 +343,9 @@ var Steps = []Step{
 				return nil
 			}
 		}},
+	{Group: "Webhooks", Pattern: `^the event field "([^"]*)" exists$`,
+		Doc: "A field of the current event (webhook or stream) is present, whatever its value (null counts: it is there).", Example: `And the event field "data.inscricaoIds.0" exists`,
+		Func: func(w *World) any { return w.eventFieldExists }},
 	{Group: "Webhooks", Pattern: `^the event field "([^"]*)" is "([^"]*)"$`,
 		Doc: "A field of the current event (webhook or stream) equals the value.", Example: `And the event field "data.message" is "hello"`,
 		Func: func(w *World) any { return w.eventFieldIs }},
@@ -513,11 +516,11 @@ var Steps = []Step{
 		Func:    func(w *World) any { return w.implantEnrollment }},
 
 	// Pix Automático.
-	{Group: "Pix Automático", Pattern: `^the receiver gets a callback on "(/rec|/cobr|/pix)" whose "([^"]*)" is "([^"]*)" within (\d+) seconds?$`,
+	{Group: "Webhooks", Pattern: `^the receiver gets a callback on "(/rec|/cobr|/pix)" whose "([^"]*)" is "([^"]*)" within (\d+) seconds?$`,
 		Doc:     "Wait until the receiver holds an official callback (POST {webhookUrl}/rec, /cobr or /pix) on the path whose field has the value (${name} expands). Every callback since the receiver started counts, those that arrived before this step included; the oldest match must match its schema and becomes the current event.",
 		Example: `Then the receiver gets a callback on "/rec" whose "recs.0.status" is "APROVADA" within 5 seconds`,
 		Func:    func(w *World) any { return w.callbackWhere }},
-	{Group: "Pix Automático", Pattern: `^the receiver has received (\d+) callbacks? on "(/rec|/cobr|/pix)" whose "([^"]*)" is "([^"]*)"$`,
+	{Group: "Webhooks", Pattern: `^the receiver has received (\d+) callbacks? on "(/rec|/cobr|/pix)" whose "([^"]*)" is "([^"]*)"$`,
 		Doc: "Exactly n callbacks on the path whose field has the value, among all the receiver got since it started; it counts at once, without waiting (put it after a step that waits or moves the clock).", Example: `Then the receiver has received 12 callbacks on "/cobr" whose "cobsr.0.status" is "CONCLUIDA"`,
 		Func: func(w *World) any { return w.countCallbacks }},
 	{Group: "Pix Automático", Pattern: `^I charge the recurrence "([^"]*)" every month from "([^"]*)" with "([^"]*)" for (\d+) months$`,
@@ -911,6 +914,20 @@ func (w *World) signatureValid() error {
 		return fmt.Errorf("no webhook event received yet")
 	}
 	return events.Verify(w.event.Header.Get(events.SignatureHeader), w.app.WebhookSecret, w.event.Raw, time.Now(), 5*time.Minute)
+}
+
+func (w *World) eventFieldExists(path string) error {
+	if w.event == nil {
+		return fmt.Errorf("no event received yet")
+	}
+	_, ok, err := field(w.event.Raw, path)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("event field %q does not exist: %s", path, w.event.Raw)
+	}
+	return nil
 }
 
 func (w *World) eventFieldIs(path, want string) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"homologa/simulator/events"
+	"homologa/simulator/redact"
 	"homologa/simulator/schema"
 )
 
@@ -212,7 +213,11 @@ func (w *World) describe() string {
 	if len(b) > 2000 {
 		b = append(b[:2000:2000], "…"...)
 	}
-	return fmt.Sprintf("%s %s → %d %s", w.resp.Request.Method, w.resp.Request.URL.Path, w.resp.StatusCode, b)
+	target := w.resp.Request.URL.Path
+	if q := w.resp.Request.URL.RawQuery; q != "" {
+		target += "?" + redact.Query(q) // the values the feature expanded, secrets out
+	}
+	return fmt.Sprintf("%s %s → %d %s", w.resp.Request.Method, target, w.resp.StatusCode, b)
 }
 
 // field returns the value at a dotted path ("errors.0.field") of a JSON

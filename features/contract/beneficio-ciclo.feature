@@ -39,6 +39,7 @@ Feature: Benefit cycle: notice, regulation with pendings, payment, refusal and r
     And I remember the response field "Valor.numeroProposta" as "numero"
     When I advance the clock by "1h7m"
     Then the receiver gets a "proposta.implantada" event within 5 seconds
+    And the event field "data.inscricaoIds.0" exists
     And I remember the event field "data.inscricaoIds.0" as "inscricao"
     And I obtain a token
 

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"homologa/simulator/errs"
 	"homologa/simulator/jsondoc"
@@ -337,13 +338,25 @@ func CheckSyntax(body []byte) error {
 	if errors.As(err, &se) {
 		// Offset counts the offending byte itself; point at it.
 		line, col := position(body, se.Offset-1)
-		return errs.Errorf(errs.Invalid, "JSON malformado na linha %d, coluna %d: %v", line, col, se)
+		// The parser's own words are English; the service speaks
+		// Portuguese, so say which character it stopped at.
+		return errs.Errorf(errs.Invalid, "JSON malformado na linha %d, coluna %d: caractere %s inesperado", line, col, offending(body, se.Offset-1))
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		line, col := position(body, int64(len(body)))
 		return errs.Errorf(errs.Invalid, "JSON malformado na linha %d, coluna %d: o documento acaba antes do fim", line, col)
 	}
 	return errs.Errorf(errs.Invalid, "JSON malformado: %v", err)
+}
+
+// offending quotes the character at offset of a body, as a partner would
+// look for it.
+func offending(b []byte, offset int64) string {
+	if offset < 0 || offset >= int64(len(b)) {
+		return "(fim)"
+	}
+	r, _ := utf8.DecodeRune(b[offset:])
+	return strconv.QuoteRune(r)
 }
 
 func position(b []byte, offset int64) (line, col int) {

@@ -62,3 +62,25 @@ func TestDecodeJSONIntoAMap(t *testing.T) {
 		}
 	}
 }
+
+// A body that is not JSON is refused in the service's language, saying
+// where it breaks and at which character: the parser's English words
+// never reach a partner.
+func TestCheckSyntaxSpeaksPortuguese(t *testing.T) {
+	for _, c := range []struct{ body, want string }{
+		{"{\n  \"a\": 1,\n  Abc: 2}", "JSON malformado na linha 3, coluna 3: caractere 'A' inesperado"},
+		{`{"a": 1}}`, "JSON malformado na linha 1, coluna 9: há dados depois do valor principal"},
+		{`{"a": [1, 2`, "o documento acaba antes do fim"},
+		{`{"nome": "João" ç}`, "caractere 'ç' inesperado"},
+	} {
+		err := httpx.CheckSyntax([]byte(c.body))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.body, err, c.want)
+		}
+		for _, english := range []string{"invalid character", "looking for", "after"} {
+			if err != nil && strings.Contains(err.Error(), english) {
+				t.Errorf("%q: %v speaks English", c.body, err)
+			}
+		}
+	}
+}

@@ -171,7 +171,7 @@ func checkToken(t *usedToken, payer Payer, code string, now time.Time) error {
 	const field, typ = "PROPOSTA.ASSINATURA.TOKEN", "ASSINATURA_INVALIDA"
 	switch {
 	case t == nil:
-		return wire.Rule(field, typ, "token inválido: nenhum código %s foi emitido para o CPF %s do proponente", code, payer.CPF)
+		return wire.Rule(field, typ, "nenhum código %s foi emitido para o CPF %s do proponente", code, payer.CPF)
 	case t.Used:
 		return wire.Rule(field, typ, "token já utilizado: cada código assina uma única proposta")
 	case now.After(t.ExpiresAt):
