@@ -143,6 +143,7 @@ func (s *Service) RequireAccount(h http.Handler) http.Handler {
 			return
 		}
 		_, cookie, _ := accountCredential(r)
+		httpx.InfoOf(r.Context()).Account = a.ID
 		ctx := context.WithValue(r.Context(), ownerKey{}, portalActor{owner: Owner{AccountID: a.ID}, account: a, cookie: cookie})
 		h.ServeHTTP(w, r.WithContext(tenant.WithNamespace(ctx, a.Namespace)))
 	})
@@ -170,7 +171,7 @@ func (s *Service) accountPrincipal(r *http.Request, a Account) (Principal, error
 		return Principal{}, errs.Invalidf(CompanyHeader, "nenhuma empresa %q nesta conta", want)
 	}
 	info := httpx.InfoOf(r.Context())
-	info.CNPJ, info.CompanyID = chosen.CNPJ, chosen.ID
+	info.CNPJ, info.CompanyID, info.Account = chosen.CNPJ, chosen.ID, a.ID
 	info.At = s.Clocks.NowOf(chosen.ID)
 	return Principal{CompanyID: chosen.ID, Namespace: chosen.Namespace, CNPJ: chosen.CNPJ}, nil
 }

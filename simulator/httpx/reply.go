@@ -21,6 +21,10 @@ type Info struct {
 	AppID     string
 	CNPJ      string
 	CompanyID string
+	// Account is the portal account whose session or personal token the
+	// request carries: what is kept per caller (an Idempotency-Key's
+	// answer) is kept per account, never shared by callers without an app.
+	Account string
 	// Operator marks a request of the sandbox's operator.
 	Operator bool
 	// At is the request's instant on its company's clock, once

@@ -58,11 +58,16 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 			return
 		}
 		info := httpx.InfoOf(r.Context())
-		info.IdempotencyKey = key
-		scope := info.AppID
+		scope := scopeOf(info)
 		if scope == "" {
-			scope = "public:" + info.API
+			// A request of no caller (registration, login) keeps no
+			// answer: one kept for whoever sends the same key next
+			// would hand one caller's answer, secrets and all, to
+			// another.
+			next.ServeHTTP(w, r)
+			return
 		}
+		info.IdempotencyKey = key
 		body, err := httpx.ReadBody(r, 0)
 		if err != nil {
 			httpx.WriteError(w, r, err)
@@ -115,6 +120,21 @@ func (k *Keys) Wrap(next http.Handler) http.Handler {
 			httpx.InfoOf(r.Context()).Logger.Error("save idempotency key", "err", err)
 		}
 	})
+}
+
+// scopeOf is whose keys a request's key is among: its app's, its portal
+// account's, the operator's; "" for a request of no caller. Keys of one
+// caller never answer another's request.
+func scopeOf(info *httpx.Info) string {
+	switch {
+	case info.AppID != "":
+		return info.AppID
+	case info.Account != "":
+		return "account:" + info.Account
+	case info.Operator:
+		return "operator"
+	}
+	return ""
 }
 
 // fingerprint identifies a request: method, path, query and the body with

@@ -26,7 +26,15 @@ func TestKeys(t *testing.T) {
 	keys := &idempotency.Keys{DB: db, Clocks: clock.NewClocks(clk)}
 	var calls atomic.Int32
 	release := make(chan struct{})
-	h := httpx.Outer(nil, 0, nil, keys.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// The caller, as authentication would name it: the app of the
+	// request's X-Test-App ("" for a request of no caller).
+	asCaller := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			httpx.InfoOf(r.Context()).AppID = r.Header.Get("X-Test-App")
+			next.ServeHTTP(w, r)
+		})
+	}
+	h := httpx.Outer(nil, 0, nil, asCaller(keys.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := calls.Add(1)
 		if r.URL.Path == "/slow" {
 			<-release
@@ -38,9 +46,20 @@ func TestKeys(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(201)
 		io.WriteString(w, `{"n":`+string(rune('0'+n))+`}`)
-	})))
+	}))))
+	sendAs := func(app, path, key, body string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		r.Header.Set("X-Test-App", app)
+		if key != "" {
+			r.Header.Set("Idempotency-Key", key)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
 	send := func(path, key, body string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		r.Header.Set("X-Test-App", "app-a")
 		if key != "" {
 			r.Header.Set("Idempotency-Key", key)
 		}
@@ -66,7 +85,6 @@ func TestKeys(t *testing.T) {
 	if w := send("/x", strings.Repeat("k", 256), `{}`); w.Code != 400 {
 		t.Fatalf("a 256-character key: %d", w.Code)
 	}
-
 	// A 5xx is not kept: the retry does the work.
 	send("/fail", "k2", `{}`)
 	if w := send("/fail", "k2", `{}`); w.Header().Get("Idempotent-Replayed") != "" || calls.Load() != 4 {
@@ -91,5 +109,17 @@ func TestKeys(t *testing.T) {
 	clk.Advance(24*time.Hour + time.Second)
 	if w := send("/x", "k1", `{"a":2}`); w.Code != 201 || w.Header().Get("Idempotent-Replayed") != "" {
 		t.Fatalf("expired key: %d %v", w.Code, w.Header())
+	}
+
+	// A key is its caller's: another app's same key and body is a
+	// request of its own, and a request of no caller keeps no answer.
+	before := calls.Load()
+	if w := sendAs("app-b", "/x", "k1", `{"a":1}`); w.Code != 201 || w.Header().Get("Idempotent-Replayed") != "" || calls.Load() != before+1 {
+		t.Fatalf("another caller's same key: %d replayed=%q calls=%d", w.Code, w.Header().Get("Idempotent-Replayed"), calls.Load())
+	}
+	for range 2 {
+		if w := sendAs("", "/x", "k-public", `{"a":1}`); w.Code != 201 || w.Header().Get("Idempotent-Replayed") != "" {
+			t.Fatalf("a request of no caller: %d replayed=%q", w.Code, w.Header().Get("Idempotent-Replayed"))
+		}
 	}
 }
