@@ -398,12 +398,34 @@ func (s *Service) CreateOwnedCompany(ctx context.Context, o Owner, cnpj, name st
 	if o.Operator {
 		owner = ""
 	}
-	if err := s.DB.Tx(ctx, func(tx *store.Tx) error { return insertCompany(ctx, tx, c, owner) }); err != nil {
+	err = s.DB.Tx(ctx, func(tx *store.Tx) error {
+		if owner != "" {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM companies WHERE account_id = ?`, owner).Scan(&n); err != nil {
+				return err
+			}
+			if n >= MaxCompaniesPerAccount {
+				return errs.Errorf(errs.TooManyRequests, "a conta já tem %d empresas, o máximo deste sandbox; homologue as outras em outra conta ou peça ao operador", n)
+			}
+		}
+		return insertCompany(ctx, tx, c, owner)
+	})
+	if errs.Is(err, errs.TooManyRequests) {
+		return Company{}, err
+	}
+	if err != nil {
 		return Company{}, fmt.Errorf("create company: %w", err)
 	}
 	c.AccountID = owner
 	return c, nil
 }
+
+// MaxCompaniesPerAccount is how many companies one portal account may
+// register: every quota is a company's, so companies without bound would
+// let one account take any share of what all companies have together
+// (the built-in inbox, the storage). A broker homologating several CNPJs
+// needs a handful.
+const MaxCompaniesPerAccount = 20
 
 // newCompany checks a company about to be registered.
 func (s *Service) newCompany(ctx context.Context, cnpj, name string) (Company, error) {

@@ -141,13 +141,19 @@ func (ib *Inbox) store(r *http.Request, company, name string) (*httpx.Reply, err
 }
 
 // put keeps rec in a company's box, dropping the company's own oldest
-// past its quotas; past the sandbox-wide bound, rec is refused.
+// past its quotas. Past the sandbox-wide bound, room is made from the
+// company holding the most (the one posting, on a tie), its oldest
+// first: many companies of one account filling the inbox crowd out only
+// one another, never a company that holds little (refusing instead let
+// them keep every other company's deliveries out).
 func (ib *Inbox) put(company, name string, rec Received) error {
 	q := ib.quota()
 	ib.mu.Lock()
 	defer ib.mu.Unlock()
-	if q.InboxTotal > 0 && ib.total+rec.bytes > q.InboxTotal {
-		return errs.Errorf(errs.TooManyRequests, "a caixa de entrada do sandbox está cheia; tente de novo mais tarde").WithHeader("Retry-After", "60")
+	for q.InboxTotal > 0 && ib.total+rec.bytes > q.InboxTotal {
+		if !ib.dropFromLargest(company) {
+			return errs.Errorf(errs.TooManyRequests, "a caixa de entrada do sandbox está cheia; tente de novo mais tarde").WithHeader("Retry-After", "60")
+		}
 	}
 	if ib.companies == nil {
 		ib.companies = map[string]*companyInbox{}
@@ -177,6 +183,31 @@ func (ib *Inbox) put(company, name string, rec Received) error {
 	for q.InboxBytes > 0 && ci.bytes > q.InboxBytes && ib.dropOldestOf(ci) {
 	}
 	return nil
+}
+
+// dropFromLargest forgets the oldest request of the company holding the
+// most bytes (poster on a tie); false when no company holds any.
+func (ib *Inbox) dropFromLargest(poster string) bool {
+	var largest *companyInbox
+	for id, ci := range ib.companies {
+		if largest == nil || ci.bytes > largest.bytes || ci.bytes == largest.bytes && id == poster {
+			largest = ci
+		}
+	}
+	if largest == nil || largest.bytes == 0 {
+		return false
+	}
+	var oldest *box
+	for _, b := range largest.boxes {
+		if len(b.reqs) > 0 && (oldest == nil || b.reqs[0].seq < oldest.reqs[0].seq) {
+			oldest = b
+		}
+	}
+	if oldest == nil {
+		return false
+	}
+	ib.dropOldest(largest, oldest)
+	return true
 }
 
 // dropBox forgets one of a company's boxes.

@@ -288,3 +288,53 @@ func dial(t *testing.T, stream *events.Stream) *websocket.Conn {
 	t.Cleanup(func() { conn.Close() })
 	return conn
 }
+
+// One company holds at most MaxStreamsPerCompany streams at once (one
+// token opened 3,000 and ran the sandbox out of file descriptors); the
+// next is a 429 saying why, another company's opens all the same, and a
+// stream closed gives its place back.
+func TestStreamsPerCompanyAreBounded(t *testing.T) {
+	b, _ := newBus(t, "")
+	stream := &events.Stream{Bus: b, Authenticate: func(r *http.Request) (events.Filter, error) {
+		return events.Filter{CompanyID: r.URL.Query().Get("company")}, nil
+	}}
+	srv := httptest.NewServer(stream)
+	t.Cleanup(srv.Close)
+	open := func(company string) (*websocket.Conn, *http.Response, error) {
+		return websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http")+"?company="+company, nil)
+	}
+	var conns []*websocket.Conn
+	for i := range events.MaxStreamsPerCompany {
+		c, _, err := open("a")
+		if err != nil {
+			t.Fatalf("stream %d: %v", i+1, err)
+		}
+		conns = append(conns, c)
+	}
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	if _, resp, err := open("a"); err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("stream %d of one company: %v %v, want a 429", events.MaxStreamsPerCompany+1, resp, err)
+	}
+	other, _, err := open("b")
+	if err != nil {
+		t.Fatalf("another company's stream: %v", err)
+	}
+	other.Close()
+	conns[0].Close()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		c, _, err := open("a")
+		if err == nil {
+			conns[0] = c
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a closed stream's place was not given back: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

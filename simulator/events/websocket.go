@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -29,6 +30,41 @@ type Stream struct {
 	// Buffer is the number of envelopes a slow reader may lag behind
 	// before it is dropped; zero means 1024.
 	Buffer int
+
+	mu   sync.Mutex
+	open map[string]int // streams open per company
+}
+
+// MaxStreamsPerCompany is how many event streams one company may hold
+// open at once: each holds a connection, a file descriptor and a
+// buffer of the sandbox's, which all companies share. A dashboard, a
+// homologa listen and a test suite's scenarios take a few.
+const MaxStreamsPerCompany = 64
+
+// admit counts a company's new stream in, or refuses it past the limit;
+// the operator's (every company's) is not counted.
+func (s *Stream) admit(f Filter) (release func(), err error) {
+	if f.Every {
+		return func() {}, nil
+	}
+	company := f.CompanyID
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open == nil {
+		s.open = map[string]int{}
+	}
+	if s.open[company] >= MaxStreamsPerCompany {
+		return nil, errs.Errorf(errs.TooManyRequests, "a empresa já tem %d streams de eventos abertos; feche algum (ou retome um com ?since=) e tente de novo", s.open[company]).
+			WithHeader("Retry-After", "5")
+	}
+	s.open[company]++
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.open[company]--; s.open[company] <= 0 {
+			delete(s.open, company)
+		}
+	}, nil
 }
 
 var upgrader = websocket.Upgrader{
@@ -71,6 +107,12 @@ func (s *Stream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, errs.Errorf(errs.Invalid, "este endpoint fala websocket; conecte com um cliente websocket (Upgrade: websocket)"))
 		return
 	}
+	release, err := s.admit(f)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	defer release()
 	// Subscribe before the handshake is answered: once the client sees the
 	// 101, every event it causes must reach it, even without ?since=.
 	buf := s.Buffer

@@ -23,6 +23,7 @@ import (
 	"homologa/simulator/jobs"
 	"homologa/simulator/quota"
 	"homologa/simulator/server"
+	"homologa/simulator/taxid"
 )
 
 // The abuse suite: each test reproduces one of the holes issue 36 found
@@ -638,5 +639,125 @@ func TestAbuseQuotas(t *testing.T) {
 	}
 	if code, _ := rawCall(t, full, a, http.MethodPost, "/sandbox/reset", ""); code != http.StatusOK {
 		t.Fatalf("a reset past the storage budget: %d", code)
+	}
+}
+
+// tokenAs asks the token endpoint for clientID's token, in namespace ns
+// ("" for the sandbox's own), and answers the status.
+func tokenAs(t *testing.T, s *server.Server, ns, clientID, secret string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, s.URL()+"/oauth/token", strings.NewReader("grant_type=client_credentials"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(clientID, secret)
+	if ns != "" {
+		req.Header.Set("X-Homologa-Namespace", ns)
+	}
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestAbuseNamespaceDemoSecrets: on a hosted sandbox anyone may make a
+// namespace, whose copy of the demo app came with the sandbox's own demo
+// secrets: a token for the real demo company, and its webhook secret to
+// forge its deliveries. Now each namespace's demo app has secrets of its
+// own, which open that namespace and nothing else.
+func TestAbuseNamespaceDemoSecrets(t *testing.T) {
+	t.Parallel()
+	s := startHosted(t, server.Config{}, nil)
+	attacker := registeredToken(t, s, "atacante@exemplo.com.br", "11444777000161")
+	made := func() (ns, secret, webhookSecret string) {
+		code, m := call(t, s, attacker, http.MethodPost, "/sandbox/namespaces", `{}`)
+		demo, _ := m["demo"].(map[string]any)
+		if code != http.StatusCreated || demo == nil {
+			t.Fatalf("a namespace: %d %v", code, m)
+		}
+		return m["namespace"].(string), demo["clientSecret"].(string), demo["webhookSecret"].(string)
+	}
+	ns1, secret1, hook1 := made()
+	ns2, secret2, _ := made()
+	if secret1 == s.Demo.ClientSecret || hook1 == s.Demo.WebhookSecret {
+		t.Fatal("a namespace's demo app answered the sandbox's own demo secrets")
+	}
+	if code := tokenAs(t, s, "", server.DemoClientID, secret1); code != http.StatusUnauthorized {
+		t.Errorf("a namespace's demo secret outside it: %d, want 401", code)
+	}
+	if code := tokenAs(t, s, ns2, server.DemoClientID, secret1); code != http.StatusUnauthorized {
+		t.Errorf("one namespace's demo secret in another: %d, want 401", code)
+	}
+	if code := tokenAs(t, s, ns1, server.DemoClientID, secret1); code != http.StatusOK {
+		t.Errorf("a namespace's demo secret in it: %d, want 200", code)
+	}
+	if code := tokenAs(t, s, ns2, server.DemoClientID, secret2); code != http.StatusOK {
+		t.Errorf("the second namespace's own secret: %d, want 200", code)
+	}
+}
+
+// cnpjFrom completes twelve digits with the two check digits that make a
+// valid CNPJ.
+func cnpjFrom(t *testing.T, base string) string {
+	t.Helper()
+	for d := range 100 {
+		c := fmt.Sprintf("%s%02d", base, d)
+		if taxid.CheckCNPJ(c) == nil {
+			return c
+		}
+	}
+	t.Fatalf("no CNPJ completes %s", base)
+	return ""
+}
+
+// TestAbuseCompaniesWithoutEnd: every quota is a company's, and one
+// account registered 300 companies in half a second, then filled the
+// built-in inbox every company shares. Now an account holds at most
+// auth.MaxCompaniesPerAccount companies, and is told so.
+func TestAbuseCompaniesWithoutEnd(t *testing.T) {
+	t.Parallel()
+	s := startHosted(t, server.Config{}, nil)
+	tok := registeredToken(t, s, "muitas@exemplo.com.br", "11444777000161")
+	for i := 1; i < auth.MaxCompaniesPerAccount; i++ {
+		body := fmt.Sprintf(`{"cnpj": %q, "name": "Empresa %d"}`, cnpjFrom(t, fmt.Sprintf("2233344400%02d", i)), i)
+		if code, m := call(t, s, tok, http.MethodPost, "/portal/companies", body); code != http.StatusCreated {
+			t.Fatalf("company %d of %d: %d %v", i+1, auth.MaxCompaniesPerAccount, code, m)
+		}
+	}
+	code, m := call(t, s, tok, http.MethodPost, "/portal/companies", fmt.Sprintf(`{"cnpj": %q, "name": "Uma a mais"}`, cnpjFrom(t, "223334449999")))
+	if code != http.StatusTooManyRequests || !strings.Contains(fmt.Sprint(m), "empresas") {
+		t.Fatalf("company %d: %d %v, want 429 saying the account's limit", auth.MaxCompaniesPerAccount+1, code, m)
+	}
+}
+
+// TestAbuseInboxCrowding: the built-in inbox every company shares has a
+// sandbox-wide bound, and 135 companies of one account filled it: the
+// bound then refused every other company's deliveries. Now room is made
+// from the company holding the most, so the one filling it crowds out
+// only itself, and a company holding little keeps its records and gets
+// new ones.
+func TestAbuseInboxCrowding(t *testing.T) {
+	t.Parallel()
+	s := startHosted(t, server.Config{Quotas: quota.Config{InboxTotal: 28 << 10, InboxBytes: 27 << 10}}, nil)
+	victim, attacker := hostedDemoToken(t, s), registeredToken(t, s, "enche@exemplo.com.br", "11444777000161")
+	post := func(token, name, body string) int {
+		_, u := box(t, s, token, name)
+		return rawPost(t, s.URL()+strings.TrimPrefix(u, hostedURL), body)
+	}
+	kb := strings.Repeat("x", 1<<10)
+	if code := post(victim, "vitima", `{"primeiro":"`+kb+`"}`); code != http.StatusOK {
+		t.Fatalf("the victim's first record: %d", code)
+	}
+	for i := range 60 {
+		if code := post(attacker, "enche", fmt.Sprintf(`{"n":%d,"pad":%q}`, i, kb)); code != http.StatusOK {
+			t.Fatalf("the attacker's post %d: %d (its own oldest make room)", i, code)
+		}
+	}
+	if code := post(victim, "vitima", `{"segundo":"`+kb+`"}`); code != http.StatusOK {
+		t.Fatalf("the victim's delivery with the inbox full of the attacker's: %d, want 200", code)
+	}
+	got, _ := box(t, s, victim, "vitima")
+	if len(got) != 2 {
+		t.Fatalf("the victim's box holds %d records, want both of its own", len(got))
 	}
 }

@@ -496,7 +496,7 @@ func undeclared(b *strings.Builder, a httpx.API, rs []httpx.Route) {
 // namespace's demo company is the sandbox's, copied.
 func (s *Server) namespaces() *control.Namespaces {
 	if s.ns == nil {
-		s.ns = &control.Namespaces{Auth: s.Auth, SeedDemo: s.demoIn, Reset: s.control().ResetCompany}
+		s.ns = &control.Namespaces{Auth: s.Auth, SeedDemo: s.namespaceDemo, Reset: s.control().ResetCompany}
 	}
 	return s.ns
 }

@@ -760,7 +760,7 @@ func (s *Server) scheme() string {
 // seedDemo registers the demo company and app unless they exist. Its
 // webhook points at the built-in inbox, so a ping is delivered at once.
 func (s *Server) seedDemo(ctx context.Context) error {
-	a, _, err := s.demoIn(ctx)
+	a, _, err := s.demoIn(ctx, s.demo)
 	if err != nil {
 		return err
 	}
@@ -785,25 +785,40 @@ func (s *Server) newDemoSecrets() (demoSecrets, error) {
 	return d, err
 }
 
+// namespaceDemo seeds a namespace's copy of the demo company. On a
+// hosted sandbox its app's secrets are its own: the sandbox's would let
+// whoever makes a namespace act as the real demo company, and one shared
+// by every namespace would leave a namespace's id its only lock. The
+// account keeps the sandbox's demo password hash (no namespace answer
+// carries the password; the copy is used with the portal token it
+// answers), which spares a password hash a scenario.
+func (s *Server) namespaceDemo(ctx context.Context) (auth.App, auth.Account, error) {
+	d := s.demo
+	if s.Hosted() {
+		d.clientSecret, d.webhookSecret = store.RandomIDs{}.Token(24), "whsec_"+store.RandomIDs{}.Token(24)
+	}
+	return s.demoIn(ctx, d)
+}
+
 // demoIn registers the demo account, company, app and Pix keys in the
-// namespace ctx names, unless they exist, and answers the app with its
-// secret, and the account.
-func (s *Server) demoIn(ctx context.Context) (auth.App, auth.Account, error) {
+// namespace ctx names, unless they exist, with secrets d, and answers the
+// app with its secret, and the account.
+func (s *Server) demoIn(ctx context.Context, d demoSecrets) (auth.App, auth.Account, error) {
 	c, err := s.Auth.Company(ctx, DemoCNPJ)
 	if err != nil {
 		if c, err = s.Auth.CreateCompany(ctx, DemoCNPJ, DemoCompany); err != nil {
 			return auth.App{}, auth.Account{}, fmt.Errorf("demo company: %w", err)
 		}
 	}
-	acct, err := s.Auth.SeedAccount(ctx, auth.NewAccount{Email: DemoEmail, Name: "Demo", PasswordHash: s.demo.passwordHash}, c.ID)
+	acct, err := s.Auth.SeedAccount(ctx, auth.NewAccount{Email: DemoEmail, Name: "Demo", PasswordHash: d.passwordHash}, c.ID)
 	if err != nil {
 		return auth.App{}, auth.Account{}, err
 	}
 	a, err := s.Auth.App(ctx, DemoClientID)
 	if err != nil {
 		a, err = s.Auth.CreateApp(ctx, auth.NewApp{
-			Company: DemoCNPJ, Name: "Demo app", ClientID: DemoClientID, ClientSecret: s.demo.clientSecret,
-			WebhookSecret: s.demo.webhookSecret, WebhookURL: s.demoInbox(),
+			Company: DemoCNPJ, Name: "Demo app", ClientID: DemoClientID, ClientSecret: d.clientSecret,
+			WebhookSecret: d.webhookSecret, WebhookURL: s.demoInbox(),
 		})
 		if err != nil {
 			return auth.App{}, auth.Account{}, fmt.Errorf("demo app: %w", err)
@@ -814,7 +829,7 @@ func (s *Server) demoIn(ctx context.Context) (auth.App, auth.Account, error) {
 			return auth.App{}, auth.Account{}, fmt.Errorf("demo Pix key %s: %w", k, err)
 		}
 	}
-	a.ClientSecret = s.demo.clientSecret
+	a.ClientSecret = d.clientSecret
 	return a, acct, nil
 }
 
