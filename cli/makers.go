@@ -274,7 +274,14 @@ func (f *firing) enrollment() (string, error) {
 	if len(list.Valor) == 0 {
 		return "", fmt.Errorf("the proposal %s was implanted with no enrollment", numero)
 	}
-	return list.Valor[0].InscricaoID.String(), nil
+	insc := list.Valor[0].InscricaoID.String()
+	// Its first charge, which the billing job issues just after, comes
+	// before whatever is fired on the enrollment: a session recorded
+	// from the trigger then has one order of events, not the job's.
+	if _, err := f.firstCharge(insc); err != nil {
+		return "", err
+	}
+	return insc, nil
 }
 
 // cobranca is an enrollment's charge: the named cobrancaId, or the first

@@ -73,16 +73,20 @@ func takenID(t *testing.T, recorded, shifted, kind string) {
 // a sandbox-made id written as its recorded value.
 var smallIDLiteral = regexp.MustCompile(`the (event|response) field "[^"]*(Id|Ids\.\d+|\.id)" is "\d+"`)
 
-// refusingSandbox is a sandbox whose every benefit notice is taken into
-// regulation and refused, and every charge refused, as soon as they are
-// made: what the recorded sessions did (the regulator approving and
-// paying, the bank receiving the charge) cannot happen there.
-func refusingSandbox(t *testing.T) *server.Server {
+// refusingSandbox is a sandbox whose every benefit notice (kind
+// "beneficio") is taken into regulation and refused, or every charge
+// ("cobranca") refused, as soon as they are made: what the recorded
+// sessions did (the regulator approving and paying, the bank receiving
+// the charge) cannot happen there.
+func refusingSandbox(t *testing.T, kind string) *server.Server {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "beneficio-padrao.yaml"), []byte("id: beneficio-padrao\ntitle: Every benefit refused at once\napplies_to: beneficio\ndefault: true\n"+
-		"steps:\n  - after: 0s\n    status: EM_REGULACAO\n  - after: 0s\n    refuse: {reason: SEM_DOCUMENTACAO, description: Sem documentos}\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "cobranca-padrao.yaml"), []byte("id: cobranca-padrao\ntitle: Every charge refused at once\napplies_to: cobranca\ndefault: true\n"+
-		"steps:\n  - after: 0s\n    refuse: {reason: SALDO_INSUFICIENTE, description: Conta sem saldo}\n"), 0o644)
+	files := map[string]string{
+		"beneficio": "id: beneficio-padrao\ntitle: Every benefit refused at once\napplies_to: beneficio\ndefault: true\n" +
+			"steps:\n  - after: 0s\n    status: EM_REGULACAO\n  - after: 0s\n    refuse: {reason: SEM_DOCUMENTACAO, description: Sem documentos}\n",
+		"cobranca": "id: cobranca-padrao\ntitle: Every charge refused at once\napplies_to: cobranca\ndefault: true\n" +
+			"steps:\n  - after: 0s\n    refuse: {reason: SALDO_INSUFICIENTE, description: Conta sem saldo}\n",
+	}
+	os.WriteFile(filepath.Join(dir, kind+"-padrao.yaml"), []byte(files[kind]), 0o644)
 	return startSandbox(t, server.Config{ScenariosDir: dir})
 }
 
@@ -125,7 +129,7 @@ func TestRecordedBenefitFollowsItsIDs(t *testing.T) {
 		t.Fatalf("against a sandbox whose numbers are shifted: %d passed, %d failed\n%s", rep.Passed, rep.Failed, out)
 	}
 
-	rep, out = replay(t, dir, refusingSandbox(t).URL())
+	rep, out = replay(t, dir, refusingSandbox(t, "beneficio").URL())
 	if rep.Failed == 0 {
 		t.Fatalf("against a sandbox that refuses benefits the recording passed:\n%s", out)
 	}
@@ -146,7 +150,6 @@ func TestRecordedChargeFollowsItsIDs(t *testing.T) {
 	t.Logf("the recorded feature:\n%s", feature)
 	for _, want := range []string{
 		`I send "GET" to "/customer/v1/inscricao/${inscricaoId}/cobrancas"`,
-		`I remember the event field "subject.cobrancaId" as "cobrancaId"`,
 		`"cobrancaId": "${cobrancaId}",`,
 		`the event field "subject.cobrancaId" is "${cobrancaId}"`,
 		`the stream delivers a "comissao.paga" event`,
@@ -154,6 +157,13 @@ func TestRecordedChargeFollowsItsIDs(t *testing.T) {
 		if !strings.Contains(feature, want) {
 			t.Errorf("the feature lacks %q", want)
 		}
+	}
+	// The charge's number is remembered where the sandbox first showed
+	// it: its Cobrança Emitida, or the enrollment's list of charges when
+	// the trigger read that before the event was written.
+	if !strings.Contains(feature, `I remember the event field "subject.cobrancaId" as "cobrancaId"`) &&
+		!strings.Contains(feature, `I remember the response field "Valor.0.cobrancaId" as "cobrancaId"`) {
+		t.Errorf("the feature remembers the charge's number nowhere")
 	}
 	if m := smallIDLiteral.FindString(feature); m != "" {
 		t.Errorf("the feature asserts an id the sandbox made as its recorded number: %s", m)
@@ -168,7 +178,7 @@ func TestRecordedChargeFollowsItsIDs(t *testing.T) {
 		t.Fatalf("against a sandbox whose numbers are shifted: %d passed, %d failed\n%s", rep.Passed, rep.Failed, out)
 	}
 
-	rep, out = replay(t, dir, refusingSandbox(t).URL())
+	rep, out = replay(t, dir, refusingSandbox(t, "cobranca").URL())
 	if rep.Failed == 0 {
 		t.Fatalf("against a sandbox that refuses charges the recording passed:\n%s", out)
 	}

@@ -198,10 +198,15 @@ func orText(s, def string) string {
 // event writes an event the stream must deliver, its key fields and the
 // ids it showed that the partner used later.
 func (w *writer) event(i int, e *event) {
-	wait := 5
+	// The step passes as soon as the event comes, so the window costs
+	// only a failing replay its length: generous, since an event of the
+	// sandbox's scheduled work (a charge the billing job issues after an
+	// implantation) comes when its jobs' turn does, later on a busy
+	// sandbox than when it was recorded.
+	wait := 10
 	if !w.prevAt.IsZero() && w.r.speed() > 0 {
 		gap := e.OccurredAt.Sub(w.prevAt).Seconds() / w.r.speed()
-		wait = max(5, int(math.Ceil(gap))+5)
+		wait = max(10, int(math.Ceil(gap))+10)
 	}
 	w.step("Then", fmt.Sprintf("the stream delivers %s %q event within %d seconds", article(e.Type), e.Type, wait))
 	for _, k := range sortedKeys(e.Subject) {
