@@ -41,6 +41,9 @@ func TestMain(m *testing.M) {
 		return nil, fmt.Errorf("server tests: DNS to %s refused", address)
 	}}
 	code := m.Run()
+	if homologaBin != "" {
+		os.RemoveAll(homologaBin) // the docs' binary, built once for the run
+	}
 	if dns.Load() > 0 {
 		code = 1
 	}
